@@ -1,0 +1,20 @@
+// Writes the platform interface's OpenAPI description, generated from the route schemas, to
+// openapi/platform.json. A test fails when the served document and this copy differ, so every
+// change to the interface shows in review: run `npm run openapi:write` after changing a route.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startPlaza } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const plaza = await startPlaza(loadConfig({ port: 0, adsPort: 0, adsSandboxPort: 0, databaseUrl: ':memory:', seedDemo: false, logLevel: 'silent' }, {}));
+try {
+  const document = await (await fetch(`${plaza.urls.base_url}/2/openapi.json`)).json();
+  const file = path.join(root, 'openapi', 'platform.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
+  process.stdout.write(`wrote ${path.relative(root, file)}\n`);
+} finally {
+  await plaza.close();
+}

@@ -1,0 +1,33 @@
+import type { AdsAccountAppTable, AdsAccountTable } from '../../store/schema-ads.js';
+import { wireTime } from '../http/time.js';
+
+/** The account object (spec 001 "Account"). */
+export function accountWire(a: AdsAccountTable) {
+  return {
+    name: a.name,
+    business_name: a.business_name,
+    timezone: a.timezone,
+    timezone_switch_at: wireTime(a.timezone_switch_at),
+    id: a.id,
+    created_at: wireTime(a.created_at),
+    updated_at: wireTime(a.updated_at),
+    industry_type: a.industry_type,
+    business_id: a.business_id,
+    approval_status: a.approval_status,
+    deleted: a.deleted === 1,
+  };
+}
+
+/** The account app object (spec 001 "Account app"). */
+export function accountAppWire(a: AdsAccountAppTable) {
+  return {
+    app_store_identifier: a.app_store_identifier,
+    conversion_tracking_enabled: a.conversion_tracking_enabled === 1,
+    deep_link_pattern: a.deep_link_pattern,
+    id: a.id,
+    created_at: wireTime(a.created_at),
+    updated_at: wireTime(a.updated_at),
+    os_type: a.os_type,
+    deleted: a.deleted === 1,
+  };
+}

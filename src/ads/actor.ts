@@ -1,0 +1,23 @@
+import type { AppContext } from '../context.js';
+import type { Tier } from '../store/schema.js';
+import type { AdsAccountTable, AdsEnvironmentName } from '../store/schema-ads.js';
+
+/** Who acts on the advertising interface, as services see it: no HTTP types. */
+export interface AdsActor {
+  ctx: AppContext;
+  env: AdsEnvironmentName;
+  userId: string;
+  /** The calling app's tier: some parameters are for certain client applications only. */
+  appTier: Tier;
+}
+
+export type AccountRow = AdsAccountTable;
+
+/** An account the actor may use, with the actor's permissions on it. */
+export interface AccountAccess {
+  account: AccountRow;
+  permissions: string[];
+}
+
+/** Permissions that may create, change and delete campaign entities. */
+export const WRITE_PERMISSIONS = ['ACCOUNT_ADMIN', 'AD_MANAGER'];

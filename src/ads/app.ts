@@ -1,0 +1,59 @@
+import type { AppContext } from '../context.js';
+import type { Metrics } from '../http/metrics.js';
+import { createListener, type Listener } from '../http/server.js';
+import { accountRoutes } from './accounts/routes.js';
+import { campaignRoutes } from './campaigns/routes.js';
+import { categoryRoutes } from './categories/routes.js';
+import { fundingInstrumentRoutes } from './funding-instruments/routes.js';
+import { historyRoutes } from './history/routes.js';
+import { AdsError, installAdsErrors } from './http/errors.js';
+import { AdsRateLimiter } from './http/rate-limit.js';
+import { AdsRoutes } from './http/route.js';
+import { lineItemRoutes } from './line-items/routes.js';
+import { promotedRoutes } from './promoted/routes.js';
+import { targetingRoutes } from './targeting/routes.js';
+
+export type AdsEnvironment = 'production' | 'sandbox';
+
+/** The version every response names (shared/reference/ads.md §2). */
+export const ADS_API_VERSION = '12';
+
+/**
+ * The advertising interface v12 listener, once for production and once for the sandbox: the
+ * same routes over the same store, each seeing only its environment's accounts.
+ */
+export async function buildAds(ctx: AppContext, metrics: Metrics, environment: AdsEnvironment): Promise<Listener> {
+  const app = await createListener(ctx.config, metrics, environment === 'production' ? 'ads' : 'ads-sandbox');
+  installAdsErrors(app);
+  acceptJsonBodies(app);
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-current-api-version', ADS_API_VERSION);
+  });
+  const ads = new AdsRoutes(app, ctx, environment, new AdsRateLimiter(ctx.clock));
+  accountRoutes(ads);
+  fundingInstrumentRoutes(ads);
+  campaignRoutes(ads);
+  lineItemRoutes(ads);
+  targetingRoutes(ads);
+  categoryRoutes(ads);
+  promotedRoutes(ads);
+  historyRoutes(ads);
+  return app;
+}
+
+/**
+ * JSON bodies: an empty one is no body (clients that send their parameters in the query string
+ * sometimes still say application/json), and a broken one is an ads error naming the body.
+ */
+function acceptJsonBodies(app: Listener): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(AdsError.invalidParameter('body', 'The body is not valid JSON'), undefined);
+    }
+  });
+}

@@ -1,0 +1,86 @@
+import { flag, q, standardList } from '../http/list.js';
+import { adsId, bool, idList, micros, oneOf, text } from '../http/params.js';
+import { one, pathId, type AdsRoutes } from '../http/route.js';
+import {
+  BUDGET_OPTIMIZATIONS,
+  CAMPAIGN_SORTING,
+  CAMPAIGN_STATUSES_ON_CREATE,
+  CAMPAIGN_STATUSES_ON_UPDATE,
+  campaignWireOf,
+  campaignsWire,
+  createCampaign,
+  deleteCampaign,
+  getCampaign,
+  listCampaigns,
+  updateCampaign,
+} from './service.js';
+
+/** Campaigns: create, update, list, get, delete (shared/reference/ads.md §3). */
+export function campaignRoutes(ads: AdsRoutes): void {
+  ads.route({
+    method: 'GET',
+    url: '/accounts/:account_id/campaigns',
+    rate: 'entity-read',
+    params: {
+      campaign_ids: idList(),
+      funding_instrument_ids: idList(),
+      q: q(),
+      with_draft: flag(),
+      ...standardList(Object.keys(CAMPAIGN_SORTING.fields)),
+    },
+    handler: async (call) => {
+      const p = await listCampaigns(call.db, call.account, call.params);
+      return { next_cursor: p.next_cursor, data: await campaignsWire(call.db, p.rows), ...(p.total_count !== undefined ? { total_count: p.total_count } : {}) };
+    },
+  });
+
+  ads.route({
+    method: 'GET',
+    url: '/accounts/:account_id/campaigns/:campaign_id',
+    rate: 'entity-read',
+    params: { with_deleted: flag() },
+    handler: async (call) => one(await campaignWireOf(call.db, await getCampaign(call.db, call.account, pathId(call, 'campaign_id'), call.params.with_deleted))),
+  });
+
+  ads.route({
+    method: 'POST',
+    url: '/accounts/:account_id/campaigns',
+    rate: 'write',
+    params: {
+      funding_instrument_id: adsId().required(),
+      name: text({ max: 255 }).required(),
+      budget_optimization: oneOf(BUDGET_OPTIMIZATIONS),
+      daily_budget_amount_local_micro: micros(),
+      total_budget_amount_local_micro: micros(),
+      entity_status: oneOf(CAMPAIGN_STATUSES_ON_CREATE),
+      purchase_order_number: text({ max: 50 }),
+      standard_delivery: bool(),
+    },
+    handler: async (call) => one(await campaignWireOf(call.db, await createCampaign(call.actor, call.db, call.account, call.params, call.warn))),
+  });
+
+  ads.route({
+    method: 'PUT',
+    url: '/accounts/:account_id/campaigns/:campaign_id',
+    rate: 'write',
+    params: {
+      name: text({ max: 255 }),
+      budget_optimization: oneOf(BUDGET_OPTIMIZATIONS),
+      daily_budget_amount_local_micro: micros().nullable(),
+      total_budget_amount_local_micro: micros().nullable(),
+      entity_status: oneOf(CAMPAIGN_STATUSES_ON_UPDATE),
+      purchase_order_number: text({ max: 50 }).nullable(),
+      standard_delivery: bool(),
+    },
+    handler: async (call) =>
+      one(await campaignWireOf(call.db, await updateCampaign(call.actor, call.db, call.account, pathId(call, 'campaign_id'), call.params, call.warn))),
+  });
+
+  ads.route({
+    method: 'DELETE',
+    url: '/accounts/:account_id/campaigns/:campaign_id',
+    rate: 'write',
+    params: {},
+    handler: async (call) => one(await campaignWireOf(call.db, await deleteCampaign(call.actor, call.db, call.account, pathId(call, 'campaign_id')))),
+  });
+}

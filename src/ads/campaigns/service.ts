@@ -1,0 +1,198 @@
+import type { DbOrTx } from '../../store/store.js';
+import type { AccountRow, AdsActor } from '../actor.js';
+import { checkBudgets } from '../budgets.js';
+import { reasonsNotAbleToFund } from '../funding-instruments/wire.js';
+import { findFundingInstrument } from '../funding-instruments/store.js';
+import { fundingInstrumentNotFound } from '../funding-instruments/service.js';
+import { recordChange } from '../history/record.js';
+import { AdsError } from '../http/errors.js';
+import { entitySorting, runList, type ListRequest, type Page } from '../http/list.js';
+import { newAdsId } from '../ids.js';
+import {
+  activeLineItemCounts,
+  campaignsOf,
+  countActiveCampaigns,
+  findCampaign,
+  insertCampaign,
+  updateCampaignRow,
+  type CampaignRow,
+} from './store.js';
+import { campaignHistoryData, campaignWire } from './wire.js';
+
+/**
+ * Campaign rules: shared/reference/ads.md §3, and spec 001 "Versioning" (Jun 28, 2026): only
+ * LINE_ITEM budget optimization, now the default; standard_delivery is deprecated on campaigns
+ * and set on line items.
+ */
+export const BUDGET_OPTIMIZATIONS = ['LINE_ITEM', 'CAMPAIGN'] as const;
+export const CAMPAIGN_STATUSES_ON_CREATE = ['ACTIVE', 'DRAFT', 'PAUSED'] as const;
+export const CAMPAIGN_STATUSES_ON_UPDATE = ['ACTIVE', 'PAUSED'] as const;
+export const MAX_ACTIVE_CAMPAIGNS = 200;
+export const CAMPAIGN_SORTING = entitySorting(undefined, { name: { column: 'name' }, entity_status: { column: 'entity_status' } });
+
+export const STANDARD_DELIVERY_DEPRECATED =
+  'standard_delivery is deprecated on campaigns (version 12, Jun 28, 2026) and was ignored; set it on the line item';
+
+type Warn = (message: string) => void;
+
+function checkBudgetOptimization(value: string | undefined): void {
+  if (value !== undefined && value !== 'LINE_ITEM') {
+    throw AdsError.invalidParameter(
+      'budget_optimization',
+      `budget_optimization ${value} is no longer supported; campaigns support only LINE_ITEM (version 12, Jun 28, 2026)`,
+    );
+  }
+}
+
+export const campaignNotFound = (id: string, account: AccountRow, parameter = 'campaign_id') =>
+  AdsError.notFound(`Campaign ${id} was not found for Account ${account.id}`, parameter);
+
+/** Converts campaigns with what decides whether they can serve. */
+export async function campaignsWire(db: DbOrTx, rows: CampaignRow[]) {
+  const counts = await activeLineItemCounts(db, rows.map((c) => c.id));
+  return rows.map((c) => campaignWire(c, counts.get(c.id) ?? 0));
+}
+
+export async function campaignWireOf(db: DbOrTx, row: CampaignRow) {
+  return (await campaignsWire(db, [row]))[0];
+}
+
+export interface CampaignListParams extends ListRequest {
+  campaign_ids?: string[];
+  funding_instrument_ids?: string[];
+  q?: string;
+  with_deleted: boolean;
+  with_draft: boolean;
+}
+
+export function listCampaigns(db: DbOrTx, account: AccountRow, p: CampaignListParams): Promise<Page<CampaignRow>> {
+  const base = campaignsOf(db, account.id, {
+    ids: p.campaign_ids,
+    fundingInstrumentIds: p.funding_instrument_ids,
+    q: p.q,
+    withDeleted: p.with_deleted,
+    withDraft: p.with_draft,
+  });
+  return runList(db, base, CAMPAIGN_SORTING, p);
+}
+
+/** One campaign of the account; a deleted one only with with_deleted=true. */
+export async function getCampaign(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false, parameter = 'campaign_id'): Promise<CampaignRow> {
+  const row = id === undefined ? undefined : await findCampaign(db, account.id, id);
+  if (!row || (row.deleted === 1 && !withDeleted)) throw campaignNotFound(id ?? '', account, parameter);
+  return row;
+}
+
+async function checkActiveLimit(db: DbOrTx, account: AccountRow): Promise<void> {
+  if ((await countActiveCampaigns(db, account.id)) >= MAX_ACTIVE_CAMPAIGNS) {
+    throw new AdsError(400, [{ code: 'TOO_MANY_CAMPAIGNS', message: `Account ${account.id} already has ${MAX_ACTIVE_CAMPAIGNS} active campaigns`, parameter: 'entity_status' }]);
+  }
+}
+
+export interface NewCampaign {
+  funding_instrument_id: string;
+  name: string;
+  budget_optimization?: string;
+  daily_budget_amount_local_micro?: number;
+  total_budget_amount_local_micro?: number;
+  entity_status?: string;
+  purchase_order_number?: string;
+  standard_delivery?: boolean;
+}
+
+export async function createCampaign(actor: AdsActor, db: DbOrTx, account: AccountRow, p: NewCampaign, warn: Warn = () => {}): Promise<CampaignRow> {
+  checkBudgetOptimization(p.budget_optimization);
+  if (p.standard_delivery !== undefined) warn(STANDARD_DELIVERY_DEPRECATED);
+  const fi = await findFundingInstrument(db, account.id, p.funding_instrument_id);
+  if (!fi || fi.deleted === 1) throw fundingInstrumentNotFound(p.funding_instrument_id, account);
+  const reasons = reasonsNotAbleToFund(fi, actor.ctx.clock.now());
+  if (reasons.length > 0) {
+    throw AdsError.invalidParameter('funding_instrument_id', `Funding Instrument ${fi.id} cannot fund campaigns: ${reasons.join(', ')}`, 'INVALID_FUNDING_INSTRUMENT');
+  }
+  const daily = p.daily_budget_amount_local_micro ?? null;
+  const total = p.total_budget_amount_local_micro ?? null;
+  checkBudgets({ daily, total }, { daily: daily !== null, total: total !== null });
+  const status = p.entity_status ?? 'ACTIVE';
+  if (status === 'ACTIVE') await checkActiveLimit(db, account);
+  const now = actor.ctx.clock.now().toISOString();
+  const row: CampaignRow = {
+    id: newAdsId(actor.ctx),
+    account_id: account.id,
+    funding_instrument_id: fi.id,
+    name: p.name,
+    budget_optimization: 'LINE_ITEM',
+    daily_budget_amount_local_micro: daily,
+    total_budget_amount_local_micro: total,
+    entity_status: status,
+    purchase_order_number: p.purchase_order_number ?? null,
+    standard_delivery: null,
+    duration_in_days: null,
+    frequency_cap: null,
+    currency: fi.currency,
+    created_at: now,
+    updated_at: now,
+    deleted: 0,
+  };
+  await insertCampaign(db, row);
+  await recordChange(actor, db, { accountId: account.id, entity: 'CAMPAIGN', entityId: row.id, type: 'CREATE', entityData: campaignHistoryData(row) });
+  return row;
+}
+
+export interface CampaignChanges {
+  name?: string;
+  budget_optimization?: string;
+  daily_budget_amount_local_micro?: number | null;
+  total_budget_amount_local_micro?: number | null;
+  entity_status?: string;
+  purchase_order_number?: string | null;
+  standard_delivery?: boolean;
+}
+
+/** PUT campaigns/:campaign_id: changes only what is given; an empty value unsets. */
+export async function updateCampaign(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined, p: CampaignChanges, warn: Warn = () => {}): Promise<CampaignRow> {
+  const before = await getCampaign(db, account, id);
+  checkBudgetOptimization(p.budget_optimization);
+  if (p.standard_delivery !== undefined) warn(STANDARD_DELIVERY_DEPRECATED);
+  const changes: Partial<CampaignRow> = {};
+  if (p.name !== undefined) changes.name = p.name;
+  if (p.purchase_order_number !== undefined) changes.purchase_order_number = p.purchase_order_number;
+  if (p.daily_budget_amount_local_micro !== undefined) changes.daily_budget_amount_local_micro = p.daily_budget_amount_local_micro;
+  if (p.total_budget_amount_local_micro !== undefined) changes.total_budget_amount_local_micro = p.total_budget_amount_local_micro;
+  checkBudgets(
+    {
+      daily: changes.daily_budget_amount_local_micro !== undefined ? changes.daily_budget_amount_local_micro : before.daily_budget_amount_local_micro,
+      total: changes.total_budget_amount_local_micro !== undefined ? changes.total_budget_amount_local_micro : before.total_budget_amount_local_micro,
+    },
+    { daily: p.daily_budget_amount_local_micro !== undefined, total: p.total_budget_amount_local_micro !== undefined },
+  );
+  if (p.entity_status !== undefined && p.entity_status !== before.entity_status) {
+    if (p.entity_status === 'ACTIVE') await checkActiveLimit(db, account);
+    changes.entity_status = p.entity_status;
+  }
+  if (Object.keys(changes).length === 0) return before;
+  const after = await updateCampaignRow(db, before.id, { ...changes, updated_at: actor.ctx.clock.now().toISOString() });
+  await recordChange(actor, db, {
+    accountId: account.id,
+    entity: 'CAMPAIGN',
+    entityId: after.id,
+    type: 'UPDATE',
+    before: campaignHistoryData(before),
+    entityData: campaignHistoryData(after),
+  });
+  return after;
+}
+
+/** DELETE campaigns/:campaign_id: not reversible; a second DELETE is 404. */
+export async function deleteCampaign(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<CampaignRow> {
+  const before = await getCampaign(db, account, id);
+  const after = await updateCampaignRow(db, before.id, { deleted: 1, updated_at: actor.ctx.clock.now().toISOString() });
+  await recordChange(actor, db, {
+    accountId: account.id,
+    entity: 'CAMPAIGN',
+    entityId: after.id,
+    type: 'DELETE',
+    before: campaignHistoryData(before),
+    entityData: campaignHistoryData(after),
+  });
+  return after;
+}

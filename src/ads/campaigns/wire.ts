@@ -1,0 +1,52 @@
+import { wireTime } from '../http/time.js';
+import type { CampaignRow } from './store.js';
+
+const bool = (n: number | null) => (n === null ? null : n === 1);
+
+/** The campaign object (shared/reference/ads.md §3). `activeLineItems` decides whether it can serve. */
+export function campaignWire(c: CampaignRow, activeLineItems: number) {
+  const reasons: string[] = [];
+  if (c.entity_status === 'PAUSED') reasons.push('PAUSED_BY_ADVERTISER');
+  if (c.entity_status === 'DRAFT' || activeLineItems === 0) reasons.push('INCOMPLETE');
+  const deleted = c.deleted === 1;
+  const servable = deleted ? null : reasons.length === 0;
+  return {
+    name: c.name,
+    budget_optimization: c.budget_optimization,
+    reasons_not_servable: deleted ? [] : reasons,
+    servable,
+    purchase_order_number: c.purchase_order_number,
+    effective_status: servable ? 'RUNNING' : 'UNKNOWN',
+    daily_budget_amount_local_micro: c.daily_budget_amount_local_micro,
+    funding_instrument_id: c.funding_instrument_id,
+    duration_in_days: c.duration_in_days,
+    standard_delivery: bool(c.standard_delivery),
+    total_budget_amount_local_micro: c.total_budget_amount_local_micro,
+    id: c.id,
+    entity_status: c.entity_status,
+    frequency_cap: c.frequency_cap,
+    currency: c.currency,
+    created_at: wireTime(c.created_at),
+    updated_at: wireTime(c.updated_at),
+    deleted,
+  };
+}
+
+/** A campaign as the account history keeps it (spec 001 "Account history record"). */
+export function campaignHistoryData(c: CampaignRow) {
+  return {
+    name: c.name,
+    start_time: null,
+    purchase_order_number: c.purchase_order_number,
+    daily_budget_amount_local_micro: c.daily_budget_amount_local_micro,
+    end_time: null,
+    duration_in_days: c.duration_in_days,
+    standard_delivery: bool(c.standard_delivery),
+    total_budget_amount_local_micro: c.total_budget_amount_local_micro,
+    entity_status: c.entity_status,
+    frequency_cap: c.frequency_cap,
+    created_at: wireTime(c.created_at),
+    updated_at: wireTime(c.updated_at),
+    deleted: c.deleted === 1,
+  };
+}

@@ -1,0 +1,70 @@
+import type { AdsLineItemTable } from '../../store/schema-ads.js';
+import type { DbOrTx } from '../../store/store.js';
+import { namePrefix } from '../http/list.js';
+
+export type LineItemRow = AdsLineItemTable;
+
+export interface LineItemFilters {
+  ids?: string[];
+  campaignIds?: string[];
+  fundingInstrumentIds?: string[];
+  q?: string;
+  withDeleted: boolean;
+  withDraft: boolean;
+}
+
+export function lineItemsOf(db: DbOrTx, accountId: string, f: LineItemFilters) {
+  let query = db.selectFrom('ads_line_items').selectAll().where('account_id', '=', accountId);
+  if (f.ids) query = query.where('id', 'in', f.ids);
+  if (f.campaignIds) query = query.where('campaign_id', 'in', f.campaignIds);
+  if (f.fundingInstrumentIds) {
+    const fis = f.fundingInstrumentIds;
+    query = query.where('campaign_id', 'in', (eb) =>
+      eb.selectFrom('ads_campaigns').select('id').where('account_id', '=', accountId).where('funding_instrument_id', 'in', fis),
+    );
+  }
+  if (f.q !== undefined) query = query.where(namePrefix('name', f.q));
+  if (!f.withDeleted) query = query.where('deleted', '=', 0);
+  if (!f.withDraft) query = query.where('entity_status', '!=', 'DRAFT');
+  return query;
+}
+
+export async function findLineItem(db: DbOrTx, accountId: string, id: string): Promise<LineItemRow | undefined> {
+  return db.selectFrom('ads_line_items').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findLineItems(db: DbOrTx, accountId: string, ids: string[]): Promise<LineItemRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('ads_line_items').selectAll().where('account_id', '=', accountId).where('id', 'in', ids).execute();
+}
+
+export async function insertLineItem(db: DbOrTx, row: LineItemRow): Promise<void> {
+  await db.insertInto('ads_line_items').values(row).execute();
+}
+
+export async function updateLineItemRow(db: DbOrTx, id: string, changes: Partial<LineItemRow>): Promise<LineItemRow> {
+  return db.updateTable('ads_line_items').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Live line items of a campaign: their count and one of them (all share product type and objective). */
+export async function campaignLineItems(db: DbOrTx, campaignId: string): Promise<{ count: number; sample?: Pick<LineItemRow, 'product_type' | 'objective'> }> {
+  const row = await db
+    .selectFrom('ads_line_items')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('product_type').as('product_type'), eb.fn.min('objective').as('objective')])
+    .where('campaign_id', '=', campaignId)
+    .where('deleted', '=', 0)
+    .executeTakeFirst();
+  const count = Number(row?.n ?? 0);
+  return { count, sample: count > 0 && row?.product_type && row.objective ? { product_type: row.product_type, objective: row.objective } : undefined };
+}
+
+export async function countActiveLineItems(db: DbOrTx, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('ads_line_items')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('deleted', '=', 0)
+    .where('entity_status', '=', 'ACTIVE')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

@@ -1,0 +1,89 @@
+import type { AdsPromotedAccountTable, AdsPromotedPostTable } from '../../store/schema-ads.js';
+import type { DbOrTx } from '../../store/store.js';
+
+export type PromotedPostRow = AdsPromotedPostTable;
+export type PromotedAccountRow = AdsPromotedAccountTable;
+
+/**
+ * Promoted posts of an account. Without with_deleted, deleted ones and those whose line item is
+ * deleted are left out (spec 001: a deleted line item's promoted posts are not deleted; they show
+ * only with with_deleted=true).
+ */
+export function promotedPostsOf(db: DbOrTx, accountId: string, f: { ids?: string[]; lineItemIds?: string[]; withDeleted: boolean }) {
+  let query = db
+    .selectFrom('ads_promoted_posts as pp')
+    .innerJoin('ads_line_items as li', 'li.id', 'pp.line_item_id')
+    .selectAll('pp')
+    .where('pp.account_id', '=', accountId);
+  if (f.ids) query = query.where('pp.id', 'in', f.ids);
+  if (f.lineItemIds) query = query.where('pp.line_item_id', 'in', f.lineItemIds);
+  if (!f.withDeleted) query = query.where('pp.deleted', '=', 0).where('li.deleted', '=', 0);
+  return query;
+}
+
+export async function findPromotedPost(db: DbOrTx, accountId: string, id: string): Promise<(PromotedPostRow & { line_item_deleted: number }) | undefined> {
+  return db
+    .selectFrom('ads_promoted_posts as pp')
+    .innerJoin('ads_line_items as li', 'li.id', 'pp.line_item_id')
+    .selectAll('pp')
+    .select('li.deleted as line_item_deleted')
+    .where('pp.account_id', '=', accountId)
+    .where('pp.id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function livePromotedPostsOfLineItem(db: DbOrTx, lineItemId: string, postIds: string[]): Promise<PromotedPostRow[]> {
+  if (postIds.length === 0) return [];
+  return db.selectFrom('ads_promoted_posts').selectAll().where('line_item_id', '=', lineItemId).where('post_id', 'in', postIds).where('deleted', '=', 0).execute();
+}
+
+export async function insertPromotedPost(db: DbOrTx, row: PromotedPostRow): Promise<void> {
+  await db.insertInto('ads_promoted_posts').values(row).execute();
+}
+
+export async function updatePromotedPostRow(db: DbOrTx, id: string, changes: Partial<PromotedPostRow>): Promise<PromotedPostRow> {
+  return db.updateTable('ads_promoted_posts').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export function promotedAccountsOf(db: DbOrTx, accountId: string, f: { ids?: string[]; lineItemIds?: string[]; withDeleted: boolean }) {
+  let query = db.selectFrom('ads_promoted_accounts').selectAll().where('account_id', '=', accountId);
+  if (f.ids) query = query.where('id', 'in', f.ids);
+  if (f.lineItemIds) query = query.where('line_item_id', 'in', f.lineItemIds);
+  if (!f.withDeleted) query = query.where('deleted', '=', 0);
+  return query;
+}
+
+export async function findPromotedAccount(db: DbOrTx, accountId: string, id: string): Promise<PromotedAccountRow | undefined> {
+  return db.selectFrom('ads_promoted_accounts').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function livePromotedAccount(db: DbOrTx, lineItemId: string, userId: string): Promise<PromotedAccountRow | undefined> {
+  return db.selectFrom('ads_promoted_accounts').selectAll().where('line_item_id', '=', lineItemId).where('user_id', '=', userId).where('deleted', '=', 0).executeTakeFirst();
+}
+
+export async function insertPromotedAccount(db: DbOrTx, row: PromotedAccountRow): Promise<void> {
+  await db.insertInto('ads_promoted_accounts').values(row).execute();
+}
+
+export async function updatePromotedAccountRow(db: DbOrTx, id: string, changes: Partial<PromotedAccountRow>): Promise<PromotedAccountRow> {
+  return db.updateTable('ads_promoted_accounts').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Users associated with an account: whose posts it may promote. */
+export async function accountUserIds(db: DbOrTx, accountId: string): Promise<string[]> {
+  const rows = await db.selectFrom('ads_account_users').select('user_id').where('account_id', '=', accountId).execute();
+  return rows.map((r) => r.user_id);
+}
+
+/** A user's most recent live post, if any. */
+export async function latestPostOf(db: DbOrTx, userId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('posts')
+    .select('id')
+    .where('author_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return row?.id;
+}

@@ -1,0 +1,120 @@
+import { findUserById } from '../../auth/store.js';
+import type { DbOrTx } from '../../store/store.js';
+import type { AccountRow, AdsActor } from '../actor.js';
+import { recordChange } from '../history/record.js';
+import { AdsError } from '../http/errors.js';
+import { entitySorting, runList, type ListRequest } from '../http/list.js';
+import { PLATFORM_ID } from '../http/params.js';
+import { newAdsId } from '../ids.js';
+import { getLineItem } from '../line-items/service.js';
+import {
+  findTargetingCriterion,
+  insertTargetingCriterion,
+  liveCriteriaOfTypes,
+  targetingCriteriaOf,
+  updateTargetingCriterionRow,
+  type TargetingCriterionRow,
+} from './store.js';
+import { AUDIENCE_TYPES, FOLLOWER_TYPES } from './vocabulary.js';
+import { targetingCriterionWire } from './wire.js';
+
+/**
+ * Targeting criteria rules (shared/reference/ads.md §3): APP_LIST only with NE; one AGE bucket
+ * per line item; TV_SHOW needs a LOCATION criterion first; a custom audience must be
+ * targetable; follower targeting names an existing user. The same checks serve the audience
+ * estimate, whose criteria are those of this operation.
+ */
+export const TARGETING_SORTING = entitySorting(undefined, { targeting_type: { column: 'targeting_type' }, name: { column: 'name' } });
+
+export interface CriterionInput {
+  targeting_type: string;
+  targeting_value: string;
+  operator_type: string;
+}
+
+/**
+ * Custom audiences arrive with the audiences resource; until then no audience of any account
+ * is targetable, so targeting one is refused.
+ */
+async function isTargetableAudience(_db: DbOrTx, _accountId: string, _audienceId: string): Promise<boolean> {
+  return false;
+}
+
+/** Checks one criterion on its own and works out its display name. `at` prefixes parameter names (audience estimate). */
+export async function describeCriterion(db: DbOrTx, account: AccountRow, c: CriterionInput, at = ''): Promise<{ name: string; location_type: string | null }> {
+  if (c.targeting_type === 'APP_LIST' && c.operator_type !== 'NE') {
+    throw AdsError.invalidParameter(`${at}operator_type`, 'targeting_type APP_LIST may be used only with operator_type NE');
+  }
+  if (FOLLOWER_TYPES.includes(c.targeting_type)) {
+    const user = PLATFORM_ID.test(c.targeting_value) ? await findUserById(db, c.targeting_value) : undefined;
+    if (!user) throw AdsError.invalidParameter(`${at}targeting_value`, `User ${c.targeting_value} was not found`, 'INVALID_USER_ID');
+    return { name: `@${user.username}`, location_type: null };
+  }
+  if (AUDIENCE_TYPES.includes(c.targeting_type) && !(await isTargetableAudience(db, account.id, c.targeting_value))) {
+    throw AdsError.invalidParameter(`${at}targeting_value`, `Custom audience ${c.targeting_value} was not found or is not targetable`);
+  }
+  if (c.targeting_type === 'LOCATION') {
+    const country = /^[A-Za-z]{2}$/.test(c.targeting_value);
+    return { name: country ? c.targeting_value.toUpperCase() : c.targeting_value, location_type: country ? 'COUNTRIES' : null };
+  }
+  return { name: c.targeting_value, location_type: null };
+}
+
+const oneAgeBucket = () => AdsError.invalidParameter('targeting_type', 'Only one AGE bucket may be targeted per line item');
+const tvShowNeedsLocation = () =>
+  AdsError.invalidParameter('targeting_type', 'targeting_type TV_SHOW needs a LOCATION targeting criterion on the line item first', 'INVALID_TV_SHOW_LOCATIONS');
+
+/** The rules that look at a whole set of criteria (one line item's, or one estimate's). */
+export function checkCriteriaSet(existing: Array<Pick<CriterionInput, 'targeting_type'>>, added: CriterionInput): void {
+  if (added.targeting_type === 'AGE' && existing.some((c) => c.targeting_type === 'AGE')) throw oneAgeBucket();
+  if (added.targeting_type === 'TV_SHOW' && !existing.some((c) => c.targeting_type === 'LOCATION')) throw tvShowNeedsLocation();
+}
+
+export async function createTargetingCriterion(actor: AdsActor, db: DbOrTx, account: AccountRow, p: CriterionInput & { line_item_id: string }): Promise<TargetingCriterionRow> {
+  const lineItem = await getLineItem(db, account, p.line_item_id);
+  const described = await describeCriterion(db, account, p);
+  checkCriteriaSet(await liveCriteriaOfTypes(db, lineItem.id, ['AGE', 'LOCATION']), p);
+  const now = actor.ctx.clock.now().toISOString();
+  const row: TargetingCriterionRow = {
+    id: newAdsId(actor.ctx),
+    account_id: account.id,
+    line_item_id: lineItem.id,
+    targeting_type: p.targeting_type,
+    targeting_value: p.targeting_value,
+    operator_type: p.operator_type,
+    name: described.name,
+    location_type: described.location_type,
+    created_at: now,
+    updated_at: now,
+    deleted: 0,
+  };
+  await insertTargetingCriterion(db, row);
+  await recordChange(actor, db, { accountId: account.id, entity: 'TARGETING_CRITERIA', entityId: row.id, type: 'CREATE', entityData: targetingCriterionWire(row) });
+  return row;
+}
+
+export function listTargetingCriteria(db: DbOrTx, account: AccountRow, p: ListRequest & { line_item_ids: string[]; targeting_criterion_ids?: string[]; with_deleted: boolean }) {
+  return runList(db, targetingCriteriaOf(db, account.id, { lineItemIds: p.line_item_ids, ids: p.targeting_criterion_ids, withDeleted: p.with_deleted }), TARGETING_SORTING, p);
+}
+
+export async function getTargetingCriterion(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false): Promise<TargetingCriterionRow> {
+  const row = id === undefined ? undefined : await findTargetingCriterion(db, account.id, id);
+  if (!row || (row.deleted === 1 && !withDeleted)) {
+    throw AdsError.notFound(`Targeting Criterion ${id ?? ''} was not found for Account ${account.id}`, 'targeting_criterion_id');
+  }
+  return row;
+}
+
+export async function deleteTargetingCriterion(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<TargetingCriterionRow> {
+  const before = await getTargetingCriterion(db, account, id);
+  const after = await updateTargetingCriterionRow(db, before.id, { deleted: 1, updated_at: actor.ctx.clock.now().toISOString() });
+  await recordChange(actor, db, {
+    accountId: account.id,
+    entity: 'TARGETING_CRITERIA',
+    entityId: after.id,
+    type: 'DELETE',
+    before: targetingCriterionWire(before),
+    entityData: targetingCriterionWire(after),
+  });
+  return after;
+}

@@ -1,0 +1,85 @@
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { buildAds } from './ads/app.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { Metrics } from './http/metrics.js';
+import { Problems } from './http/problems.js';
+import type { Listener } from './http/server.js';
+import { buildPlatform } from './platform/app.js';
+import { readCredentials, writeCredentials, type CredentialsFile } from './seed/credentials.js';
+import { demoCredentials, demoWorkspace, seedDemo } from './seed/demo.js';
+import { IdGenerator } from './store/ids.js';
+import { openStore } from './store/store.js';
+
+export interface Plaza {
+  ctx: AppContext;
+  platform: Listener;
+  ads: Listener;
+  adsSandbox: Listener;
+  urls: { base_url: string; ads_url: string; ads_sandbox_url: string };
+  /** The demo workspace's credentials, as written to the credentials file. */
+  credentials?: CredentialsFile;
+  close(): Promise<void>;
+}
+
+/** The composition root: one store, one context, three listeners. */
+export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): Promise<Plaza> {
+  const store = await openStore(config.databaseUrl);
+  const clock = deps.clock ?? systemClock;
+  const ctx: AppContext = {
+    config,
+    store,
+    clock,
+    ids: new IdGenerator(clock),
+    problems: new Problems(config.problemBase),
+    log: pino({ level: config.logLevel }),
+  };
+  const metrics = new Metrics();
+  const platform = await buildPlatform(ctx, metrics);
+  const ads = await buildAds(ctx, metrics, 'production');
+  const adsSandbox = await buildAds(ctx, metrics, 'sandbox');
+  const listeners = [platform, ads, adsSandbox];
+  let credentials: CredentialsFile | undefined;
+  const urlOf = (l: Listener) => {
+    const address = l.server.address() as AddressInfo;
+    // A wildcard address is reachable on loopback; the file records an address a client can use.
+    const unspecified = address.address === '0.0.0.0' || address.address === '::';
+    const host = unspecified ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return `http://${host}:${address.port}`;
+  };
+  let urls = { base_url: '', ads_url: '', ads_sandbox_url: '' };
+  try {
+    await platform.listen({ host: config.host, port: config.port });
+    await ads.listen({ host: config.host, port: config.adsPort });
+    await adsSandbox.listen({ host: config.host, port: config.adsSandboxPort });
+    urls = { base_url: urlOf(platform), ads_url: urlOf(ads), ads_sandbox_url: urlOf(adsSandbox) };
+    if (config.seedDemo) {
+      const workspace = await demoWorkspace(store.db);
+      const secrets = workspace ? await demoCredentials(ctx, workspace, readCredentials(config.credentialsFile)) : await seedDemo(ctx);
+      credentials = { ...secrets, ...urls };
+      writeCredentials(config.credentialsFile, credentials);
+    }
+  } catch (err) {
+    await Promise.allSettled(listeners.map((l) => l.close()));
+    await store.close();
+    throw err;
+  }
+
+  let closed = false;
+  return {
+    ctx,
+    platform,
+    ads,
+    adsSandbox,
+    urls,
+    credentials,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.allSettled(listeners.map((l) => l.close()));
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,194 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { ProblemError } from '../http/problems.js';
+import type { AccessLevel } from '../store/schema.js';
+import { effectiveScopes } from './flows/scopes.js';
+import { findOAuth1AccessLevel } from './flows/store.js';
+import { OAuth1Error, verifyOAuth1Request, type OAuth1FailureReason } from './oauth1.js';
+import {
+  findAppById,
+  findAppByBearerHash,
+  findAppByConsumerKey,
+  findOAuth1AccessToken,
+  findOAuth2AccessToken,
+  findUserById,
+  pruneNonces,
+  recordNonce,
+  type AppRow,
+  type UserRow,
+} from './store.js';
+import { hashToken } from './tokens.js';
+
+/**
+ * What a route accepts (spec 000 "Authentication"): `app` is the BearerToken scheme (app-only),
+ * `user` is the UserToken scheme (OAuth 1.0a user context) and OAuth 2.0 user tokens.
+ */
+export type AuthScheme = 'app' | 'user';
+
+export type Caller =
+  | { kind: 'app'; app: AppRow }
+  | { kind: 'oauth1'; app: AppRow; user: UserRow; accessLevel: AccessLevel; token: string }
+  | {
+      kind: 'oauth2';
+      app: AppRow;
+      user: UserRow;
+      /** The scopes the token may use: its own, limited by an OAuth 1.0a permission for the same app. */
+      scopes: ReadonlySet<string>;
+      /** The person's OAuth 1.0a permission for the same app, when there is one (it overrides the scopes). */
+      oauth1AccessLevel?: AccessLevel;
+    };
+
+export type UserCaller = Extract<Caller, { kind: 'oauth1' | 'oauth2' }>;
+
+export interface RouteAuth {
+  schemes: AuthScheme[];
+  /** OAuth 2.0 scopes a user token must carry for this route. */
+  scopes?: string[];
+}
+
+const SCHEME_LABELS: Record<Caller['kind'], string> = {
+  app: 'OAuth 2.0 Application-Only',
+  oauth1: 'OAuth 1.0a User Context',
+  oauth2: 'OAuth 2.0 User Context',
+};
+
+function supportedLabels(schemes: AuthScheme[]): string {
+  const labels: string[] = [];
+  if (schemes.includes('user')) labels.push(SCHEME_LABELS.oauth1, SCHEME_LABELS.oauth2);
+  if (schemes.includes('app')) labels.push(SCHEME_LABELS.app);
+  return labels.join(', ');
+}
+
+/** The public platform's 401 on /2 for a missing, unknown or badly signed credential. */
+function unauthorized(ctx: AppContext): ProblemError {
+  return new ProblemError(401, ctx.problems.aboutBlank(401, 'Unauthorized'));
+}
+
+/** Works out who is calling, then checks the route accepts that scheme and its scopes. */
+export async function authenticate(ctx: AppContext, request: FastifyRequest, auth: RouteAuth): Promise<Caller> {
+  const caller = await identifyCaller(ctx, request);
+  if (!caller) throw unauthorized(ctx);
+  const accepted = caller.kind === 'app' ? auth.schemes.includes('app') : auth.schemes.includes('user');
+  if (!accepted) {
+    throw new ProblemError(
+      403,
+      ctx.problems.unsupportedAuthentication(
+        `Authenticating with ${SCHEME_LABELS[caller.kind]} is forbidden for this endpoint.  Supported authentication types are [${supportedLabels(auth.schemes)}].`,
+      ),
+    );
+  }
+  if (caller.kind === 'oauth2' && auth.scopes) {
+    const missing = auth.scopes.filter((s) => !caller.scopes.has(s));
+    if (missing.length > 0) {
+      throw new ProblemError(
+        403,
+        ctx.problems.aboutBlank(403, 'Forbidden', `Missing required OAuth 2.0 scopes: [${missing.join(', ')}].`),
+      );
+    }
+  }
+  return caller;
+}
+
+async function identifyCaller(ctx: AppContext, request: FastifyRequest): Promise<Caller | undefined> {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const db = ctx.store.db;
+  if (/^Bearer\s+/i.test(header)) {
+    const tokenHash = hashToken(header.replace(/^Bearer\s+/i, '').trim());
+    const app = await findAppByBearerHash(db, tokenHash);
+    if (app) return { kind: 'app', app };
+    const token = await findOAuth2AccessToken(db, tokenHash);
+    if (!token || (token.expires_at !== null && token.expires_at <= ctx.clock.now().toISOString())) return undefined;
+    const [tokenApp, user, oauth1AccessLevel] = await Promise.all([
+      findAppById(db, token.app_id),
+      findUserById(db, token.user_id),
+      findOAuth1AccessLevel(db, token.app_id, token.user_id),
+    ]);
+    if (!tokenApp || !user) return undefined;
+    const scopes = effectiveScopes(new Set(token.scopes.split(' ').filter(Boolean)), oauth1AccessLevel);
+    return { kind: 'oauth2', app: tokenApp, user, scopes, oauth1AccessLevel };
+  }
+  if (/^OAuth\s+/i.test(header)) return verifyUserContext(ctx, request);
+  return undefined;
+}
+
+/** OAuth 1.0a user context: the signed request must carry an access token of the signing app. */
+async function verifyUserContext(ctx: AppContext, request: FastifyRequest): Promise<Caller | undefined> {
+  const result = await verifyOAuth1UserContext(ctx, request);
+  if (result.ok) return result.caller;
+  request.log.info({ reason: result.reason }, 'OAuth 1.0a verification failed');
+  return undefined;
+}
+
+export type OAuth1UserContextResult =
+  | { ok: true; caller: Extract<Caller, { kind: 'oauth1' }> }
+  | { ok: false; reason: OAuth1FailureReason };
+
+/**
+ * Verifies an OAuth 1.0a user-context request (signature, timestamp, nonce, access token) and
+ * says why it failed, for endpoints that answer with the v1.1 error codes.
+ */
+export async function verifyOAuth1UserContext(ctx: AppContext, request: FastifyRequest): Promise<OAuth1UserContextResult> {
+  const db = ctx.store.db;
+  const now = ctx.clock.now();
+  let app: AppRow | undefined;
+  let tokenUser: string | undefined;
+  let accessLevel: AccessLevel = 'read';
+  try {
+    const params = await verifyOAuth1Request(
+      {
+        method: request.method,
+        url: requestUrl(request),
+        authorization: request.headers.authorization,
+        formBody: isFormBody(request) ? (request.body as Record<string, string | string[]>) : undefined,
+      },
+      {
+        consumerSecret: async (consumerKey) => {
+          app = await findAppByConsumerKey(db, consumerKey);
+          return app?.consumer_secret;
+        },
+        tokenSecret: async (_consumerKey, token) => {
+          if (!app) return undefined;
+          const row = await findOAuth1AccessToken(db, app.id, token);
+          tokenUser = row?.user_id;
+          if (row) accessLevel = row.access_level;
+          return row?.secret;
+        },
+        useNonce: oauth1NonceRecorder(ctx),
+      },
+      { nowSeconds: Math.floor(now.getTime() / 1000), windowSeconds: ctx.config.oauthTimestampWindowSeconds, requireToken: true },
+    );
+    const user = tokenUser ? await findUserById(db, tokenUser) : undefined;
+    if (!app || !user || !params.token) return { ok: false, reason: 'unknown_token' };
+    return { ok: true, caller: { kind: 'oauth1', app, user, accessLevel, token: params.token } };
+  } catch (err) {
+    if (err instanceof OAuth1Error) return { ok: false, reason: err.reason };
+    throw err;
+  }
+}
+
+/** Records OAuth 1.0a nonces by the injected clock, now and then dropping those past twice the window. */
+export function oauth1NonceRecorder(ctx: AppContext): (consumerKey: string, nonce: string, timestamp: number) => Promise<boolean> {
+  return async (consumerKey, nonce, timestamp) => {
+    const db = ctx.store.db;
+    const now = ctx.clock.now();
+    const windowMs = ctx.config.oauthTimestampWindowSeconds * 1000;
+    if (Math.random() < 0.01) await pruneNonces(db, new Date(now.getTime() - 2 * windowMs).toISOString());
+    return recordNonce(db, consumerKey, nonce, timestamp, now.toISOString());
+  };
+}
+
+/** True when the request has a parsed application/x-www-form-urlencoded body (signed by OAuth 1.0a). */
+export function isFormBody(request: FastifyRequest): boolean {
+  return (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded') && typeof request.body === 'object' && request.body !== null;
+}
+
+/**
+ * The URL the client signed: behind a proxy the scheme comes from X-Forwarded-Proto; the host
+ * is the Host header as sent.
+ */
+export function requestUrl(request: FastifyRequest): string {
+  const forwarded = request.headers['x-forwarded-proto'];
+  const proto = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim() || request.protocol;
+  return `${proto}://${request.headers.host ?? request.hostname}${request.url}`;
+}

@@ -1,0 +1,216 @@
+/**
+ * The Problem objects of spec 000 ("Errors"): one constructor per problem type, each carrying
+ * exactly the fields the spec lists, the required ones always present. `type` is
+ * `{problem_base}/<name>` (base configurable) except `about:blank`.
+ */
+
+export type ResourceType = 'user' | 'post' | 'media' | 'list' | 'space' | 'place' | 'poll';
+export type Section = 'data' | 'includes';
+export type DisconnectType =
+  | 'OperationalDisconnect'
+  | 'UpstreamOperationalDisconnect'
+  | 'ForceDisconnect'
+  | 'UpstreamUncleanDisconnect'
+  | 'SlowReader'
+  | 'InternalError'
+  | 'ClientApplicationStateDegraded'
+  | 'InvalidRules';
+export type ConnectionIssue = 'TooManyConnections' | 'ProvisioningSubscription' | 'RuleConfigurationIssue' | 'RulesInvalidIssue';
+
+export interface Problem {
+  type: string;
+  title: string;
+  status?: number;
+  detail?: string;
+  [extra: string]: unknown;
+}
+
+export interface InvalidRequestItem {
+  message: string;
+  parameters: Record<string, string[]>;
+}
+
+export const PROBLEM_TYPE_NAMES = [
+  'about:blank',
+  'client-disconnected',
+  'client-forbidden',
+  'conflict',
+  'disallowed-resource',
+  'duplicate-rules',
+  'invalid-request',
+  'invalid-rules',
+  'noncompliant-rules',
+  'not-authorized-for-field',
+  'not-authorized-for-resource',
+  'operational-disconnect',
+  'resource-not-found',
+  'resource-unavailable',
+  'rule-cap',
+  'streaming-connection',
+  'unsupported-authentication',
+  'usage-capped',
+] as const;
+export type ProblemTypeName = (typeof PROBLEM_TYPE_NAMES)[number];
+
+/** A thrown problem: the HTTP status and the body the platform listener renders. */
+export class ProblemError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Problem,
+  ) {
+    super(problem.detail ?? problem.title);
+    this.name = 'ProblemError';
+  }
+}
+
+/** A thrown Error object (spec 000: `{code, message}`), rendered as application/json. */
+export class ErrorObjectError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ErrorObjectError';
+  }
+}
+
+const resourceLabel = (t: ResourceType) => (t === 'post' ? 'post' : t);
+
+/** Builds problems under one configured base. Held by the app context. */
+export class Problems {
+  constructor(readonly base: string) {}
+
+  typeUri(name: ProblemTypeName): string {
+    return name === 'about:blank' ? name : `${this.base}/${name}`;
+  }
+
+  aboutBlank(status: number, title: string, detail?: string): Problem {
+    return { title, type: 'about:blank', status, detail: detail ?? title };
+  }
+
+  clientDisconnected(detail = 'The client disconnected before the response was sent.'): Problem {
+    return { title: 'Client Disconnected', detail, type: this.typeUri('client-disconnected') };
+  }
+
+  clientForbidden(p: { reason: 'official-client-forbidden' | 'client-not-enrolled'; registration_url: string; detail: string }): Problem {
+    return { title: 'Client Forbidden', detail: p.detail, reason: p.reason, registration_url: p.registration_url, type: this.typeUri('client-forbidden') };
+  }
+
+  conflict(detail: string): Problem {
+    return { title: 'Conflict', detail, type: this.typeUri('conflict') };
+  }
+
+  disallowedResource(p: { resource_id: string; resource_type: ResourceType; section: Section; detail?: string }): Problem {
+    return {
+      title: 'Disallowed Resource',
+      detail: p.detail ?? `The ${resourceLabel(p.resource_type)} ${p.resource_id} violates the platform's rules.`,
+      resource_id: p.resource_id,
+      resource_type: p.resource_type,
+      section: p.section,
+      type: this.typeUri('disallowed-resource'),
+    };
+  }
+
+  duplicateRules(p: { id: string; value: string }): Problem {
+    return { title: 'DuplicateRule', value: p.value, id: p.id, type: this.typeUri('duplicate-rules') };
+  }
+
+  invalidRequest(errors: InvalidRequestItem[]): Problem {
+    if (errors.length === 0) throw new Error('invalid-request needs at least one error');
+    return {
+      errors,
+      title: 'Invalid Request',
+      detail: 'One or more parameters to your request was invalid.',
+      type: this.typeUri('invalid-request'),
+    };
+  }
+
+  /** The common case: one parameter, one message. */
+  invalidParameter(name: string, values: string[], message: string): Problem {
+    return this.invalidRequest([{ message, parameters: { [name]: values } }]);
+  }
+
+  invalidRules(detail = 'Rule is invalid'): Problem {
+    return { title: 'UnprocessableEntity', detail, type: this.typeUri('invalid-rules') };
+  }
+
+  noncompliantRules(detail = 'The rule set is not compliant.'): Problem {
+    return { title: 'NoncompliantRules', detail, type: this.typeUri('noncompliant-rules') };
+  }
+
+  notAuthorizedForField(p: { field: string; resource_type: ResourceType; section: Section }): Problem {
+    return {
+      title: 'Field Authorization Error',
+      detail: `Sorry, you are not authorized to access the '${p.field}' field of this ${resourceLabel(p.resource_type)}.`,
+      field: p.field,
+      resource_type: p.resource_type,
+      section: p.section,
+      type: this.typeUri('not-authorized-for-field'),
+    };
+  }
+
+  notAuthorizedForResource(p: { value: string; resource_id: string; resource_type: ResourceType; section: Section; parameter: string }): Problem {
+    return {
+      value: p.value,
+      detail: `Sorry, you are not authorized to see the ${resourceLabel(p.resource_type)} with ${p.parameter}: [${p.value}].`,
+      title: 'Authorization Error',
+      resource_type: p.resource_type,
+      parameter: p.parameter,
+      resource_id: p.resource_id,
+      section: p.section,
+      type: this.typeUri('not-authorized-for-resource'),
+    };
+  }
+
+  operationalDisconnect(disconnect_type: DisconnectType, detail = 'This stream has been disconnected for operational reasons.'): Problem {
+    return { title: 'operational-disconnect', disconnect_type, detail, type: this.typeUri('operational-disconnect') };
+  }
+
+  resourceNotFound(p: { parameter: string; value: string; resource_id: string; resource_type: ResourceType; detail?: string }): Problem {
+    if (p.parameter.length === 0) throw new Error('resource-not-found needs a parameter name');
+    return {
+      value: p.value,
+      detail: p.detail ?? `Could not find ${resourceLabel(p.resource_type)} with ${p.parameter}: [${p.value}].`,
+      title: 'Not Found Error',
+      resource_type: p.resource_type,
+      parameter: p.parameter,
+      resource_id: p.resource_id,
+      type: this.typeUri('resource-not-found'),
+    };
+  }
+
+  resourceUnavailable(p: { parameter: string; resource_id: string; resource_type: ResourceType; detail?: string }): Problem {
+    if (p.parameter.length === 0) throw new Error('resource-unavailable needs a parameter name');
+    return {
+      title: 'Resource Unavailable',
+      detail: p.detail ?? `The ${resourceLabel(p.resource_type)} ${p.resource_id} is not available to you.`,
+      parameter: p.parameter,
+      resource_id: p.resource_id,
+      resource_type: p.resource_type,
+      type: this.typeUri('resource-unavailable'),
+    };
+  }
+
+  ruleCap(detail = 'You have exceeded the maximum number of rules.'): Problem {
+    return { title: 'RulesCapExceeded', detail, type: this.typeUri('rule-cap') };
+  }
+
+  streamingConnection(connection_issue: ConnectionIssue, detail: string): Problem {
+    return { title: 'ConnectionException', detail, connection_issue, type: this.typeUri('streaming-connection') };
+  }
+
+  unsupportedAuthentication(detail: string): Problem {
+    return { title: 'Unsupported Authentication', detail, type: this.typeUri('unsupported-authentication') };
+  }
+
+  usageCapped(p: { period: 'Daily' | 'Monthly'; scope: 'Account' | 'Product' }): Problem {
+    return {
+      title: 'UsageCapExceeded',
+      detail: `Usage cap exceeded: ${p.period} ${p.scope.toLowerCase()} cap`,
+      period: p.period,
+      scope: p.scope,
+      type: this.typeUri('usage-capped'),
+    };
+  }
+}

@@ -1,0 +1,102 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.js';
+import { sendProblem } from './platform-errors.js';
+import type { Problems } from './problems.js';
+
+/**
+ * Fixed-window rate limits (shared/reference/platform.md §3): every response of a limited
+ * endpoint carries x-rate-limit-limit, x-rate-limit-remaining and x-rate-limit-reset (Unix epoch
+ * seconds); past the limit the answer is 429 with the about:blank problem. Windows are counted by
+ * the injected clock, so tests move time instead of sleeping.
+ */
+export interface RateLimitRule {
+  /** Names the counter family, e.g. "oauth/request_token". */
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Unix epoch seconds when the window ends. */
+  reset: number;
+  allowed: boolean;
+}
+
+/** Where counts live. In-process by default; a shared store (Redis) can implement the same. */
+export interface RateLimitCounter {
+  /** Adds one hit to the window that starts at windowStart and returns the count so far. */
+  increment(key: string, windowStart: number, windowMs: number): Promise<number> | number;
+}
+
+export class MemoryRateLimitCounter implements RateLimitCounter {
+  private readonly windows = new Map<string, { start: number; count: number; end: number }>();
+  private hits = 0;
+
+  increment(key: string, windowStart: number, windowMs: number): number {
+    // Now and then drop windows that have ended, so idle keys do not pile up.
+    if (++this.hits % 1000 === 0) {
+      for (const [k, w] of this.windows) if (w.end <= windowStart) this.windows.delete(k);
+    }
+    const current = this.windows.get(key);
+    if (current && current.start === windowStart) {
+      current.count += 1;
+      return current.count;
+    }
+    this.windows.set(key, { start: windowStart, count: 1, end: windowStart + windowMs });
+    return 1;
+  }
+}
+
+export class FixedWindowRateLimiter {
+  constructor(
+    private readonly clock: Clock,
+    private readonly counter: RateLimitCounter = new MemoryRateLimitCounter(),
+  ) {}
+
+  /** Counts one request of `key` under `rule`. */
+  async hit(rule: RateLimitRule, key: string): Promise<RateLimitState> {
+    const now = this.clock.now().getTime();
+    const windowStart = now - (now % rule.windowMs);
+    const count = await this.counter.increment(`${rule.name}\u0000${key}`, windowStart, rule.windowMs);
+    return {
+      limit: rule.limit,
+      remaining: Math.max(0, rule.limit - count),
+      reset: Math.ceil((windowStart + rule.windowMs) / 1000),
+      allowed: count <= rule.limit,
+    };
+  }
+}
+
+export function setRateLimitHeaders(reply: FastifyReply, state: RateLimitState): void {
+  reply.header('x-rate-limit-limit', String(state.limit));
+  reply.header('x-rate-limit-remaining', String(state.remaining));
+  reply.header('x-rate-limit-reset', String(state.reset));
+}
+
+/** The 429 of the platform: `{"title":"Too Many Requests","type":"about:blank","status":429,"detail":"Too Many Requests"}`. */
+export function sendRateLimited(problems: Problems, reply: FastifyReply): FastifyReply {
+  return sendProblem(reply, 429, problems.aboutBlank(429, 'Too Many Requests'));
+}
+
+export interface RateLimitHookOptions {
+  limiter: FixedWindowRateLimiter;
+  problems: Problems;
+  rule: RateLimitRule;
+  /** Whose budget a request spends: an app, a user, a client address... */
+  keyOf(request: FastifyRequest): string | Promise<string>;
+  /** How to answer past the limit; the 429 problem by default. The headers are already set. */
+  onLimited?(request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply>;
+}
+
+/** An onRequest (or preHandler) hook that counts the request, sets the headers and stops it at the limit. */
+export function rateLimitHook(options: RateLimitHookOptions) {
+  return async function rateLimited(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    const state = await options.limiter.hit(options.rule, await options.keyOf(request));
+    setRateLimitHeaders(reply, state);
+    if (state.allowed) return undefined;
+    if (options.onLimited) return options.onLimited(request, reply);
+    return sendRateLimited(options.problems, reply);
+  };
+}

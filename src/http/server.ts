@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.js';
+import type { Metrics } from './metrics.js';
+
+export type PlazaFastify = FastifyInstance & { withTypeProvider(): any };
+
+/**
+ * What every listener shares: JSON logs with a request id (echoed as x-request-id), secrets
+ * redacted, strict schema validation, form bodies, metrics, /healthz and /metrics.
+ */
+export async function createListener(config: Config, metrics: Metrics, listener: string) {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      base: { listener },
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[A-Za-z0-9._-]{1,100}$/.test(given) ? given : randomUUID();
+    },
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, verbose: true },
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: 16 * 1024 * 1024,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await app.register(formbody);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  metrics.instrument(app, listener);
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    const { contentType, body } = await metrics.render();
+    return reply.type(contentType).send(body);
+  });
+  return app;
+}
+
+export type Listener = Awaited<ReturnType<typeof createListener>>;

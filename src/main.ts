@@ -1,0 +1,135 @@
+import { Command, InvalidArgumentError } from 'commander';
+import type { Plaza } from './app.js';
+import { loadConfig, type Config, type ConfigOverrides } from './config.js';
+
+/** A TCP port: digits only (no "", "1e3", "0x50" or " 80"), 0 to 65535; 0 picks a free one. */
+function parsePort(value: string): number {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError('expected a port from 0 to 65535 (0 picks a free one).');
+  return Number(value);
+}
+
+/** How long in-flight requests may take to finish after SIGINT or SIGTERM before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 3_000;
+/** After this, the process exits even if something still holds it open. */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+const program = new Command().name('plaza').description('A self-hostable server for the platform interface v2 and the advertising interface v12.');
+
+program
+  .command('serve')
+  .description('Start the platform, ads and ads sandbox listeners; seed the demo workspace into an empty store.')
+  .option('--port <port>', 'platform interface port (0 picks a free one)', parsePort)
+  .option('--ads-port <port>', 'advertising interface port (0 picks a free one)', parsePort)
+  .option('--ads-sandbox-port <port>', 'advertising sandbox port (0 picks a free one)', parsePort)
+  .option('--host <host>', 'address to listen on')
+  .option('--db <url>', 'a SQLite file path or a postgres:// URL (DATABASE_URL also works)')
+  .option('--data-dir <dir>', 'where the SQLite store, uploads and the credentials file live')
+  .option('--credentials-file <file>', 'where to write the demo credentials')
+  .option('--no-seed', 'do not create the demo workspace')
+  .action(async (opts) => {
+    const flags: ConfigOverrides = {
+      port: opts.port,
+      adsPort: opts.adsPort,
+      adsSandboxPort: opts.adsSandboxPort,
+      host: opts.host,
+      databaseUrl: opts.db,
+      dataDir: opts.dataDir,
+      credentialsFile: opts.credentialsFile,
+      seedDemo: opts.seed === false ? false : undefined,
+    };
+
+    // Signals are handled from the start: one that arrives while the store migrates or the demo
+    // workspace is seeded stops Plaza as soon as it is up; a second one exits at once.
+    let plaza: Plaza | undefined;
+    let stopping: string | undefined;
+    const stop = async (signal: string) => {
+      if (stopping) {
+        process.stderr.write(`plaza: ${signal} again, exiting without waiting for shutdown\n`);
+        process.exit(1);
+      }
+      stopping = signal;
+      if (plaza) await shutDown(plaza, signal);
+    };
+    process.on('SIGINT', () => void stop('SIGINT'));
+    process.on('SIGTERM', () => void stop('SIGTERM'));
+
+    let config: Config;
+    try {
+      config = loadConfig(Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)));
+      // Loaded here, not at the top: the whole server is a few seconds of imports that a bad flag or --help need not wait for.
+      const { startPlaza } = await import('./app.js');
+      plaza = await startPlaza(config);
+    } catch (err) {
+      process.stderr.write(`plaza serve: ${startFailure(err, flags)}\n`);
+      process.exit(1);
+    }
+    if (stopping) return shutDown(plaza, stopping);
+    process.stdout.write(banner(plaza, config));
+  });
+
+/** The human part of stdout: where each interface is and, with the demo workspace, a curl line that works. */
+function banner(plaza: Plaza, config: Config): string {
+  const { urls, credentials } = plaza;
+  const lines = [
+    `Plaza is running.`,
+    `  platform interface v2:  ${urls.base_url}`,
+    `  advertising interface:  ${urls.ads_url}`,
+    `  advertising sandbox:    ${urls.ads_sandbox_url}`,
+    `  store:                  ${plaza.ctx.store.dialect}`,
+  ];
+  const postId = credentials?.sample.post_ids[0];
+  if (credentials && postId) {
+    lines.push(`  credentials:            ${config.credentialsFile}`, '', 'Try:');
+    lines.push(
+      `  curl -H "Authorization: Bearer ${credentials.apps[0].bearer_token}" "${urls.base_url}/2/posts/${postId}?post.fields=created_at,author_id,attachments&expansions=attachments.media_keys,author_id"`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Closes the listeners (in-flight requests finish; after a grace period their connections are cut) and the store, then exits 0. */
+async function shutDown(plaza: Plaza, signal: string): Promise<never> {
+  plaza.ctx.log.info({ signal }, 'shutting down');
+  const grace = setTimeout(() => {
+    plaza.ctx.log.warn({ graceMs: SHUTDOWN_GRACE_MS }, 'requests still running after the grace period; closing their connections');
+    for (const listener of [plaza.platform, plaza.ads, plaza.adsSandbox]) listener.server.closeAllConnections();
+  }, SHUTDOWN_GRACE_MS);
+  const deadline = setTimeout(() => {
+    plaza.ctx.log.error({ deadlineMs: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish; exiting anyway');
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS);
+  grace.unref();
+  deadline.unref();
+  try {
+    await plaza.close();
+  } catch (err) {
+    plaza.ctx.log.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
+  plaza.ctx.log.info({ signal }, 'stopped');
+  process.exit(0);
+}
+
+/** Connection refused, unknown host, no such database, authentication failed, too many connections. */
+const DATABASE_UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', '3D000', '28P01', '28000', '53300']);
+
+/** One line on why Plaza could not start. */
+function startFailure(err: unknown, flags: ConfigOverrides): string {
+  const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (e?.code === 'EADDRINUSE') return `cannot listen on ${e.address ?? flags.host ?? '127.0.0.1'}:${e.port ?? '?'}: the port is already in use (pick another with --port, --ads-port, --ads-sandbox-port, or 0 for a free one)`;
+  if (e?.code === 'EADDRNOTAVAIL' || e?.code === 'EACCES') return `cannot listen on ${e.address ?? flags.host ?? '?'}:${e.port ?? '?'}: ${e.code}`;
+  // A store that cannot be reached surfaces as a failed migration; name the real cause.
+  for (let cause: unknown = err; cause; cause = (cause as { cause?: unknown }).cause) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && DATABASE_UNREACHABLE.has(code)) return `cannot open the database: ${describe(cause)}`;
+  }
+  return describe(err);
+}
+
+/** An error's message; an AggregateError (a refused connection to every address of a host) may have none of its own. */
+function describe(err: unknown): string {
+  if (err instanceof AggregateError && !err.message) return err.errors.map(describe).join('; ');
+  return err instanceof Error ? err.message || err.name : String(err);
+}
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,85 @@
+import swagger from '@fastify/swagger';
+import type { AppContext } from '../context.js';
+import type { Metrics } from '../http/metrics.js';
+import { installPlatformErrors } from '../http/platform-errors.js';
+import { createListener, type Listener } from '../http/server.js';
+import { blockRoutes } from './blocks/routes.js';
+import { bookmarkRoutes } from './bookmarks/routes.js';
+import { communityRoutes } from './communities/routes.js';
+import { dmRoutes } from './dm/routes.js';
+import { followRoutes } from './follows/routes.js';
+import { likeRoutes } from './likes/routes.js';
+import { listRoutes } from './lists/routes.js';
+import { mediaRoutes } from './media/routes.js';
+import { muteRoutes } from './mutes/routes.js';
+import { oauthTokenRoutes } from '../auth/flows/routes.js';
+import { webPages } from '../web/plugin.js';
+import { postRoutes } from './posts/routes.js';
+import { postWriteRoutes } from './posts/write-routes.js';
+import { installRouteAuth } from './route-auth.js';
+import { sharedSchemas } from './schemas.js';
+import { repostRoutes } from './reposts/routes.js';
+import { spaceRoutes } from './spaces/routes.js';
+import { timelineRoutes } from './timelines/routes.js';
+import { userProfileRoutes } from './users/profile-routes.js';
+import { userRoutes } from './users/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
+
+/** The description version the spec names (spec 000 "What the service does"). */
+export const PLATFORM_DESCRIPTION_VERSION = '2.166';
+
+const TAGS = [
+  'Account Activity', 'Articles', 'Bookmarks', 'Compliance', 'Connections', 'Direct Messages', 'General', 'Lists',
+  'Marketplace', 'Media', 'MediaUpload', 'News', 'Spaces', 'Stream', 'Posts', 'Users', 'Webhooks',
+];
+
+/** The platform interface v2 listener: routes, auth, problems and its OpenAPI description. */
+export async function buildPlatform(ctx: AppContext, metrics: Metrics): Promise<Listener> {
+  const app = await createListener(ctx.config, metrics, 'platform');
+  installPlatformErrors(app, ctx);
+  installRouteAuth(app, ctx);
+  for (const schema of sharedSchemas) app.addSchema(schema);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Plaza platform interface v2',
+        description: 'Posts, users, media, webhooks and the rest of the platform interface, served by Plaza.',
+        version: PLATFORM_DESCRIPTION_VERSION,
+      },
+      tags: TAGS.map((name) => ({ name })),
+      components: {
+        securitySchemes: {
+          BearerToken: { type: 'http', scheme: 'bearer' },
+          UserToken: { type: 'http', scheme: 'OAuth' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+
+  await app.register(async (routes) => {
+    await postRoutes(routes as Listener, ctx);
+    await userRoutes(routes as Listener, ctx);
+    await webhookRoutes(routes as Listener, ctx);
+    await followRoutes(routes as Listener, ctx);
+    await likeRoutes(routes as Listener, ctx);
+    await bookmarkRoutes(routes as Listener, ctx);
+    await blockRoutes(routes as Listener, ctx);
+    await muteRoutes(routes as Listener, ctx);
+    await timelineRoutes(routes as Listener, ctx);
+    await listRoutes(routes as Listener, ctx);
+    await spaceRoutes(routes as Listener, ctx);
+    await dmRoutes(routes as Listener, ctx);
+    await userProfileRoutes(routes as Listener, ctx);
+    await mediaRoutes(routes as Listener, ctx);
+    await postWriteRoutes(routes as Listener, ctx);
+    await repostRoutes(routes as Listener, ctx);
+    await communityRoutes(routes as Listener, ctx);
+  });
+  await app.register(oauthTokenRoutes(ctx));
+  await app.register(webPages(ctx));
+
+  app.get('/2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

@@ -1,0 +1,43 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.js';
+import type { Listener } from '../../http/server.js';
+import { idParams, pageParams, query, userOrAppAuth } from '../graph/route-kit.js';
+import { callerOf } from '../route-auth.js';
+import { CommunitySchema, defaultErrorResponse, pageBody, pageResponse, PostSchema, selectionQuery } from '../schemas.js';
+import { viewOf } from '../view.js';
+import { communityPosts, lookupCommunity } from './service.js';
+import { communityFields } from './wire.js';
+
+export async function communityRoutes(app: Listener, ctx: AppContext): Promise<void> {
+  app.get(
+    '/2/communities/:id',
+    {
+      config: { auth: userOrAppAuth('post.read', 'users.read', 'list.read') },
+      schema: {
+        operationId: 'getCommunitiesById',
+        summary: 'Look up a community by id',
+        tags: ['Users'],
+        params: idParams('id'),
+        querystring: query({ 'community.fields': Type.Optional(Type.String({ description: `Comma-separated: ${Object.keys(communityFields).sort().join(', ')}.` })) }),
+        response: { 200: Type.Object({ data: Type.Ref(CommunitySchema) }), default: defaultErrorResponse },
+      },
+    },
+    async (request) => ({ data: await lookupCommunity(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, request.query) }),
+  );
+
+  app.get(
+    '/2/communities/:id/posts',
+    {
+      config: { auth: userOrAppAuth('post.read', 'users.read') },
+      schema: {
+        operationId: 'getCommunitiesPosts',
+        summary: "A community's posts, newest first (Plaza: the public platform shows them only in its apps)",
+        tags: ['Posts'],
+        params: idParams('id'),
+        querystring: query({ ...pageParams({ min: 5, max: 100, default: 10 }), ...selectionQuery }),
+        response: { 200: pageResponse(PostSchema), default: defaultErrorResponse },
+      },
+    },
+    async (request) => pageBody(await communityPosts(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, request.query)),
+  );
+}

@@ -1,0 +1,101 @@
+import type { AppContext } from '../../context.js';
+import { decodePageToken, parseMaxResults, type MaxResultsRange } from '../../http/pagination.js';
+import { ID_PATTERN, invalidParameter, parseEnumList } from '../../http/params.js';
+
+/**
+ * Query parameters shared by the graph's list endpoints, parsed before anything is read so bad
+ * input is an invalid-request naming the parameter.
+ */
+export interface PageRequest {
+  maxResults: number;
+  /** The id to continue after (exclusive), from `pagination_token`. */
+  after?: string;
+}
+
+function badToken(ctx: AppContext, tokenName: string, raw: unknown) {
+  return invalidParameter(ctx.problems, tokenName, [String(raw)], `The \`${tokenName}\` query parameter value [${String(raw)}] is not a valid token`);
+}
+
+/** Lists keyed by a time-ordered id, newest first. */
+export function parsePage(ctx: AppContext, query: Record<string, unknown>, range: MaxResultsRange, tokenName = 'pagination_token'): PageRequest {
+  const maxResults = parseMaxResults(ctx.problems, query.max_results, range);
+  const after = decodePageToken(ctx.problems, query[tokenName], tokenName);
+  // A token is opaque to clients but not to us: only a key we could have made reaches the store.
+  if (after !== undefined && !ID_PATTERN.test(after)) throw badToken(ctx, tokenName, query[tokenName]);
+  return { maxResults, after };
+}
+
+/** Keys of rows ordered by (created_at, id), newest first: `<created_at> <id>`. */
+export const compositeKey = (createdAt: string, id: string): string => `${createdAt} ${id}`;
+
+const COMPOSITE_KEY = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z) ([0-9]{1,19})$/;
+
+/** Lists ordered by (time, id), newest first: the token carries both. */
+export function parseTimePage(
+  ctx: AppContext,
+  query: Record<string, unknown>,
+  range: MaxResultsRange,
+  tokenName = 'pagination_token',
+): { maxResults: number; after?: { createdAt: string; id: string } } {
+  const maxResults = parseMaxResults(ctx.problems, query.max_results, range);
+  const key = decodePageToken(ctx.problems, query[tokenName], tokenName);
+  if (key === undefined) return { maxResults };
+  const match = COMPOSITE_KEY.exec(key);
+  if (!match) throw badToken(ctx, tokenName, query[tokenName]);
+  return { maxResults, after: { createdAt: match[1], id: match[2] } };
+}
+
+/** since_id / until_id / start_time / end_time / exclude of the post timelines (shared/reference §9 semantics). */
+export interface TimeWindow {
+  sinceId?: string;
+  untilId?: string;
+  /** Inclusive. */
+  startTime?: string;
+  /** Exclusive. */
+  endTime?: string;
+  excludeReplies: boolean;
+  excludeReposts: boolean;
+}
+
+/** No time limits, nothing excluded. */
+export const ALL_TIME: TimeWindow = { excludeReplies: false, excludeReposts: false };
+
+function parseTime(ctx: AppContext, name: string, raw: unknown): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const text = String(raw);
+  const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text) ? new Date(text) : new Date(NaN);
+  if (Number.isNaN(time.getTime())) {
+    throw invalidParameter(ctx.problems, name, [text], `The \`${name}\` query parameter value [${text}] is not a valid RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z`);
+  }
+  return time.toISOString();
+}
+
+export function parseTimeWindow(ctx: AppContext, query: Record<string, unknown>): TimeWindow {
+  const exclude = parseEnumList(ctx.problems, 'exclude', typeof query.exclude === 'string' ? query.exclude : undefined, ['replies', 'retweets']);
+  const window: TimeWindow = {
+    sinceId: typeof query.since_id === 'string' ? query.since_id : undefined,
+    untilId: typeof query.until_id === 'string' ? query.until_id : undefined,
+    startTime: parseTime(ctx, 'start_time', query.start_time),
+    endTime: parseTime(ctx, 'end_time', query.end_time),
+    excludeReplies: exclude.has('replies'),
+    excludeReposts: exclude.has('retweets'),
+  };
+  if (window.startTime && window.endTime && window.startTime >= window.endTime) {
+    throw invalidParameter(ctx.problems, 'end_time', [String(query.end_time)], 'The `end_time` query parameter value must be after the `start_time` query parameter value');
+  }
+  return window;
+}
+
+/**
+ * Text that reaches the store must not hold NUL characters (PostgreSQL refuses them in text):
+ * an invalid-request naming the field, before anything is written.
+ */
+export function rejectNul(ctx: AppContext, values: Record<string, unknown>, kind: 'body field' | 'query parameter' = 'body field', prefix = ''): void {
+  for (const [name, value] of Object.entries(values)) {
+    const path = `${prefix}${name}`;
+    if (typeof value === 'string' && value.includes('\u0000')) {
+      throw invalidParameter(ctx.problems, path, [], `The \`${path}\` ${kind} must not contain NUL characters`);
+    }
+    if (value && typeof value === 'object') rejectNul(ctx, value as Record<string, unknown>, kind, Array.isArray(value) ? prefix : `${path}.`);
+  }
+}

@@ -1,0 +1,72 @@
+import type { AppContext } from '../../context.js';
+import { ProblemError, type Problem } from '../../http/problems.js';
+import type { DbOrTx } from '../../store/store.js';
+import { findPostsByIds } from '../posts/store.js';
+import { editHistoryOf, type PostRow } from '../posts/wire.js';
+import { followedAmong, findUsersByIds } from '../users/store.js';
+import type { UserRow } from '../users/wire.js';
+import type { View } from '../view.js';
+
+/** A protected account's posts and likes: only for the account itself and its approved followers. */
+export async function canSeeContentOf(ctx: AppContext, view: View, user: UserRow): Promise<boolean> {
+  if (user.protected !== 1 || view.viewerId === user.id) return true;
+  if (!view.viewerId) return false;
+  return (await followedAmong(ctx.store.db, view.viewerId, [user.id])).has(user.id);
+}
+
+/** The user a list endpoint is about, or the problem to answer instead (200 with `errors`, as lookups do). */
+export async function subjectUser(
+  ctx: AppContext,
+  view: View,
+  userId: string,
+  opts: { parameter?: string; protectedContent?: boolean } = {},
+): Promise<{ user: UserRow; problem?: undefined } | { user?: undefined; problem: Problem }> {
+  const parameter = opts.parameter ?? 'id';
+  const [user] = await findUsersByIds(ctx.store.db, [userId]);
+  if (!user) return { problem: ctx.problems.resourceNotFound({ parameter, value: userId, resource_id: userId, resource_type: 'user' }) };
+  if (opts.protectedContent && !(await canSeeContentOf(ctx, view, user))) {
+    return { problem: ctx.problems.notAuthorizedForResource({ value: userId, resource_id: userId, resource_type: 'user', section: 'data', parameter }) };
+  }
+  return { user };
+}
+
+/**
+ * An edited post lives on as its latest version (the posts area keeps each version, linked by
+ * superseded_by_id): likes, bookmarks and the lists of them follow the chain to it. Undefined when
+ * the latest version was deleted.
+ */
+export async function latestOf(db: DbOrTx, post: PostRow): Promise<PostRow | undefined> {
+  let current: PostRow | undefined = post;
+  for (let hops = 0; current?.superseded_by_id && hops < 50; hops++) [current] = await findPostsByIds(db, [current.superseded_by_id]);
+  return current;
+}
+
+/** `rows` with every superseded version replaced by its latest one, order kept; deleted chains dropped. */
+export async function latestVersions<T extends PostRow>(db: DbOrTx, rows: readonly T[]): Promise<PostRow[]> {
+  const out: PostRow[] = [];
+  for (const row of rows) {
+    const latest = row.superseded_by_id ? await latestOf(db, row) : row;
+    if (latest) out.push(latest);
+  }
+  return out;
+}
+
+/** The ids of every version of a post (its edit history), which likes and bookmarks may name. */
+export const versionIds = (post: PostRow): string[] => editHistoryOf(post);
+
+/**
+ * The post a write names (like, bookmark): 404 resource-not-found when it does not exist or was
+ * deleted, 403 not-authorized-for-resource when its protected author has not approved the caller.
+ */
+export async function requireVisiblePost(ctx: AppContext, db: DbOrTx, view: View, postId: string, parameter: string): Promise<PostRow> {
+  const [named] = await findPostsByIds(db, [postId]);
+  const post = named && (await latestOf(db, named));
+  if (!post) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: postId, resource_id: postId, resource_type: 'post' }));
+  // Inside a transaction every read goes through `db`: the shared hiddenPosts reads the store itself.
+  const [author] = await findUsersByIds(db, [post.author_id]);
+  const approved = author.protected !== 1 || author.id === view.viewerId || (!!view.viewerId && (await followedAmong(db, view.viewerId, [author.id])).has(author.id));
+  if (!approved) {
+    throw new ProblemError(403, ctx.problems.notAuthorizedForResource({ value: postId, resource_id: postId, resource_type: 'post', section: 'data', parameter }));
+  }
+  return post;
+}

@@ -1,0 +1,298 @@
+import type { Caller, UserCaller } from '../../auth/authenticate.js';
+import type { AppContext } from '../../context.js';
+import { parseFieldSelection, selectFields } from '../../http/fields.js';
+import { page, type PageMeta } from '../../http/pagination.js';
+import { invalidParameter } from '../../http/params.js';
+import { ProblemError, type Problem } from '../../http/problems.js';
+import type { DbOrTx } from '../../store/store.js';
+import { isBlocking } from '../blocks/store.js';
+import { hydrate, parseSelection, type Selection } from '../expansions.js';
+import { requireUser } from '../follows/service.js';
+import { requireSelf, requireWriteAccess } from '../graph/access.js';
+import { ALL_TIME, compositeKey, parsePage, parseTimePage, rejectNul } from '../graph/query.js';
+import { errorsOnly, renderPosts, renderUsers, type PageResult } from '../graph/render.js';
+import { checkTier } from '../graph/tiers.js';
+import { subjectUser } from '../graph/visibility.js';
+import { postExpansions } from '../posts/service.js';
+import type { PostRow } from '../posts/wire.js';
+import { byMembersOf, pagedPosts } from '../timelines/store.js';
+import { userExpansions } from '../users/service.js';
+import type { View } from '../view.js';
+import {
+  countOwnedLists,
+  countPinnedLists,
+  deleteListRow,
+  deleteListUser,
+  deletePin,
+  findListsByIds,
+  insertList,
+  insertListUser,
+  insertPin,
+  listsOwnedBy,
+  listsThrough,
+  moveListCounters,
+  updateListRow,
+  usersOfList,
+} from './store.js';
+import { listDeclaration, listExpansions, type ListRow } from './wire.js';
+
+/** Limits of the public platform's lists. */
+export const LIST_LIMITS = { owned: 1000, members: 5000, pinned: 5 };
+const LISTS_RANGE = { min: 1, max: 100, default: 100 };
+
+const canSee = (view: View, list: ListRow) => list.private === 0 || list.owner_id === view.viewerId;
+
+/** A list a request names: absent, or private to someone else, is a problem for the caller to show. */
+async function visibleList(ctx: AppContext, db: DbOrTx, view: View, listId: string, parameter: string): Promise<{ list: ListRow; problem?: undefined } | { list?: undefined; problem: Problem }> {
+  const [list] = await findListsByIds(db, [listId]);
+  if (!list) return { problem: ctx.problems.resourceNotFound({ parameter, value: listId, resource_id: listId, resource_type: 'list' }) };
+  if (!canSee(view, list)) return { problem: ctx.problems.notAuthorizedForResource({ value: listId, resource_id: listId, resource_type: 'list', section: 'data', parameter }) };
+  return { list };
+}
+
+/** The list a write names: 404 when absent, 403 when private to someone else. */
+async function requireList(ctx: AppContext, db: DbOrTx, view: View, listId: string, parameter: string): Promise<ListRow> {
+  const found = await visibleList(ctx, db, view, listId, parameter);
+  if (found.problem) throw new ProblemError(found.problem.type.endsWith('resource-not-found') ? 404 : 403, found.problem);
+  return found.list!;
+}
+
+/** The list an owner-only write names. */
+async function requireOwnList(ctx: AppContext, db: DbOrTx, caller: UserCaller, listId: string): Promise<ListRow> {
+  const list = await requireList(ctx, db, { viewerId: caller.user.id, now: ctx.clock.now() }, listId, 'id');
+  if (list.owner_id !== caller.user.id) {
+    throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `Only the owner of list ${listId} can change it.`));
+  }
+  return list;
+}
+
+export interface ListChanges {
+  name?: string;
+  description?: string;
+  private?: boolean;
+}
+
+function checkName(ctx: AppContext, name: string | undefined): void {
+  if (name !== undefined && name.trim().length === 0) throw invalidParameter(ctx.problems, 'name', [name], 'The `name` body field can not be blank');
+}
+
+/** Stores a new list of `ownerId`. */
+export async function recordList(ctx: AppContext, db: DbOrTx, ownerId: string, body: ListChanges & { name: string }): Promise<ListRow> {
+  const now = ctx.clock.now().toISOString();
+  const row: ListRow = {
+    id: ctx.ids.next(),
+    owner_id: ownerId,
+    name: body.name,
+    description: body.description ?? '',
+    private: body.private ? 1 : 0,
+    member_count: 0,
+    follower_count: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await insertList(db, row);
+  return row;
+}
+
+/** Adds a member (table list_members) or a follower (list_followers) with the counters they move. */
+export async function recordListUser(ctx: AppContext, db: DbOrTx, table: 'list_members' | 'list_followers', listId: string, userId: string): Promise<boolean> {
+  if (!(await insertListUser(db, table, ctx.ids.next(), listId, userId, ctx.clock.now().toISOString()))) return false;
+  await moveListCounters(db, table, listId, userId, 1);
+  return true;
+}
+
+/** POST /2/lists. */
+export async function createList(ctx: AppContext, caller: UserCaller, body: ListChanges & { name: string }): Promise<{ id: string; name: string }> {
+  requireWriteAccess(ctx, caller);
+  rejectNul(ctx, { ...body });
+  checkName(ctx, body.name);
+  return ctx.store.db.transaction().execute(async (tx) => {
+    if ((await countOwnedLists(tx, caller.user.id)) >= LIST_LIMITS.owned) {
+      throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `A user can own at most ${LIST_LIMITS.owned} lists.`));
+    }
+    const row = await recordList(ctx, tx, caller.user.id, body);
+    return { id: row.id, name: row.name };
+  });
+}
+
+/** PUT /2/lists/{id}: the owner changes name, description or privacy. */
+export async function updateList(ctx: AppContext, caller: UserCaller, listId: string, body: ListChanges): Promise<{ updated: boolean }> {
+  requireWriteAccess(ctx, caller);
+  rejectNul(ctx, { ...body });
+  checkName(ctx, body.name);
+  await ctx.store.db.transaction().execute(async (tx) => {
+    await requireOwnList(ctx, tx, caller, listId);
+    await updateListRow(tx, listId, {
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      ...(body.private !== undefined ? { private: body.private ? 1 : 0 } : {}),
+      updated_at: ctx.clock.now().toISOString(),
+    });
+  });
+  return { updated: true };
+}
+
+/** DELETE /2/lists/{id}. */
+export async function deleteList(ctx: AppContext, caller: UserCaller, listId: string): Promise<{ deleted: boolean }> {
+  requireWriteAccess(ctx, caller);
+  await ctx.store.db.transaction().execute(async (tx) => {
+    await requireOwnList(ctx, tx, caller, listId);
+    await deleteListRow(tx, listId);
+  });
+  return { deleted: true };
+}
+
+/** POST /2/lists/{id}/members: the owner adds a user; a user who blocks the owner cannot be added. */
+export async function addMember(ctx: AppContext, caller: UserCaller, listId: string, userId: string): Promise<{ is_member: boolean }> {
+  requireWriteAccess(ctx, caller);
+  await ctx.store.db.transaction().execute(async (tx) => {
+    const list = await requireOwnList(ctx, tx, caller, listId);
+    await requireUser(ctx, tx, userId, 'user_id');
+    if (await isBlocking(tx, userId, caller.user.id)) {
+      throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', 'This user has blocked you: you cannot add them to a list.'));
+    }
+    if (list.member_count >= LIST_LIMITS.members) {
+      throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `A list can have at most ${LIST_LIMITS.members} members.`));
+    }
+    await recordListUser(ctx, tx, 'list_members', listId, userId);
+  });
+  return { is_member: true };
+}
+
+/** DELETE /2/lists/{id}/members/{user_id}. */
+export async function removeMember(ctx: AppContext, caller: UserCaller, listId: string, userId: string): Promise<{ is_member: boolean }> {
+  requireWriteAccess(ctx, caller);
+  await ctx.store.db.transaction().execute(async (tx) => {
+    await requireOwnList(ctx, tx, caller, listId);
+    if (await deleteListUser(tx, 'list_members', listId, userId)) await moveListCounters(tx, 'list_members', listId, userId, -1);
+  });
+  return { is_member: false };
+}
+
+/** POST /2/users/{id}/followed_lists (a list-follows endpoint: gone from basic and pro). */
+export async function followList(ctx: AppContext, caller: UserCaller, userId: string, listId: string): Promise<{ following: boolean }> {
+  requireSelf(ctx, caller, userId, 'id', 'follow lists on behalf');
+  requireWriteAccess(ctx, caller);
+  checkTier(ctx, caller, 'listFollows');
+  await ctx.store.db.transaction().execute(async (tx) => {
+    await requireList(ctx, tx, { viewerId: userId, now: ctx.clock.now() }, listId, 'list_id');
+    await recordListUser(ctx, tx, 'list_followers', listId, userId);
+  });
+  return { following: true };
+}
+
+/** DELETE /2/users/{id}/followed_lists/{list_id}. */
+export async function unfollowList(ctx: AppContext, caller: UserCaller, userId: string, listId: string): Promise<{ following: boolean }> {
+  requireSelf(ctx, caller, userId, 'id', 'unfollow lists on behalf');
+  requireWriteAccess(ctx, caller);
+  checkTier(ctx, caller, 'listFollows');
+  await ctx.store.db.transaction().execute(async (tx) => {
+    if (await deleteListUser(tx, 'list_followers', listId, userId)) await moveListCounters(tx, 'list_followers', listId, userId, -1);
+  });
+  return { following: false };
+}
+
+/** POST /2/users/{id}/pinned_lists: at most five pinned lists. */
+export async function pinList(ctx: AppContext, caller: UserCaller, userId: string, listId: string): Promise<{ pinned: boolean }> {
+  requireSelf(ctx, caller, userId, 'id', 'pin lists on behalf');
+  requireWriteAccess(ctx, caller);
+  await ctx.store.db.transaction().execute(async (tx) => {
+    await requireList(ctx, tx, { viewerId: userId, now: ctx.clock.now() }, listId, 'list_id');
+    const pinned = await countPinnedLists(tx, userId);
+    if (!(await insertPin(tx, ctx.ids.next(), userId, listId, ctx.clock.now().toISOString()))) return;
+    if (pinned >= LIST_LIMITS.pinned) {
+      throw invalidParameter(ctx.problems, 'list_id', [listId], `You can pin at most ${LIST_LIMITS.pinned} lists; unpin one first.`);
+    }
+  });
+  return { pinned: true };
+}
+
+/** DELETE /2/users/{id}/pinned_lists/{list_id}. */
+export async function unpinList(ctx: AppContext, caller: UserCaller, userId: string, listId: string): Promise<{ pinned: boolean }> {
+  requireSelf(ctx, caller, userId, 'id', 'unpin lists on behalf');
+  requireWriteAccess(ctx, caller);
+  await ctx.store.db.transaction().execute((tx) => deletePin(tx, userId, listId));
+  return { pinned: false };
+}
+
+interface ListSelection {
+  list: Set<string>;
+  rest: Selection;
+}
+
+function parseListSelection(ctx: AppContext, query: Record<string, unknown>): ListSelection {
+  return { list: parseFieldSelection(ctx.problems, listDeclaration, query), rest: parseSelection(ctx, query, listExpansions) };
+}
+
+async function renderLists(ctx: AppContext, view: View, selection: ListSelection, rows: readonly ListRow[], meta?: PageMeta): Promise<PageResult> {
+  const hydrated = await hydrate(ctx, view, rows, listExpansions, selection.rest);
+  return {
+    data: rows.map((l) => selectFields(listDeclaration, l, selection.list, hydrated.view)),
+    includes: hydrated.includes,
+    errors: hydrated.errors,
+    meta,
+  };
+}
+
+/** GET /2/lists/{id}: a private list only for its owner (not-authorized-for-resource otherwise). */
+export async function lookupList(ctx: AppContext, view: View, listId: string, query: Record<string, unknown>): Promise<PageResult> {
+  const selection = parseListSelection(ctx, query);
+  const found = await visibleList(ctx, ctx.store.db, view, listId, 'id');
+  if (found.problem) return errorsOnly(found.problem);
+  return renderLists(ctx, view, selection, [found.list]);
+}
+
+/** GET /2/lists/{id}/members and /followers, newest first. */
+export async function usersOf(ctx: AppContext, caller: Caller, view: View, listId: string, table: 'list_members' | 'list_followers', query: Record<string, unknown>): Promise<PageResult> {
+  if (table === 'list_followers') checkTier(ctx, caller, 'listFollows');
+  const selection = parseSelection(ctx, query, userExpansions);
+  const request = parsePage(ctx, query, LISTS_RANGE);
+  const found = await visibleList(ctx, ctx.store.db, view, listId, 'id');
+  if (found.problem) return errorsOnly(found.problem);
+  const rows = await usersOfList(ctx.store.db, table, listId, request.maxResults + 1, request.after);
+  const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);
+  return renderUsers(ctx, view, selection, items, meta);
+}
+
+/** GET /2/lists/{id}/posts: the members' posts, newest first. */
+export async function listPosts(ctx: AppContext, view: View, listId: string, query: Record<string, unknown>): Promise<PageResult> {
+  const selection = parseSelection(ctx, query, postExpansions);
+  const request = parseTimePage(ctx, query, LISTS_RANGE);
+  const found = await visibleList(ctx, ctx.store.db, view, listId, 'id');
+  if (found.problem) return errorsOnly(found.problem);
+  const rows = await pagedPosts(ctx.store.db, byMembersOf(listId), ALL_TIME, request.maxResults + 1, request.after);
+  const { items, meta } = page(rows, request.maxResults, (p: PostRow) => compositeKey(p.created_at, p.id));
+  return renderPosts(ctx, view, selection, items, meta);
+}
+
+export type UserListsKind = 'owned' | 'followed' | 'memberships' | 'pinned';
+
+/**
+ * GET /2/users/{id}/owned_lists, /followed_lists, /list_memberships and /pinned_lists. Private
+ * lists appear only to their owner; pinned lists are the authenticated user's own and unpaged.
+ */
+export async function listsOfUser(ctx: AppContext, caller: Caller, view: View, userId: string, kind: Exclude<UserListsKind, 'pinned'>, query: Record<string, unknown>): Promise<PageResult> {
+  if (kind === 'followed') checkTier(ctx, caller, 'listFollows');
+  return userLists(ctx, view, userId, kind, query);
+}
+
+export async function pinnedListsOf(ctx: AppContext, caller: UserCaller, view: View, userId: string, query: Record<string, unknown>): Promise<PageResult> {
+  requireSelf(ctx, caller, userId, 'id', 'read the pinned lists');
+  return userLists(ctx, view, userId, 'pinned', query);
+}
+
+async function userLists(ctx: AppContext, view: View, userId: string, kind: UserListsKind, query: Record<string, unknown>): Promise<PageResult> {
+  const selection = parseListSelection(ctx, query);
+  const request = kind === 'pinned' ? { maxResults: LIST_LIMITS.pinned } : parsePage(ctx, query, LISTS_RANGE);
+  const after = 'after' in request ? request.after : undefined;
+  const subject = await subjectUser(ctx, view, userId);
+  if (subject.problem) return errorsOnly(subject.problem);
+  const db = ctx.store.db;
+  const limit = request.maxResults + 1;
+  const rows =
+    kind === 'owned'
+      ? await listsOwnedBy(db, userId, view.viewerId, limit, after)
+      : await listsThrough(db, kind === 'followed' ? 'list_followers' : kind === 'memberships' ? 'list_members' : 'pinned_lists', userId, view.viewerId, limit, after);
+  const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);
+  return renderLists(ctx, view, selection, items, kind === 'pinned' ? { result_count: meta.result_count } : meta);
+}

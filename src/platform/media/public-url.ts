@@ -1,0 +1,22 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AppContext } from '../../context.js';
+
+/**
+ * Where the platform listener can be reached, for media URLs written outside a request (the demo
+ * seed runs after the listeners are up). Uploads use the address the client called instead.
+ */
+const listeners = new WeakMap<AppContext, Server>();
+
+export function registerPlatformServer(ctx: AppContext, server: Server): void {
+  listeners.set(ctx, server);
+}
+
+export function platformBaseUrl(ctx: AppContext): string {
+  const address = listeners.get(ctx)?.address() as AddressInfo | string | null | undefined;
+  if (!address || typeof address === 'string') return `http://${ctx.config.host}:${ctx.config.port}`;
+  // A wildcard address is reachable on loopback, as the credentials file records it.
+  const unspecified = address.address === '0.0.0.0' || address.address === '::';
+  const host = unspecified ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}

@@ -1,0 +1,255 @@
+import fs from 'node:fs';
+import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { requestUrl } from '../../auth/authenticate.js';
+import type { AppContext } from '../../context.js';
+import { invalidParameter } from '../../http/params.js';
+import { ProblemError } from '../../http/problems.js';
+import type { Listener } from '../../http/server.js';
+import { userCallerOf } from '../route-auth.js';
+import { defaultErrorResponse } from '../schemas.js';
+import { registerPlatformServer } from './public-url.js';
+import { findMediaByKeys } from './store.js';
+import { MEDIA_CATEGORY_VALUES, MEDIA_TYPE_VALUES, uploadStatus, mediaUpload, type UploadParams } from './service.js';
+
+/** The largest file a single request carries: a 15 MB GIF; larger videos go in chunks. */
+const MAX_REQUEST_FILE = 16 * 1024 * 1024;
+/** Base64 makes 4 bytes of 3, plus the other fields. */
+const MAX_REQUEST_BODY = 24 * 1024 * 1024;
+
+const mediaAuth = { schemes: ['user' as const], scopes: ['media.write'] };
+const idPattern = '^[0-9]{1,19}$';
+
+const uploadData = Type.Object(
+  {
+    id: Type.String({ pattern: idPattern }),
+    media_key: Type.String(),
+    size: Type.Optional(Type.Integer()),
+    expires_after_secs: Type.Optional(Type.Integer()),
+    image: Type.Optional(Type.Object({ image_type: Type.String(), w: Type.Integer(), h: Type.Integer() })),
+    video: Type.Optional(Type.Object({ video_type: Type.String() })),
+    processing_info: Type.Optional(Type.Object({ state: Type.String({ enum: ['pending', 'in_progress', 'failed', 'succeeded'] }), progress_percent: Type.Optional(Type.Integer()) })),
+  },
+  { additionalProperties: true },
+);
+const uploadResponse = { 200: Type.Object({ data: uploadData }), default: defaultErrorResponse };
+const appendData = Type.Object({ expires_at: Type.Integer({ description: 'Unix epoch seconds when the upload session expires.' }) });
+/** POST /2/media/upload answers each command: APPEND with the session's expiry, the others with the media. */
+const commandResponse = { 200: Type.Object({ data: Type.Union([uploadData, appendData]) }), default: defaultErrorResponse };
+
+const commonFields = {
+  media_category: Type.Optional(Type.String({ enum: MEDIA_CATEGORY_VALUES, description: 'What the media is for; tweet_* names are accepted for post_*. Inferred from the file when absent.' })),
+  additional_owners: Type.Optional(Type.Union([Type.String({ description: 'Comma-separated user ids.' }), Type.Array(Type.String({ pattern: idPattern }), { maxItems: 100 })])),
+};
+const commandFields = {
+  command: Type.Optional(Type.String({ enum: ['INIT', 'APPEND', 'FINALIZE'], description: 'Chunked upload step; absent for a simple upload.' })),
+  media_id: Type.Optional(Type.String({ pattern: idPattern, description: 'APPEND and FINALIZE: the id INIT returned.' })),
+  segment_index: Type.Optional(Type.Integer({ minimum: 0, maximum: 999, description: 'APPEND: the index of this segment.' })),
+  total_bytes: Type.Optional(Type.Integer({ minimum: 1, description: 'INIT: the size of the whole file in bytes.' })),
+  media_type: Type.Optional(Type.String({ enum: MEDIA_TYPE_VALUES, description: 'INIT: the MIME type of the file.' })),
+  ...commonFields,
+};
+const base64 = (what: string) => Type.Optional(Type.String({ description: `${what}, base64-encoded.` }));
+const jsonUpload = Type.Object({ ...commandFields, media: base64('The file (or APPEND segment)'), media_data: base64('The file (or APPEND segment)') }, { additionalProperties: false });
+const multipartUpload = Type.Object(
+  { ...commandFields, media: Type.Optional(Type.Unknown({ description: 'The file (or APPEND segment), as raw bytes.' })), media_data: base64('The file (or APPEND segment)') },
+  { additionalProperties: false },
+);
+const uploadBody = {
+  content: {
+    'application/json': { schema: jsonUpload },
+    'application/x-www-form-urlencoded': { schema: jsonUpload },
+    'multipart/form-data': { schema: multipartUpload },
+  },
+};
+
+function baseUrlOf(request: FastifyRequest): string {
+  return new URL(requestUrl(request)).origin;
+}
+
+/**
+ * The file of a request, raw (multipart `media`) or base64 (`media` or `media_data` in JSON,
+ * form or multipart fields), named by the parameter that carried it for error messages.
+ */
+function fileOf(ctx: AppContext, body: Record<string, unknown>): { bytes?: Buffer; parameter: string } {
+  for (const parameter of ['media', 'media_data']) {
+    const value = body[parameter];
+    if (value === undefined) continue;
+    if (Buffer.isBuffer(value)) return { bytes: value, parameter };
+    if (typeof value !== 'string' || !/^[A-Za-z0-9+/_\-\s]*={0,2}\s*$/.test(value)) {
+      throw invalidParameter(ctx.problems, parameter, [], `The \`${parameter}\` field is not base64-encoded data`);
+    }
+    return { bytes: Buffer.from(value, 'base64'), parameter };
+  }
+  return { parameter: 'media' };
+}
+
+function listOf(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) return value.map(String);
+  return String(value).split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** One set of upload parameters from the query (the older v2 form) and the body (which wins). */
+function uploadParams(ctx: AppContext, request: FastifyRequest, pathMediaId?: string): UploadParams {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+  const all = { ...query, ...body };
+  const file = fileOf(ctx, body);
+  const int = (v: unknown) => (v === undefined ? undefined : Number(v));
+  return {
+    command: all.command as UploadParams['command'],
+    mediaId: pathMediaId ?? (all.media_id as string | undefined),
+    segmentIndex: int(all.segment_index),
+    totalBytes: int(all.total_bytes),
+    mediaType: all.media_type as string | undefined,
+    category: all.media_category as string | undefined,
+    additionalOwners: listOf(all.additional_owners),
+    bytes: file.bytes,
+    parameter: file.parameter,
+  };
+}
+
+const TOO_LARGE = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_ERR_CTP_BODY_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT', 'FST_PARTS_LIMIT']);
+
+/**
+ * Media upload (shared/reference S167 /2/media/upload, its older command form, and the
+ * initialize/append/finalize paths) and the uploaded bytes, served at /media/<media_key>.<ext>.
+ */
+export async function mediaRoutes(app: Listener, ctx: AppContext): Promise<void> {
+  registerPlatformServer(ctx, app.server);
+
+  await app.register(async (plain) => {
+    const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
+    await scope.register(multipart, {
+      attachFieldsToBody: 'keyValues',
+      limits: { fileSize: MAX_REQUEST_FILE, fieldSize: MAX_REQUEST_BODY, files: 1, fields: 20 },
+    });
+    // A file over the limits is bad input naming `media`, not a bare 413; every other error goes
+    // on to the platform's renderer.
+    scope.setErrorHandler((error: { code?: string }, _request, _reply) => {
+      if (error.code && TOO_LARGE.has(error.code)) {
+        throw invalidParameter(ctx.problems, 'media', [], `The \`media\` file is larger than one request may carry (${MAX_REQUEST_FILE} bytes); upload it in chunks with INIT, APPEND and FINALIZE`);
+      }
+      throw error;
+    });
+
+    scope.post(
+      '/2/media/upload',
+      {
+        bodyLimit: MAX_REQUEST_BODY,
+        config: { auth: mediaAuth },
+        schema: {
+          operationId: 'mediaUpload',
+          summary: 'Upload media: a whole file, or one step (INIT, APPEND, FINALIZE) of a chunked upload',
+          tags: ['Media'],
+          querystring: Type.Object(commandFields, { additionalProperties: false }),
+          body: uploadBody,
+          response: commandResponse,
+        },
+      },
+      async (request) => ({ data: await mediaUpload(ctx, userCallerOf(ctx, request), uploadParams(ctx, request), baseUrlOf(request)) }),
+    );
+
+    scope.post(
+      '/2/media/upload/:id/append',
+      {
+        bodyLimit: MAX_REQUEST_BODY,
+        config: { auth: mediaAuth },
+        schema: {
+          operationId: 'appendMediaUpload',
+          summary: 'Chunked upload: add one segment',
+          tags: ['Media'],
+          params: Type.Object({ id: Type.String({ pattern: idPattern }) }),
+          body: {
+            content: {
+              'application/json': { schema: Type.Object({ segment_index: Type.Integer({ minimum: 0, maximum: 999 }), media: base64('The segment'), media_data: base64('The segment') }, { additionalProperties: false }) },
+              'multipart/form-data': { schema: Type.Object({ segment_index: Type.Integer({ minimum: 0, maximum: 999 }), media: Type.Optional(Type.Unknown({ description: 'The segment, as raw bytes.' })), media_data: base64('The segment') }, { additionalProperties: false }) },
+            },
+          },
+          response: { 200: Type.Object({ data: appendData }), default: defaultErrorResponse },
+        },
+      },
+      async (request) => ({
+        data: await mediaUpload(ctx, userCallerOf(ctx, request), { ...uploadParams(ctx, request, request.params.id), command: 'APPEND' }, baseUrlOf(request)),
+      }),
+    );
+  });
+
+  app.post(
+    '/2/media/upload/initialize',
+    {
+      config: { auth: mediaAuth },
+      schema: {
+        operationId: 'initializeMediaUpload',
+        summary: 'Chunked upload: declare the size and type of a file',
+        tags: ['Media'],
+        body: Type.Object(
+          {
+            total_bytes: Type.Integer({ minimum: 1 }),
+            media_type: Type.String({ enum: MEDIA_TYPE_VALUES }),
+            ...commonFields,
+            shared: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility; Plaza shares media through additional_owners.' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: uploadResponse,
+      },
+    },
+    async (request) => ({
+      data: await mediaUpload(ctx, userCallerOf(ctx, request), { ...uploadParams(ctx, request), command: 'INIT' }, baseUrlOf(request)),
+    }),
+  );
+
+  app.post(
+    '/2/media/upload/:id/finalize',
+    {
+      config: { auth: mediaAuth },
+      schema: {
+        operationId: 'finalizeMediaUpload',
+        summary: 'Chunked upload: join the segments and store the media',
+        tags: ['Media'],
+        params: Type.Object({ id: Type.String({ pattern: idPattern }) }),
+        response: uploadResponse,
+      },
+    },
+    async (request) => ({
+      data: await mediaUpload(ctx, userCallerOf(ctx, request), { ...uploadParams(ctx, request, request.params.id), command: 'FINALIZE' }, baseUrlOf(request)),
+    }),
+  );
+
+  app.get(
+    '/2/media/upload',
+    {
+      config: { auth: mediaAuth },
+      schema: {
+        operationId: 'getMediaUploadStatus',
+        summary: 'The processing state of an upload',
+        tags: ['Media'],
+        querystring: Type.Object({ media_id: Type.String({ pattern: idPattern }), command: Type.Optional(Type.String({ enum: ['STATUS'] })) }, { additionalProperties: false }),
+        response: uploadResponse,
+      },
+    },
+    async (request) => ({ data: await uploadStatus(ctx, userCallerOf(ctx, request), request.query.media_id) }),
+  );
+
+  // The bytes behind media.url and variants (the public platform serves them from its media host, without credentials).
+  app.get(
+    '/media/:file',
+    { schema: { hide: true, params: Type.Object({ file: Type.String({ pattern: '^[0-9]+_[0-9]+\\.[a-z0-9]+$' }) }) } },
+    async (request, reply) => {
+      const [key] = request.params.file.split('.');
+      const [media] = await findMediaByKeys(ctx.store.db, [key]);
+      if (!media?.file_path || !media.url?.endsWith(`/media/${request.params.file}`) || !fs.existsSync(media.file_path)) {
+        throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `No media file ${request.params.file}.`));
+      }
+      return reply
+        .type(media.mime_type)
+        .header('content-length', String(fs.statSync(media.file_path).size))
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(fs.createReadStream(media.file_path));
+    },
+  );
+}

@@ -1,0 +1,55 @@
+import type { UserCaller } from '../../auth/authenticate.js';
+import type { AppContext } from '../../context.js';
+import { appendEvent } from '../../events/log.js';
+import { page } from '../../http/pagination.js';
+import { invalidParameter } from '../../http/params.js';
+import type { DbOrTx } from '../../store/store.js';
+import { pairPayload } from '../blocks/service.js';
+import { parseSelection } from '../expansions.js';
+import { requireUser } from '../follows/service.js';
+import { requireSelf, requireWriteAccess } from '../graph/access.js';
+import { parsePage } from '../graph/query.js';
+import { renderUsers, type PageResult } from '../graph/render.js';
+import { userExpansions } from '../users/service.js';
+import type { View } from '../view.js';
+import { deleteMute, insertMute, listMuted } from './store.js';
+
+/** Records a mute with its mute.mute event; false when it already existed. */
+export async function recordMute(ctx: AppContext, db: DbOrTx, sourceId: string, targetId: string): Promise<boolean> {
+  if (!(await insertMute(db, ctx.ids.next(), sourceId, targetId, ctx.clock.now().toISOString()))) return false;
+  await appendEvent(ctx, db, { type: 'mute.mute', subject: targetId, payload: await pairPayload(ctx, db, sourceId, targetId) });
+  return true;
+}
+
+/** POST /2/users/{id}/muting: the muted account's posts leave the muter's home timeline. */
+export async function muteUser(ctx: AppContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ muting: boolean }> {
+  requireSelf(ctx, caller, sourceId, 'id', 'mute accounts on behalf');
+  requireWriteAccess(ctx, caller);
+  if (targetId === sourceId) throw invalidParameter(ctx.problems, 'target_user_id', [targetId], 'You cannot mute yourself.');
+  await ctx.store.db.transaction().execute(async (tx) => {
+    await requireUser(ctx, tx, targetId, 'target_user_id');
+    await recordMute(ctx, tx, sourceId, targetId);
+  });
+  return { muting: true };
+}
+
+/** DELETE /2/users/{source_user_id}/muting/{target_user_id}. */
+export async function unmuteUser(ctx: AppContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ muting: boolean }> {
+  requireSelf(ctx, caller, sourceId, 'source_user_id', 'unmute accounts on behalf');
+  requireWriteAccess(ctx, caller);
+  await ctx.store.db.transaction().execute(async (tx) => {
+    if (!(await deleteMute(tx, sourceId, targetId))) return;
+    await appendEvent(ctx, tx, { type: 'mute.unmute', subject: targetId, payload: await pairPayload(ctx, tx, sourceId, targetId) });
+  });
+  return { muting: false };
+}
+
+/** GET /2/users/{id}/muting: the authenticated user's muted accounts, newest first. */
+export async function mutedBy(ctx: AppContext, caller: UserCaller, view: View, userId: string, query: Record<string, unknown>): Promise<PageResult> {
+  requireSelf(ctx, caller, userId, 'id', 'list the muted accounts');
+  const selection = parseSelection(ctx, query, userExpansions);
+  const request = parsePage(ctx, query, { min: 1, max: 1000, default: 100 });
+  const rows = await listMuted(ctx.store.db, userId, request.maxResults + 1, request.after);
+  const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);
+  return renderUsers(ctx, view, selection, items, meta);
+}

@@ -1,0 +1,187 @@
+import type { UserCaller } from '../../auth/authenticate.js';
+import type { AppContext } from '../../context.js';
+import { invalidParameter } from '../../http/params.js';
+import { ProblemError } from '../../http/problems.js';
+import type { DbOrTx } from '../../store/store.js';
+import { isBlocking } from '../blocks/store.js';
+import { requireCommunityMember } from '../communities/service.js';
+import { requireWriteAccess } from '../graph/access.js';
+import { rejectNul } from '../graph/query.js';
+import { requireVisiblePost } from '../graph/visibility.js';
+import { attachableMedia } from '../media/service.js';
+import { insertPoll } from '../polls/store.js';
+import { findUsersByIds } from '../users/store.js';
+import { viewOf } from '../view.js';
+import { editedPostRow, newPostRow, recordPost } from './build.js';
+import { parseEntities } from './entities.js';
+import {
+  MAX_POST_LENGTH,
+  checkEditable,
+  checkMentionsSummoned,
+  checkQuoteSummoned,
+  checkReplySettings,
+  checkReplySummoned,
+  postLength,
+} from './rules.js';
+import { findPostsByIds, supersede, updateChain } from './store.js';
+import { editHistoryOf, type PostRow } from './wire.js';
+
+/** The body of POST /2/posts (shared/reference S167 CreatePostsRequest, 'tweet' renamed 'post'). */
+export interface CreatePostBody {
+  text?: string;
+  reply?: { in_reply_to_post_id: string; exclude_reply_user_ids?: string[]; auto_populate_reply_metadata?: boolean };
+  quote_post_id?: string;
+  media?: { media_ids: string[]; tagged_user_ids?: string[] };
+  poll?: { options: string[]; duration_minutes: number; reply_settings?: string };
+  paid_partnership?: boolean;
+  community_id?: string;
+  share_with_followers?: boolean;
+  reply_settings?: string;
+  edit_options?: { previous_post_id: string };
+}
+
+export interface CreatedPost {
+  id: string;
+  text: string;
+  edit_history_post_ids: string[];
+}
+
+const bad = (ctx: AppContext, name: string, values: string[], message: string) => invalidParameter(ctx.problems, name, values, message);
+
+/** What a request may hold together, checked before anything is read (bad input changes nothing). */
+function checkShape(ctx: AppContext, body: CreatePostBody): void {
+  rejectNul(ctx, body as Record<string, unknown>);
+  const text = body.text ?? '';
+  const length = postLength(text);
+  if (length > MAX_POST_LENGTH) {
+    throw bad(ctx, 'text', [], `The \`text\` body field is ${length} characters long; posts may be at most ${MAX_POST_LENGTH} characters`);
+  }
+  if (text.trim().length === 0 && !body.media) {
+    throw bad(ctx, 'text', [], 'The `text` body field is missing or empty: a post needs text, media, or both');
+  }
+  if (body.poll && body.media) throw bad(ctx, 'poll', [], 'A post cannot carry both a `poll` and `media`');
+  if (body.poll && body.quote_post_id) throw bad(ctx, 'poll', [], 'A post cannot carry both a `poll` and a `quote_post_id`');
+  if (body.poll) {
+    const labels = body.poll.options.map((o) => o.trim().toLowerCase());
+    const repeated = labels.find((l, i) => labels.indexOf(l) !== i);
+    if (labels.some((l) => l.length === 0)) throw bad(ctx, 'poll.options', [], 'The `poll.options` must not be blank');
+    if (repeated !== undefined) throw bad(ctx, 'poll.options', [repeated], `The \`poll.options\` list holds [${repeated}] twice`);
+  }
+  if (body.share_with_followers !== undefined && body.community_id === undefined) {
+    throw bad(ctx, 'share_with_followers', [String(body.share_with_followers)], 'The `share_with_followers` body field needs a `community_id`: it shares a community post with your followers');
+  }
+  if (body.edit_options) {
+    const fixed = (['reply', 'quote_post_id', 'poll', 'community_id', 'share_with_followers', 'reply_settings'] as const).filter((k) => body[k] !== undefined);
+    if (fixed.length > 0) {
+      throw bad(ctx, fixed[0], [], `An edit keeps the post's ${fixed.join(', ')}: send only text, media and paid_partnership with \`edit_options\``);
+    }
+  }
+}
+
+/** A post referenced by a reply or quote: visible to the caller, its author not blocking them; a repost stands for its source. */
+async function referencedPost(ctx: AppContext, db: DbOrTx, caller: UserCaller, id: string, parameter: string): Promise<PostRow> {
+  let post = await requireVisiblePost(ctx, db, viewOf(ctx.clock, caller), id, parameter);
+  if (post.reposted_post_id) post = await requireVisiblePost(ctx, db, viewOf(ctx.clock, caller), post.reposted_post_id, parameter);
+  if (await isBlocking(db, post.author_id, caller.user.id)) {
+    throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `The author of post ${post.id} has blocked you.`));
+  }
+  return post;
+}
+
+async function checkTaggedUsers(ctx: AppContext, db: DbOrTx, ids: readonly string[] | undefined): Promise<void> {
+  if (!ids?.length) return;
+  const found = new Set((await findUsersByIds(db, ids)).map((u) => u.id));
+  const missing = ids.find((id) => !found.has(id));
+  if (missing) throw bad(ctx, 'media.tagged_user_ids', [missing], `The \`media.tagged_user_ids\` value [${missing}] is not a user`);
+}
+
+/**
+ * POST /2/posts: a new post, reply, quote, poll or community post, or with edit_options a new
+ * version of the caller's post. One transaction: every check reads inside it, and a refusal
+ * leaves the store as it was.
+ */
+export async function createPost(ctx: AppContext, caller: UserCaller, body: CreatePostBody): Promise<CreatedPost> {
+  requireWriteAccess(ctx, caller);
+  checkShape(ctx, body);
+  if (body.edit_options) return editPost(ctx, caller, body, body.edit_options.previous_post_id);
+  const text = body.text ?? '';
+  const mentions = (parseEntities(text).mentions ?? []).map((m) => m.username);
+  return ctx.store.db.transaction().execute(async (tx) => {
+    const replyTo = body.reply ? await referencedPost(ctx, tx, caller, body.reply.in_reply_to_post_id, 'reply.in_reply_to_post_id') : undefined;
+    const quoteOf = body.quote_post_id ? await referencedPost(ctx, tx, caller, body.quote_post_id, 'quote_post_id') : undefined;
+    if (replyTo) {
+      await checkReplySettings(ctx, tx, caller, replyTo);
+      await checkReplySummoned(ctx, tx, caller, replyTo);
+    }
+    if (quoteOf) await checkQuoteSummoned(ctx, tx, caller, quoteOf);
+    await checkMentionsSummoned(ctx, tx, caller, mentions, replyTo);
+
+    // A reply to a community post stays in the community, so only members can reply.
+    const communityId = replyTo?.community_id ?? body.community_id;
+    if (replyTo?.community_id && body.community_id !== undefined && body.community_id !== replyTo.community_id) {
+      throw bad(ctx, 'community_id', [body.community_id], `The \`community_id\` body field must be ${replyTo.community_id}, the community of the post you reply to`);
+    }
+    if (communityId) await requireCommunityMember(ctx, tx, communityId, caller.user.id);
+
+    const media = body.media ? await attachableMedia(ctx, tx, caller, body.media.media_ids) : [];
+    await checkTaggedUsers(ctx, tx, body.media?.tagged_user_ids);
+
+    const id = ctx.ids.next();
+    const now = ctx.clock.now();
+    const pollIds: string[] = [];
+    if (body.poll) {
+      const poll = await insertPoll(tx, { id: ctx.ids.next(), postId: id, labels: body.poll.options, durationMinutes: body.poll.duration_minutes, createdAt: now });
+      pollIds.push(poll.id);
+    }
+    const row = newPostRow(id, {
+      authorId: caller.user.id,
+      text,
+      createdAt: now,
+      replyTo,
+      quoteOf,
+      mediaKeys: media.map((m) => m.media_key),
+      pollIds,
+      source: caller.app.name,
+      paidPartnership: body.paid_partnership,
+      communityId,
+      shareWithFollowers: body.share_with_followers,
+      replySettings: body.reply_settings ?? body.poll?.reply_settings,
+    });
+    await recordPost(ctx, tx, row);
+    return { id, text, edit_history_post_ids: [id] };
+  });
+}
+
+/**
+ * Rule 2: a new version of the caller's post. It joins the chain's edit_history_post_ids (every
+ * version is updated, so a lookup of any id shows the whole chain), takes one edit off
+ * edits_remaining, and supersedes the version it edits; the old ids stay readable.
+ */
+async function editPost(ctx: AppContext, caller: UserCaller, body: CreatePostBody, previousId: string): Promise<CreatedPost> {
+  const text = body.text ?? '';
+  const mentions = (parseEntities(text).mentions ?? []).map((m) => m.username);
+  return ctx.store.db.transaction().execute(async (tx) => {
+    const [found] = await findPostsByIds(tx, [previousId]);
+    const previous = checkEditable(ctx, caller, previousId, found);
+    const [replyTo] = previous.in_reply_to_post_id ? await findPostsByIds(tx, [previous.in_reply_to_post_id]) : [];
+    await checkMentionsSummoned(ctx, tx, caller, mentions, replyTo);
+    const media = body.media ? await attachableMedia(ctx, tx, caller, body.media.media_ids) : [];
+    await checkTaggedUsers(ctx, tx, body.media?.tagged_user_ids);
+
+    const id = ctx.ids.next();
+    const row = editedPostRow(id, previous, {
+      text,
+      createdAt: ctx.clock.now(),
+      mediaKeys: media.map((m) => m.media_key),
+      paidPartnership: body.paid_partnership ?? previous.paid_partnership === 1,
+      source: caller.app.name,
+    });
+    // Two edits of one version at once: the first wins, the second is told to edit the latest.
+    if (!(await supersede(tx, previous.id, id))) {
+      throw bad(ctx, 'edit_options.previous_post_id', [previousId], `The post [${previousId}] has been edited since; edit its latest version`);
+    }
+    await recordPost(ctx, tx, row, { edit: true });
+    await updateChain(tx, editHistoryOf(previous), row.edit_history_post_ids, row.edit_controls);
+    return { id, text, edit_history_post_ids: editHistoryOf(row) };
+  });
+}

@@ -1,0 +1,53 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.js';
+import type { Listener } from '../../http/server.js';
+import { parseIdList } from '../../http/params.js';
+import { callerOf } from '../route-auth.js';
+import { defaultErrorResponse, lookupBody, lookupResponse, PostSchema, selectionQuery } from '../schemas.js';
+import { viewOf } from '../view.js';
+import { viewPosts } from './service.js';
+
+const readAuth = { schemes: ['user', 'app'] as ('user' | 'app')[], scopes: ['post.read', 'users.read'] };
+
+export async function postRoutes(app: Listener, ctx: AppContext): Promise<void> {
+  app.get(
+    '/2/posts',
+    {
+      config: { auth: readAuth },
+      schema: {
+        operationId: 'getPostsByIds',
+        summary: 'Look up posts by ids',
+        tags: ['Posts'],
+        querystring: Type.Object(
+          { ids: Type.String({ description: 'Comma-separated post ids, 1 to 100.' }), ...selectionQuery },
+          { additionalProperties: false },
+        ),
+        response: { 200: lookupResponse(PostSchema, true), default: defaultErrorResponse },
+      },
+    },
+    async (request) => {
+      const ids = parseIdList(ctx.problems, 'ids', request.query.ids);
+      const result = await viewPosts(ctx, viewOf(ctx.clock, callerOf(request)), ids, 'ids', request.query);
+      return lookupBody(result, false);
+    },
+  );
+
+  app.get(
+    '/2/posts/:id',
+    {
+      config: { auth: readAuth },
+      schema: {
+        operationId: 'getPostsById',
+        summary: 'Look up one post by id',
+        tags: ['Posts'],
+        params: Type.Object({ id: Type.String({ pattern: '^[0-9]{1,19}$' }) }),
+        querystring: Type.Object(selectionQuery, { additionalProperties: false }),
+        response: { 200: lookupResponse(PostSchema, false), default: defaultErrorResponse },
+      },
+    },
+    async (request) => {
+      const result = await viewPosts(ctx, viewOf(ctx.clock, callerOf(request)), [request.params.id], 'id', request.query);
+      return lookupBody(result, true);
+    },
+  );
+}

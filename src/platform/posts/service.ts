@@ -1,0 +1,82 @@
+import type { AppContext } from '../../context.js';
+import { selectFields } from '../../http/fields.js';
+import type { Problem } from '../../http/problems.js';
+import { hiddenPosts, hydrate, parseSelection, type ExpansionDeclarations, type Includes } from '../expansions.js';
+import type { View } from '../view.js';
+import { addImpressions, findPostsByIds } from './store.js';
+import { editHistoryOf, mediaKeysOf, mentionedUsernames, pollIdsOf, postDeclaration, referencedPostIds, type PostRow } from './wire.js';
+
+const none = () => [];
+
+/** The expansions a post response accepts (spec 000, with 'post' for 'tweet'). */
+export const postExpansions: ExpansionDeclarations<PostRow> = {
+  author_id: { target: 'users', keys: (p) => [p.author_id] },
+  in_reply_to_user_id: { target: 'users', keys: (p) => (p.in_reply_to_user_id ? [p.in_reply_to_user_id] : []) },
+  'entities.mentions.username': { target: 'usersByUsername', keys: mentionedUsernames },
+  'attachments.media_keys': { target: 'media', keys: mediaKeysOf },
+  'attachments.poll_ids': { target: 'polls', keys: pollIdsOf },
+  'geo.place_id': { target: 'places', keys: none },
+  'referenced_posts.id': { target: 'posts', keys: referencedPostIds },
+  'referenced_posts.id.author_id': { target: 'users', keys: none, through: referencedPostIds, keysOfThrough: (p) => [p.author_id] },
+  edit_history_post_ids: { target: 'posts', keys: (p) => editHistoryOf(p).filter((id) => id !== p.id) },
+};
+
+export interface PostsResponse {
+  data?: Record<string, unknown>[] | Record<string, unknown>;
+  includes?: Includes;
+  errors?: Problem[];
+}
+
+/**
+ * Post lookup: found posts in request order in `data`; a resource-not-found item per unknown
+ * id and a not-authorized-for-resource item per hidden one in `errors`, with HTTP 200.
+ */
+export async function lookupPosts(
+  ctx: AppContext,
+  view: View,
+  ids: readonly string[],
+  parameter: 'ids' | 'id',
+  query: Record<string, unknown>,
+): Promise<{ data: Record<string, unknown>[]; includes?: Includes; errors: Problem[] }> {
+  const selection = parseSelection(ctx, query, postExpansions);
+  const rows = await findPostsByIds(ctx.store.db, ids);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const hidden = await hiddenPosts(ctx, view, rows);
+  const errors: Problem[] = [];
+  const found: PostRow[] = [];
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (!row) errors.push(ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'post' }));
+    else if (hidden.has(id)) {
+      errors.push(ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter }));
+    } else found.push(row);
+  }
+  const hydrated = await hydrate(ctx, view, found, postExpansions, selection);
+  return {
+    data: found.map((p) => selectFields(postDeclaration, p, selection.post, hydrated.view)),
+    includes: hydrated.includes,
+    errors: [...errors, ...hydrated.errors],
+  };
+}
+
+/**
+ * Post lookup as a person sees it: the lookup, then one impression for each post returned in
+ * `data` to a signed-in user who is not its author (and one view of the videos and GIFs it
+ * carries). App-only reads are no one's view and count nothing. The response shows the counts
+ * from before this view.
+ */
+export async function viewPosts(
+  ctx: AppContext,
+  view: View,
+  ids: readonly string[],
+  parameter: 'ids' | 'id',
+  query: Record<string, unknown>,
+): Promise<{ data: Record<string, unknown>[]; includes?: Includes; errors: Problem[] }> {
+  const result = await lookupPosts(ctx, view, ids, parameter, query);
+  if (view.viewerId && result.data.length > 0) {
+    const seen = await findPostsByIds(ctx.store.db, result.data.map((p) => String(p.id)));
+    const others = seen.filter((p) => p.author_id !== view.viewerId);
+    await addImpressions(ctx.store.db, view.viewerId, others, others.flatMap(mediaKeysOf));
+  }
+  return result;
+}

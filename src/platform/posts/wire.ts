@@ -1,0 +1,73 @@
+import type { ResourceDeclaration } from '../../http/fields.js';
+import { fromJson } from '../../store/store.js';
+import type { PostTable } from '../../store/schema.js';
+import type { View } from '../view.js';
+
+export type PostRow = PostTable;
+
+const jsonArray = (text: string): unknown[] => fromJson<unknown[]>(text) ?? [];
+const nonEmpty = <T>(items: T[]): T[] | undefined => (items.length > 0 ? items : undefined);
+const bool = (n: number) => n === 1;
+
+/** The post object: every field of the data dictionary, defaults id and text (spec 000). */
+export const postDeclaration: ResourceDeclaration<PostRow, View> = {
+  resource: 'post',
+  fieldsParam: 'post.fields',
+  defaults: ['id', 'text'],
+  fields: {
+    id: (p) => p.id,
+    text: (p) => p.text,
+    attachments: (p) => {
+      const media_keys = jsonArray(p.media_keys) as string[];
+      const poll_ids = jsonArray(p.poll_ids) as string[];
+      if (media_keys.length === 0 && poll_ids.length === 0) return undefined;
+      return { ...(media_keys.length ? { media_keys } : {}), ...(poll_ids.length ? { poll_ids } : {}) };
+    },
+    author_id: (p) => p.author_id,
+    community_id: (p) => p.community_id ?? undefined,
+    context_annotations: (p) => nonEmpty(jsonArray(p.context_annotations)),
+    conversation_id: (p) => p.conversation_id,
+    created_at: (p) => p.created_at,
+    display_text_range: (p) => [0, [...p.text].length],
+    edit_controls: (p, view) => {
+      const controls = fromJson<{ edits_remaining: number; editable_until: string }>(p.edit_controls)!;
+      return {
+        edits_remaining: controls.edits_remaining,
+        is_edit_eligible: controls.edits_remaining > 0 && controls.editable_until > view.now.toISOString(),
+        editable_until: controls.editable_until,
+      };
+    },
+    edit_history_post_ids: (p) => jsonArray(p.edit_history_post_ids),
+    entities: (p) => {
+      const entities = fromJson<Record<string, unknown[]>>(p.entities) ?? {};
+      const present = Object.entries(entities).filter(([, v]) => Array.isArray(v) && v.length > 0);
+      return present.length > 0 ? Object.fromEntries(present) : undefined;
+    },
+    geo: (p) => fromJson(p.geo) ?? undefined,
+    impression_count: (p) => p.impression_count,
+    in_reply_to_user_id: (p) => p.in_reply_to_user_id ?? undefined,
+    lang: (p) => p.lang,
+    paid_partnership: (p) => bool(p.paid_partnership),
+    possibly_sensitive: (p) => bool(p.possibly_sensitive),
+    public_metrics: (p) => ({
+      retweet_count: p.retweet_count,
+      reply_count: p.reply_count,
+      like_count: p.like_count,
+      quote_count: p.quote_count,
+      bookmark_count: p.bookmark_count,
+      impression_count: p.impression_count,
+    }),
+    referenced_posts: (p) => nonEmpty(jsonArray(p.referenced_posts)),
+    reply_settings: (p) => p.reply_settings,
+    scopes: (p) => fromJson(p.scopes) ?? undefined,
+    source: (p) => p.source,
+    withheld: (p) => fromJson(p.withheld) ?? undefined,
+  },
+};
+
+export const referencedPostIds = (p: PostRow): string[] => (jsonArray(p.referenced_posts) as Array<{ id: string }>).map((r) => r.id);
+export const mediaKeysOf = (p: PostRow): string[] => jsonArray(p.media_keys) as string[];
+export const pollIdsOf = (p: PostRow): string[] => jsonArray(p.poll_ids) as string[];
+export const editHistoryOf = (p: PostRow): string[] => jsonArray(p.edit_history_post_ids) as string[];
+export const mentionedUsernames = (p: PostRow): string[] =>
+  ((fromJson<{ mentions?: Array<{ username: string }> }>(p.entities) ?? {}).mentions ?? []).map((m) => m.username);

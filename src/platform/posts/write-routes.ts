@@ -1,0 +1,136 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.js';
+import type { Listener } from '../../http/server.js';
+import { idParams, idString, pageParams, query, userAuth, userOrAppAuth } from '../graph/route-kit.js';
+import { callerOf, userCallerOf } from '../route-auth.js';
+import { defaultErrorResponse, pageBody, pageResponse, PostSchema, selectionQuery, writeResponse } from '../schemas.js';
+import { viewOf } from '../view.js';
+import { createPost, type CreatePostBody } from './create.js';
+import { deletePost, hideReply } from './delete.js';
+import { quotePosts } from './quotes.js';
+import { MAX_POST_LENGTH } from './rules.js';
+
+const REPLY_SETTINGS = ['following', 'mentionedUsers', 'subscribers', 'verified'];
+const writeAuth = userAuth('post.write', 'post.read', 'users.read');
+
+const createBody = Type.Object(
+  {
+    text: Type.Optional(Type.String({ description: `The text, up to ${MAX_POST_LENGTH} characters; may be empty when media is attached.` })),
+    reply: Type.Optional(
+      Type.Object(
+        {
+          in_reply_to_post_id: idString('The post to reply to.'),
+          exclude_reply_user_ids: Type.Optional(Type.Array(idString(), { description: 'Accepted for compatibility: Plaza adds no reply mentions to leave out.' })),
+          auto_populate_reply_metadata: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility: the text is posted as sent.' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    quote_post_id: Type.Optional(idString('The post to quote.')),
+    media: Type.Optional(
+      Type.Object(
+        {
+          media_ids: Type.Array(idString(), { minItems: 1, maxItems: 4, description: 'Ids from POST /2/media/upload: up to 4 images, or one GIF, or one video.' }),
+          tagged_user_ids: Type.Optional(Type.Array(idString(), { maxItems: 10 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    poll: Type.Optional(
+      Type.Object(
+        {
+          options: Type.Array(Type.String({ minLength: 1, maxLength: 25 }), { minItems: 2, maxItems: 4 }),
+          duration_minutes: Type.Integer({ minimum: 5, maximum: 10080 }),
+          reply_settings: Type.Optional(Type.String({ enum: REPLY_SETTINGS })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    paid_partnership: Type.Optional(Type.Boolean({ description: 'Discloses a paid promotion.' })),
+    community_id: Type.Optional(idString('The community to post to; the author must be a member.')),
+    share_with_followers: Type.Optional(Type.Boolean({ description: 'With community_id: also show the post to the author\'s followers.' })),
+    reply_settings: Type.Optional(Type.String({ enum: REPLY_SETTINGS, description: 'Who besides the author may reply; everyone when absent.' })),
+    edit_options: Type.Optional(
+      Type.Object({ previous_post_id: idString('The post to edit: your own, at most one hour old; needs a paid subscription.') }, { additionalProperties: false }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Writing posts: create (and edit), delete, hide replies; and the quote posts of a post. */
+export async function postWriteRoutes(app: Listener, ctx: AppContext): Promise<void> {
+  app.post(
+    '/2/posts',
+    {
+      config: { auth: writeAuth },
+      schema: {
+        operationId: 'createPosts',
+        summary: 'Create a post, reply, quote, poll or community post; or edit one of your posts',
+        tags: ['Posts'],
+        body: createBody,
+        response: {
+          201: Type.Object({ data: Type.Object({ id: idString(), text: Type.String(), edit_history_post_ids: Type.Array(Type.String()) }) }),
+          default: defaultErrorResponse,
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return { data: await createPost(ctx, userCallerOf(ctx, request), request.body as CreatePostBody) };
+    },
+  );
+
+  app.delete(
+    '/2/posts/:id',
+    {
+      config: { auth: writeAuth },
+      schema: {
+        operationId: 'deletePosts',
+        summary: 'Delete one of your posts (with every version of it)',
+        tags: ['Posts'],
+        params: idParams('id'),
+        response: { 200: writeResponse({ deleted: Type.Boolean() }), default: defaultErrorResponse },
+      },
+    },
+    async (request) => ({ data: await deletePost(ctx, userCallerOf(ctx, request), request.params.id) }),
+  );
+
+  app.put(
+    '/2/posts/:id/hidden',
+    {
+      config: { auth: userAuth('post.moderate.write', 'post.read', 'users.read') },
+      schema: {
+        operationId: 'hidePostsReply',
+        summary: 'Hide or unhide a reply in a conversation you started',
+        tags: ['Posts'],
+        params: idParams('id'),
+        body: Type.Object({ hidden: Type.Boolean() }, { additionalProperties: false }),
+        response: { 200: writeResponse({ hidden: Type.Boolean() }), default: defaultErrorResponse },
+      },
+    },
+    async (request) => ({ data: await hideReply(ctx, userCallerOf(ctx, request), request.params.id, request.body.hidden) }),
+  );
+
+  app.get(
+    '/2/posts/:id/quote_posts',
+    {
+      config: { auth: userOrAppAuth('post.read', 'users.read') },
+      schema: {
+        operationId: 'getPostsQuotedPosts',
+        summary: 'Posts quoting a post, newest first (enterprise tier since Apr 20, 2026)',
+        tags: ['Posts'],
+        params: idParams('id'),
+        querystring: query({
+          ...pageParams({ min: 10, max: 100, default: 10 }),
+          exclude: Type.Optional(Type.String({ description: 'Comma-separated: replies, retweets.' })),
+          ...selectionQuery,
+        }),
+        response: { 200: pageResponse(PostSchema), default: defaultErrorResponse },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      return pageBody(await quotePosts(ctx, caller, viewOf(ctx.clock, caller), request.params.id, request.query));
+    },
+  );
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticate, type Caller, type RouteAuth, type UserCaller } from '../auth/authenticate.js';
+import type { AppContext } from '../context.js';
+import { ProblemError } from '../http/problems.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The schemes (and OAuth 2.0 scopes) a route accepts; absent means public. */
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    caller?: Caller;
+  }
+}
+
+const SECURITY_SCHEME = { app: 'BearerToken', user: 'UserToken' } as const;
+
+/**
+ * One declaration per route drives both the check and the OpenAPI security of the operation:
+ * authentication runs before validation, so a caller without credentials gets 401, not 400.
+ */
+export function installRouteAuth(app: FastifyInstance, ctx: AppContext): void {
+  app.addHook('onRoute', (route) => {
+    const auth = route.config?.auth;
+    if (!auth) return;
+    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    schema.security = auth.schemes.map((s) => ({ [SECURITY_SCHEME[s]]: [] }));
+  });
+  app.decorateRequest('caller', undefined);
+  app.addHook('preValidation', async (request) => {
+    const auth = request.routeOptions.config.auth;
+    if (auth) request.caller = await authenticate(ctx, request, auth);
+  });
+}
+
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw new Error('route has no auth declaration');
+  return request.caller;
+}
+
+/** The caller of a user-context-only route. */
+export function userCallerOf(ctx: AppContext, request: FastifyRequest): UserCaller {
+  const caller = callerOf(request);
+  if (caller.kind === 'app') throw new ProblemError(403, ctx.problems.unsupportedAuthentication('This endpoint needs user context.'));
+  return caller;
+}

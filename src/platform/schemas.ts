@@ -1,0 +1,249 @@
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+
+/**
+ * Shared wire schemas of the platform interface: they document the responses in the OpenAPI
+ * description and let Fastify serialize them. Objects stay open (additionalProperties) so the
+ * field-selection converters decide what is present.
+ */
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Optional(Type.Integer()),
+    detail: Type.Optional(Type.String()),
+  },
+  { $id: 'Problem', additionalProperties: true, description: 'An RFC 7807 problem; `type` selects its extra fields.' },
+);
+
+export const ErrorSchema = Type.Object(
+  { code: Type.Integer({ format: 'int32' }), message: Type.String() },
+  { $id: 'Error' },
+);
+
+const open = { additionalProperties: true };
+
+export const PostSchema = Type.Object(
+  {
+    id: Type.String({ pattern: '^[0-9]{1,19}$' }),
+    text: Type.String(),
+    author_id: Type.Optional(Type.String()),
+    created_at: Type.Optional(Type.String({ format: 'date-time' })),
+    conversation_id: Type.Optional(Type.String()),
+    in_reply_to_user_id: Type.Optional(Type.String()),
+    lang: Type.Optional(Type.String()),
+    source: Type.Optional(Type.String()),
+    possibly_sensitive: Type.Optional(Type.Boolean()),
+    paid_partnership: Type.Optional(Type.Boolean()),
+    community_id: Type.Optional(Type.String()),
+    impression_count: Type.Optional(Type.Integer()),
+    reply_settings: Type.Optional(Type.String()),
+    edit_history_post_ids: Type.Optional(Type.Array(Type.String())),
+    attachments: Type.Optional(Type.Object({}, open)),
+    public_metrics: Type.Optional(Type.Object({}, open)),
+    referenced_posts: Type.Optional(Type.Array(Type.Object({ type: Type.String(), id: Type.String() }))),
+    entities: Type.Optional(Type.Object({}, open)),
+    context_annotations: Type.Optional(Type.Array(Type.Object({}, open))),
+    edit_controls: Type.Optional(Type.Object({}, open)),
+  },
+  { $id: 'Post', ...open },
+);
+
+export const UserSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    username: Type.String(),
+    created_at: Type.Optional(Type.String({ format: 'date-time' })),
+    description: Type.Optional(Type.String()),
+    location: Type.Optional(Type.String()),
+    url: Type.Optional(Type.String()),
+    profile_image_url: Type.Optional(Type.String()),
+    protected: Type.Optional(Type.Boolean()),
+    verified: Type.Optional(Type.Boolean()),
+    verified_type: Type.Optional(Type.String()),
+    subscription_type: Type.Optional(Type.String()),
+    pinned_post_id: Type.Optional(Type.String()),
+    connection_status: Type.Optional(Type.Array(Type.String())),
+    public_metrics: Type.Optional(Type.Object({}, open)),
+    entities: Type.Optional(Type.Object({}, open)),
+    affiliation: Type.Optional(Type.Object({}, open)),
+  },
+  { $id: 'User', ...open },
+);
+
+export const MediaSchema = Type.Object(
+  {
+    media_key: Type.String(),
+    type: Type.String(),
+    duration_ms: Type.Optional(Type.Integer()),
+    width: Type.Optional(Type.Integer()),
+    height: Type.Optional(Type.Integer()),
+    url: Type.Optional(Type.String()),
+    public_metrics: Type.Optional(Type.Object({ view_count: Type.Integer() }, open)),
+  },
+  { $id: 'Media', ...open },
+);
+
+export const PollSchema = Type.Object(
+  {
+    id: Type.String(),
+    options: Type.Array(Type.Object({ position: Type.Integer(), label: Type.String(), votes: Type.Integer() })),
+    duration_minutes: Type.Optional(Type.Integer()),
+    end_datetime: Type.Optional(Type.String({ format: 'date-time' })),
+    voting_status: Type.Optional(Type.String({ enum: ['open', 'closed'] })),
+  },
+  { $id: 'Poll', ...open },
+);
+
+export const ExpansionsSchema = Type.Object(
+  {
+    users: Type.Optional(Type.Array(Type.Ref(UserSchema))),
+    posts: Type.Optional(Type.Array(Type.Ref(PostSchema))),
+    media: Type.Optional(Type.Array(Type.Ref(MediaSchema))),
+    polls: Type.Optional(Type.Array(Type.Ref(PollSchema))),
+  },
+  { $id: 'Expansions' },
+);
+
+export const CommunitySchema = Type.Object(
+  {
+    id: Type.String({ pattern: '^[0-9]{1,19}$' }),
+    name: Type.String(),
+    description: Type.Optional(Type.String()),
+    access: Type.Optional(Type.String()),
+    join_policy: Type.Optional(Type.String()),
+    member_count: Type.Optional(Type.Integer()),
+    created_at: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  { $id: 'Community', ...open },
+);
+
+export const ListSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    created_at: Type.Optional(Type.String({ format: 'date-time' })),
+    description: Type.Optional(Type.String()),
+    follower_count: Type.Optional(Type.Integer()),
+    member_count: Type.Optional(Type.Integer()),
+    owner_id: Type.Optional(Type.String()),
+    private: Type.Optional(Type.Boolean()),
+  },
+  { $id: 'List', ...open },
+);
+
+export const SpaceSchema = Type.Object(
+  {
+    id: Type.String({ pattern: '^[a-zA-Z0-9]{1,13}$' }),
+    state: Type.String({ enum: ['live', 'scheduled', 'ended'] }),
+    title: Type.Optional(Type.String()),
+    creator_id: Type.Optional(Type.String()),
+    host_ids: Type.Optional(Type.Array(Type.String())),
+    speaker_ids: Type.Optional(Type.Array(Type.String())),
+    invited_user_ids: Type.Optional(Type.Array(Type.String())),
+    topic_ids: Type.Optional(Type.Array(Type.String())),
+    lang: Type.Optional(Type.String()),
+    is_ticketed: Type.Optional(Type.Boolean()),
+    participant_count: Type.Optional(Type.Integer()),
+    subscriber_count: Type.Optional(Type.Integer()),
+    scheduled_start: Type.Optional(Type.String({ format: 'date-time' })),
+    started_at: Type.Optional(Type.String({ format: 'date-time' })),
+    ended_at: Type.Optional(Type.String({ format: 'date-time' })),
+    created_at: Type.Optional(Type.String({ format: 'date-time' })),
+    updated_at: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  { $id: 'Space', ...open },
+);
+
+export const DmEventSchema = Type.Object(
+  {
+    id: Type.String(),
+    event_type: Type.String({ enum: ['MessageCreate', 'ParticipantsJoin', 'ParticipantsLeave'] }),
+    text: Type.Optional(Type.String()),
+    sender_id: Type.Optional(Type.String()),
+    dm_conversation_id: Type.Optional(Type.String()),
+    created_at: Type.Optional(Type.String({ format: 'date-time' })),
+    participant_ids: Type.Optional(Type.Array(Type.String())),
+    attachments: Type.Optional(Type.Object({}, open)),
+    referenced_posts: Type.Optional(Type.Array(Type.Object({ id: Type.String() }))),
+    entities: Type.Optional(Type.Object({}, open)),
+  },
+  { $id: 'DmEvent', ...open },
+);
+
+export const sharedSchemas: TSchema[] = [ProblemSchema, ErrorSchema, PostSchema, UserSchema, MediaSchema, PollSchema, CommunitySchema, ExpansionsSchema, ListSchema, SpaceSchema, DmEventSchema];
+
+/** The 200 body of a lookup: `data` (one object or a list), `includes`, and partial `errors`. */
+export function lookupResponse(item: TSchema, many: boolean) {
+  return Type.Object({
+    data: Type.Optional(many ? Type.Array(Type.Ref(item)) : Type.Ref(item)),
+    includes: Type.Optional(Type.Ref(ExpansionsSchema)),
+    errors: Type.Optional(Type.Array(Type.Ref(ProblemSchema), { minItems: 1 })),
+  });
+}
+
+/** Any status other than the success: an Error object or a Problem (spec 000 "Validate webhook"). */
+export const defaultErrorResponse = {
+  description: 'The request has failed.',
+  content: {
+    'application/json': { schema: Type.Ref(ErrorSchema) },
+    'application/problem+json': { schema: Type.Ref(ProblemSchema) },
+  },
+};
+
+const FIELD_LIST = (names: string) => Type.Optional(Type.String({ description: `Comma-separated ${names}.` }));
+
+/** The query parameters every post- or user-returning endpoint takes. */
+export const selectionQuery = {
+  expansions: FIELD_LIST('expansion names'),
+  'post.fields': FIELD_LIST('post field names'),
+  'user.fields': FIELD_LIST('user field names'),
+  'media.fields': FIELD_LIST('media field names'),
+  'poll.fields': FIELD_LIST('poll field names'),
+  'place.fields': FIELD_LIST('place field names'),
+};
+
+/** Drops the empty parts of a lookup result: `data` only when something was found. */
+export function lookupBody(result: { data: Record<string, unknown>[]; includes?: unknown; errors: unknown[] }, single: boolean) {
+  const body: Record<string, unknown> = {};
+  if (result.data.length > 0) body.data = single ? result.data[0] : result.data;
+  if (result.includes) body.includes = result.includes;
+  if (result.errors.length > 0) body.errors = result.errors;
+  return body;
+}
+
+/** `meta` of a paginated list (shared/reference: next_token, and newest_id/oldest_id on post timelines). */
+export const PageMetaSchema = Type.Object({
+  result_count: Type.Integer({ format: 'int32' }),
+  next_token: Type.Optional(Type.String()),
+  newest_id: Type.Optional(Type.String()),
+  oldest_id: Type.Optional(Type.String()),
+});
+
+/** The 200 body of a list endpoint: `data` (absent when empty), `includes`, partial `errors` and `meta`. */
+export function pageResponse(item: TSchema) {
+  return Type.Object({
+    data: Type.Optional(Type.Array(Type.Ref(item))),
+    includes: Type.Optional(Type.Ref(ExpansionsSchema)),
+    errors: Type.Optional(Type.Array(Type.Ref(ProblemSchema), { minItems: 1 })),
+    meta: Type.Optional(PageMetaSchema),
+  });
+}
+
+/** Drops the empty parts of a page: `data` only when something is listed, `meta` when given. */
+export function pageBody(result: { data: Record<string, unknown>[]; includes?: unknown; errors: unknown[]; meta?: unknown }) {
+  const body: Record<string, unknown> = {};
+  if (result.data.length > 0) body.data = result.data;
+  if (result.includes) body.includes = result.includes;
+  if (result.errors.length > 0) body.errors = result.errors;
+  if (result.meta) body.meta = result.meta;
+  return body;
+}
+
+/** The 200 body of a write: `data` with the named boolean (or string) fields, as the public platform answers. */
+export function writeResponse<T extends TProperties>(data: T) {
+  return Type.Object({
+    data: Type.Object(data),
+    errors: Type.Optional(Type.Array(Type.Ref(ProblemSchema), { minItems: 1 })),
+  });
+}

@@ -1,0 +1,169 @@
+import type { UserCaller } from '../../auth/authenticate.js';
+import type { AppContext } from '../../context.js';
+import { appendEvent } from '../../events/log.js';
+import { parseFieldSelection, selectFields } from '../../http/fields.js';
+import { parseMaxResults } from '../../http/pagination.js';
+import { invalidParameter, parseEnumList, splitList } from '../../http/params.js';
+import { ProblemError, type Problem } from '../../http/problems.js';
+import { alphanumeric } from '../../store/ids.js';
+import { toJson, type DbOrTx } from '../../store/store.js';
+import { hydrate, parseSelection, type Selection } from '../expansions.js';
+import { requireWriteAccess } from '../graph/access.js';
+import { rejectNul } from '../graph/query.js';
+import type { PageResult } from '../graph/render.js';
+import { findUsersByIds } from '../users/store.js';
+import type { View } from '../view.js';
+import { findSpacesByIds, insertSpace, searchSpaces, spacesByCreators, updateSpace } from './store.js';
+import { hostIdsOf, spaceDeclaration, spaceExpansions, TOPIC_FIELDS, type SpaceRow } from './wire.js';
+
+interface SpaceSelection {
+  space: Set<string>;
+  rest: Selection;
+}
+
+function parseSpaceSelection(ctx: AppContext, query: Record<string, unknown>): SpaceSelection {
+  parseEnumList(ctx.problems, 'topic.fields', typeof query['topic.fields'] === 'string' ? query['topic.fields'] : undefined, TOPIC_FIELDS);
+  return { space: parseFieldSelection(ctx.problems, spaceDeclaration, query), rest: parseSelection(ctx, query, spaceExpansions) };
+}
+
+async function renderSpaces(ctx: AppContext, view: View, selection: SpaceSelection, rows: readonly SpaceRow[], errors: Problem[] = [], meta?: { result_count: number }): Promise<PageResult> {
+  const hydrated = await hydrate(ctx, view, rows, spaceExpansions, selection.rest);
+  return {
+    data: rows.map((s) => selectFields(spaceDeclaration, s, selection.space, hydrated.view)),
+    includes: hydrated.includes,
+    errors: [...errors, ...hydrated.errors],
+    meta,
+  };
+}
+
+/** Every field of a space: what spaces.start and spaces.end carry, and what a write answers. */
+const allFields = (ctx: AppContext, row: SpaceRow) => selectFields(spaceDeclaration, row, new Set(Object.keys(spaceDeclaration.fields)), { now: ctx.clock.now() });
+
+export interface NewSpace {
+  title: string;
+  scheduled_start?: string;
+  lang?: string;
+  is_ticketed?: boolean;
+  host_ids?: string[];
+  speaker_ids?: string[];
+  invited_user_ids?: string[];
+}
+
+async function requireUsers(ctx: AppContext, db: DbOrTx, ids: string[], parameter: string): Promise<void> {
+  const found = new Set((await findUsersByIds(db, ids)).map((u) => u.id));
+  const missing = ids.find((id) => !found.has(id));
+  if (missing) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: missing, resource_id: missing, resource_type: 'user' }));
+}
+
+/**
+ * Creating a space (Plaza's POST /2/spaces; the public platform has no such endpoint): with a
+ * scheduled_start in the future it is scheduled; without one it goes live at once (spaces.start).
+ */
+export async function createSpace(ctx: AppContext, caller: UserCaller, body: NewSpace): Promise<Record<string, unknown>> {
+  requireWriteAccess(ctx, caller);
+  rejectNul(ctx, { ...body });
+  const now = ctx.clock.now();
+  let scheduled: string | undefined;
+  if (body.scheduled_start !== undefined) {
+    const at = new Date(body.scheduled_start);
+    if (Number.isNaN(at.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(body.scheduled_start)) {
+      throw invalidParameter(ctx.problems, 'scheduled_start', [body.scheduled_start], 'The `scheduled_start` body field must be an RFC 3339 date-time');
+    }
+    if (at <= now) throw invalidParameter(ctx.problems, 'scheduled_start', [body.scheduled_start], 'The `scheduled_start` body field must be in the future');
+    scheduled = at.toISOString();
+  }
+  if (body.title.trim().length === 0) throw invalidParameter(ctx.problems, 'title', [body.title], 'The `title` body field can not be blank');
+  return ctx.store.db.transaction().execute(async (tx) => allFields(ctx, await recordSpace(ctx, tx, caller.user.id, { ...body, scheduled_start: scheduled })));
+}
+
+/** Stores a space (scheduled when `scheduled_start` is given, live otherwise, with spaces.start). */
+export async function recordSpace(ctx: AppContext, db: DbOrTx, creatorId: string, body: NewSpace): Promise<SpaceRow> {
+  const now = ctx.clock.now();
+  const unique = (ids: string[] | undefined) => [...new Set(ids ?? [])];
+  const hosts = unique([creatorId, ...(body.host_ids ?? [])]);
+  await requireUsers(ctx, db, hosts, 'host_ids');
+  await requireUsers(ctx, db, unique(body.speaker_ids), 'speaker_ids');
+  await requireUsers(ctx, db, unique(body.invited_user_ids), 'invited_user_ids');
+  const scheduled = body.scheduled_start;
+  const row: SpaceRow = {
+    id: `1${alphanumeric(12)}`,
+    creator_id: creatorId,
+    title: body.title,
+    state: scheduled ? 'scheduled' : 'live',
+    lang: body.lang ?? 'en',
+    is_ticketed: body.is_ticketed ? 1 : 0,
+    host_ids: toJson(hosts),
+    speaker_ids: toJson(unique(body.speaker_ids)),
+    invited_user_ids: toJson(unique(body.invited_user_ids)),
+    topic_ids: '[]',
+    participant_count: 0,
+    subscriber_count: 0,
+    scheduled_start: scheduled ?? null,
+    started_at: scheduled ? null : now.toISOString(),
+    ended_at: null,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+  await insertSpace(db, row);
+  if (row.state === 'live') await appendEvent(ctx, db, { type: 'spaces.start', subject: row.id, payload: allFields(ctx, row) });
+  return row;
+}
+
+/** Starting a scheduled space, or ending a live one: its creator or a host; spaces.start / spaces.end. */
+export async function moveSpace(ctx: AppContext, caller: UserCaller, spaceId: string, to: 'live' | 'ended'): Promise<Record<string, unknown>> {
+  requireWriteAccess(ctx, caller);
+  return ctx.store.db.transaction().execute(async (tx) => {
+    const [space] = await findSpacesByIds(tx, [spaceId]);
+    if (!space) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter: 'id', value: spaceId, resource_id: spaceId, resource_type: 'space' }));
+    if (space.creator_id !== caller.user.id && !hostIdsOf(space).includes(caller.user.id)) {
+      throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `Only the creator or a host of space ${spaceId} can ${to === 'live' ? 'start' : 'end'} it.`));
+    }
+    const from = to === 'live' ? 'scheduled' : 'live';
+    if (space.state !== from) {
+      throw new ProblemError(409, ctx.problems.aboutBlank(409, 'Conflict', `Space ${spaceId} is ${space.state}; only a ${from} space can be ${to === 'live' ? 'started' : 'ended'}.`));
+    }
+    const now = ctx.clock.now().toISOString();
+    const changes: Partial<SpaceRow> = to === 'live' ? { state: 'live', started_at: now, updated_at: now } : { state: 'ended', ended_at: now, updated_at: now };
+    await updateSpace(tx, spaceId, changes);
+    const row = { ...space, ...changes };
+    await appendEvent(ctx, tx, { type: to === 'live' ? 'spaces.start' : 'spaces.end', subject: spaceId, payload: allFields(ctx, row) });
+    return allFields(ctx, row);
+  });
+}
+
+/** GET /2/spaces/{id} and /2/spaces?ids: found spaces in request order, resource-not-found per miss. */
+export async function lookupSpaces(ctx: AppContext, view: View, ids: readonly string[], parameter: 'id' | 'ids', query: Record<string, unknown>): Promise<PageResult> {
+  const selection = parseSpaceSelection(ctx, query);
+  const rows = await findSpacesByIds(ctx.store.db, ids);
+  const byId = new Map(rows.map((s) => [s.id, s]));
+  const errors: Problem[] = [];
+  const found: SpaceRow[] = [];
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (row) found.push(row);
+    else errors.push(ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'space' }));
+  }
+  return renderSpaces(ctx, view, selection, found, errors);
+}
+
+/** GET /2/spaces/by/creator_ids: live and scheduled spaces of these users. */
+export async function spacesOfCreators(ctx: AppContext, view: View, userIds: readonly string[], query: Record<string, unknown>): Promise<PageResult> {
+  const selection = parseSpaceSelection(ctx, query);
+  const rows = await spacesByCreators(ctx.store.db, userIds);
+  return renderSpaces(ctx, view, selection, rows, [], { result_count: rows.length });
+}
+
+const SEARCH_STATES = { live: ['live'], scheduled: ['scheduled'], all: ['live', 'scheduled'] } as const;
+
+/** GET /2/spaces/search: live and/or scheduled spaces whose title holds every word of `query`. */
+export async function findSpaces(ctx: AppContext, view: View, query: Record<string, unknown>): Promise<PageResult> {
+  const selection = parseSpaceSelection(ctx, query);
+  rejectNul(ctx, { query: query.query }, 'query parameter');
+  const text = String(query.query ?? '');
+  const words = splitList(text.replace(/\s+/g, ',')).slice(0, 50);
+  if (words.length === 0) throw invalidParameter(ctx.problems, 'query', [text], 'The `query` query parameter can not be blank');
+  const state = (query.state as keyof typeof SEARCH_STATES | undefined) ?? 'all';
+  const limit = parseMaxResults(ctx.problems, query.max_results, { min: 1, max: 100, default: 100 });
+  const rows = await searchSpaces(ctx.store.db, words, SEARCH_STATES[state], limit);
+  return renderSpaces(ctx, view, selection, rows, [], { result_count: rows.length });
+}

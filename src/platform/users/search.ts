@@ -1,0 +1,26 @@
+import type { AppContext } from '../../context.js';
+import { decodePageToken, encodePageToken, parseMaxResults } from '../../http/pagination.js';
+import { invalidParameter } from '../../http/params.js';
+import { parseSelection } from '../expansions.js';
+import { renderUsers, type PageResult } from '../graph/render.js';
+import type { View } from '../view.js';
+import { userExpansions } from './service.js';
+import { findUsersMatching } from './store.js';
+
+const SEARCH_RANGE = { min: 1, max: 1000, default: 100 };
+
+/** GET /2/users/search: pages by `next_token`, as the reference names it. */
+export async function searchUsers(ctx: AppContext, view: View, query: Record<string, unknown>): Promise<PageResult> {
+  const selection = parseSelection(ctx, query, userExpansions);
+  const maxResults = parseMaxResults(ctx.problems, query.max_results, SEARCH_RANGE);
+  const token = decodePageToken(ctx.problems, query.next_token, 'next_token');
+  const offset = token === undefined ? 0 : Number(token);
+  if (!Number.isInteger(offset) || offset < 0 || offset > 1_000_000) throw invalidParameter(ctx.problems, 'next_token', [String(query.next_token)], 'The `next_token` query parameter value is not a valid token');
+  const text = String(query.query ?? '').trim();
+  const words = text.split(/\s+/).filter(Boolean);
+  if (words.length === 0) throw invalidParameter(ctx.problems, 'query', [text], 'The `query` query parameter can not be blank');
+  const rows = await findUsersMatching(ctx.store.db, words, text, maxResults + 1, offset);
+  const items = rows.slice(0, maxResults);
+  const meta = { result_count: items.length, ...(rows.length > maxResults ? { next_token: encodePageToken(String(offset + maxResults)) } : {}) };
+  return renderUsers(ctx, view, selection, items, meta);
+}

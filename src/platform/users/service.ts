@@ -1,0 +1,58 @@
+import type { AppContext } from '../../context.js';
+import { selectFields } from '../../http/fields.js';
+import type { Problem } from '../../http/problems.js';
+import { hydrate, parseSelection, type ExpansionDeclarations, type Includes } from '../expansions.js';
+import type { View } from '../view.js';
+import { findUsersByIds, findUsersByUsernames } from './store.js';
+import { affiliatedUserIds, userDeclaration, type UserRow } from './wire.js';
+
+/** The expansions a user response accepts. */
+export const userExpansions: ExpansionDeclarations<UserRow> = {
+  pinned_post_id: { target: 'posts', keys: (u) => (u.pinned_post_id ? [u.pinned_post_id] : []) },
+  most_recent_post_id: { target: 'posts', keys: (u) => (u.most_recent_post_id ? [u.most_recent_post_id] : []) },
+  affiliation: { target: 'users', keys: affiliatedUserIds },
+};
+
+export interface UsersResult {
+  data: Record<string, unknown>[];
+  includes?: Includes;
+  errors: Problem[];
+}
+
+export type UserKey = { by: 'id'; parameter: 'ids' | 'id' } | { by: 'username'; parameter: 'usernames' | 'username' };
+
+/** User lookup by ids or usernames: found users in request order, a resource-not-found item per miss. */
+export async function lookupUsers(
+  ctx: AppContext,
+  view: View,
+  keys: readonly string[],
+  key: UserKey,
+  query: Record<string, unknown>,
+): Promise<UsersResult> {
+  const selection = parseSelection(ctx, query, userExpansions);
+  const rows = key.by === 'id' ? await findUsersByIds(ctx.store.db, keys) : await findUsersByUsernames(ctx.store.db, keys);
+  const index = new Map(rows.map((u) => [key.by === 'id' ? u.id : u.username_lower, u]));
+  const errors: Problem[] = [];
+  const found: UserRow[] = [];
+  for (const k of keys) {
+    const row = index.get(key.by === 'id' ? k : k.toLowerCase());
+    if (row) found.push(row);
+    else {
+      errors.push(
+        ctx.problems.resourceNotFound({
+          parameter: key.parameter,
+          value: k,
+          resource_id: k,
+          resource_type: 'user',
+          detail: `Could not find user with ${key.parameter}: [${k}].`,
+        }),
+      );
+    }
+  }
+  const hydrated = await hydrate(ctx, view, found, userExpansions, selection, found.map((u) => u.id));
+  return {
+    data: found.map((u) => selectFields(userDeclaration, u, selection.user, hydrated.view)),
+    includes: hydrated.includes,
+    errors: [...errors, ...hydrated.errors],
+  };
+}

@@ -1,0 +1,62 @@
+import { sql, type SqlBool } from 'kysely';
+import type { DbOrTx } from '../../store/store.js';
+import { likeLiteral } from '../timelines/store.js';
+import type { UserRow } from './wire.js';
+
+export async function findUsersByIds(db: DbOrTx, ids: readonly string[]): Promise<UserRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+}
+
+/** Usernames match case-insensitively, as on the public platform. */
+export async function findUsersByUsernames(db: DbOrTx, usernames: readonly string[]): Promise<UserRow[]> {
+  if (usernames.length === 0) return [];
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('username_lower', 'in', usernames.map((u) => u.toLowerCase()))
+    .execute();
+}
+
+/** Of `targets`, those the viewer follows. */
+export async function followedAmong(db: DbOrTx, viewerId: string, targets: readonly string[]): Promise<Set<string>> {
+  if (targets.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('follows')
+    .select('target_user_id')
+    .where('source_user_id', '=', viewerId)
+    .where('target_user_id', 'in', targets)
+    .execute();
+  return new Set(rows.map((r) => r.target_user_id));
+}
+
+/** Of `others`, those who follow the viewer. */
+export async function followersAmong(db: DbOrTx, viewerId: string, others: readonly string[]): Promise<Set<string>> {
+  if (others.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('follows')
+    .select('source_user_id')
+    .where('target_user_id', '=', viewerId)
+    .where('source_user_id', 'in', others)
+    .execute();
+  return new Set(rows.map((r) => r.source_user_id));
+}
+
+/**
+ * Users whose username or name holds every word of the query, case-insensitively: an exact
+ * username first, then the most followed.
+ */
+export async function findUsersMatching(db: DbOrTx, words: readonly string[], exact: string, limit: number, offset: number): Promise<UserRow[]> {
+  let q = db.selectFrom('users').selectAll();
+  for (const word of words) {
+    const pattern = `%${likeLiteral(word.toLowerCase())}%`;
+    q = q.where(sql<SqlBool>`(${sql.ref('username_lower')} like ${pattern} escape '!' or lower(${sql.ref('name')}) like ${pattern} escape '!')`);
+  }
+  return q
+    .orderBy(sql`case when ${sql.ref('username_lower')} = ${exact.toLowerCase()} then 0 else 1 end`)
+    .orderBy('followers_count', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}

@@ -1,0 +1,268 @@
+import { adsAccountIdsOf, seedAdsDemo } from '../ads/seed.js';
+import type { AppContext } from '../context.js';
+import { currentAppBearerToken, issueAppBearerToken, issueOAuth1AccessToken, issueOAuth2Tokens } from '../auth/issue.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { hashToken } from '../auth/tokens.js';
+import { recordFollow } from '../platform/follows/service.js';
+import { seedGraphDemo } from '../platform/graph/demo.js';
+import { seedPostsDemo } from '../platform/posts/demo.js';
+import { newPostRow, recordPost } from '../platform/posts/build.js';
+import type { PostRow } from '../platform/posts/wire.js';
+import { alphanumeric } from '../store/ids.js';
+import type { Tier, UserTable } from '../store/schema.js';
+import { toJson, type DbOrTx } from '../store/store.js';
+import type { CredentialsFile } from './credentials.js';
+
+/** Which apps and users form the demo workspace, and its sample posts. No secrets. */
+interface DemoWorkspace {
+  app_ids: string[];
+  user_ids: string[];
+  sample: { post_ids: string[]; media_keys: string[] };
+}
+
+const DEMO_KEY = 'demo_workspace';
+export const DEMO_SCOPES = [
+  'post.read', 'post.write', 'users.read', 'users.email', 'follows.read', 'follows.write', 'like.read', 'like.write', 'offline.access',
+  'bookmark.read', 'bookmark.write', 'block.read', 'block.write', 'mute.read', 'mute.write', 'list.read', 'list.write', 'dm.read', 'dm.write', 'space.read',
+  'post.moderate.write', 'media.write', 'timeline.read',
+];
+const demoPassword = (username: string) => `plaza-${username}-demo`;
+
+interface DemoUser {
+  username: string;
+  name: string;
+  description: string;
+  protected?: boolean;
+  verified_type?: 'blue' | 'business' | 'government';
+  subscription_type?: 'Basic' | 'Premium' | 'PremiumPlus';
+  location?: string;
+  url?: string;
+}
+
+const USERS: DemoUser[] = [
+  { username: 'ada', name: 'Ada Example', description: 'Writes about #engineering and pays for Premium.', verified_type: 'blue', subscription_type: 'Premium', location: 'London' },
+  { username: 'bruno', name: 'Bruno Private', description: 'Protected account: approved followers only.', protected: true },
+  { username: 'plazanews', name: 'Plaza News', description: 'Verified organisation posting news. https://example.com', verified_type: 'business', url: 'https://example.com' },
+  { username: 'chen', name: 'Chen Affiliate', description: 'Works at @plazanews.' },
+  { username: 'dana', name: 'Dana Reader', description: 'Mostly reads, sometimes quotes.' },
+];
+
+export async function demoWorkspace(db: DbOrTx): Promise<DemoWorkspace | undefined> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', DEMO_KEY).executeTakeFirst();
+  return row ? (JSON.parse(row.value) as DemoWorkspace) : undefined;
+}
+
+/** Creates the demo workspace in one transaction and returns its plaintext secrets. */
+export async function seedDemo(ctx: AppContext): Promise<CredentialsFile> {
+  return ctx.store.db.transaction().execute(async (tx) => {
+    const now = ctx.clock.now();
+    const at = (minutesAgo: number) => new Date(now.getTime() - minutesAgo * 60_000);
+    const apps = [];
+    for (const [name, tier] of [['Plaza Demo', 'pro'], ['Plaza Enterprise Demo', 'enterprise']] as Array<[string, Tier]>) {
+      const app = {
+        id: ctx.ids.next(),
+        name,
+        tier,
+        owner_user_id: null,
+        consumer_key: alphanumeric(25),
+        consumer_secret: alphanumeric(50),
+        client_id: alphanumeric(34),
+        client_secret: alphanumeric(50),
+        callback_urls: toJson(['http://127.0.0.1:5173/callback', 'oob']),
+        sign_in_enabled: 1,
+        created_at: now.toISOString(),
+      };
+      await tx.insertInto('apps').values(app).execute();
+      apps.push({ ...app, bearer_token: await issueAppBearerToken(ctx, tx, app.id) });
+    }
+
+    const users: UserTable[] = [];
+    for (const [i, u] of USERS.entries()) {
+      const row: UserTable = {
+        id: ctx.ids.next(),
+        username: u.username,
+        username_lower: u.username.toLowerCase(),
+        name: u.name,
+        password_hash: await hashPassword(demoPassword(u.username)),
+        email: `${u.username}@plaza.example`,
+        email_confirmed: 1,
+        created_at: at(60 * 24 * (400 - i * 30)).toISOString(),
+        description: u.description,
+        location: u.location ?? null,
+        url: u.url ?? null,
+        profile_image_url: `https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png`,
+        profile_banner_url: null,
+        protected: u.protected ? 1 : 0,
+        verified: u.verified_type ? 1 : 0,
+        verified_type: u.verified_type ?? 'none',
+        subscription_type: u.subscription_type ?? 'None',
+        parody: 0,
+        is_identity_verified: u.verified_type === 'blue' ? 1 : 0,
+        pinned_post_id: null,
+        most_recent_post_id: null,
+        affiliation: null,
+        entities: '{}',
+        withheld: null,
+        followers_count: 0,
+        following_count: 0,
+        post_count: 0,
+        listed_count: 0,
+        like_count: 0,
+        media_count: 0,
+      };
+      await tx.insertInto('users').values(row).execute();
+      users.push(row);
+    }
+    const [ada, bruno, news, chen, dana] = users;
+    await tx
+      .updateTable('users')
+      .set({ affiliation: toJson({ description: 'Plaza News', user_id: [news.id] }) })
+      .where('id', '=', chen.id)
+      .execute();
+
+    const follow = async (source: UserTable, target: UserTable) => {
+      await recordFollow(ctx, tx, source.id, target.id);
+    };
+    await follow(ada, bruno);
+    await follow(bruno, ada);
+    await follow(chen, news);
+    await follow(dana, ada);
+    await follow(dana, news);
+    await follow(ada, news);
+
+    const mediaKeys: string[] = [];
+    for (const m of [
+      { type: 'photo' as const, width: 1200, height: 800, mime: 'image/jpeg', duration: null, alt: 'A plaza at dusk' },
+      { type: 'video' as const, width: 1280, height: 720, mime: 'video/mp4', duration: 12_000, alt: null },
+    ]) {
+      const id = ctx.ids.next();
+      const key = `${m.type === 'photo' ? 3 : 7}_${id}`;
+      await tx
+        .insertInto('media')
+        .values({
+          media_key: key, id, owner_user_id: ada.id, type: m.type, url: null, preview_image_url: null,
+          width: m.width, height: m.height, duration_ms: m.duration, alt_text: m.alt, view_count: m.type === 'video' ? 1234 : 0,
+          variants: '[]', mime_type: m.mime, size_bytes: 0, file_path: null, created_at: at(90).toISOString(),
+        })
+        .execute();
+      mediaKeys.push(key);
+    }
+    await tx.updateTable('users').set({ media_count: mediaKeys.length }).where('id', '=', ada.id).execute();
+
+    const post = async (author: UserTable, minutesAgo: number, text: string, extra: Partial<Parameters<typeof newPostRow>[1]> = {}): Promise<PostRow> => {
+      const row = newPostRow(ctx.ids.next(), { authorId: author.id, text, createdAt: at(minutesAgo), ...extra });
+      await recordPost(ctx, tx, row);
+      return row;
+    };
+    const withMedia = await post(ada, 90, 'Evening at the plaza, photo and a short clip. #plaza', { mediaKeys });
+    const announcement = await post(news, 80, 'Plaza is live: a self-hosted platform for @ada and everyone else. Read more https://example.com/plaza $PLZ #launch');
+    const reply = await post(chen, 70, '@plazanews congratulations on the launch!', { replyTo: announcement });
+    const quote = await post(dana, 60, 'This is the photo I was talking about.', { quoteOf: withMedia });
+    const privatePost = await post(bruno, 50, 'Only my approved followers can read this.');
+    await post(ada, 20, 'Edits are allowed within the hour for Premium subscribers.', { paidPartnership: true });
+    await tx.updateTable('users').set({ pinned_post_id: withMedia.id }).where('id', '=', ada.id).execute();
+    await seedGraphDemo(ctx, tx);
+    const written = await seedPostsDemo(ctx, tx, { withMedia, announcement });
+    const adsAccounts = await seedAdsDemo(ctx, tx, users);
+
+    const workspace: DemoWorkspace = {
+      app_ids: apps.map((a) => a.id),
+      user_ids: users.map((u) => u.id),
+      sample: { post_ids: [withMedia.id, reply.id, quote.id, announcement.id, privatePost.id, ...written.post_ids], media_keys: [...mediaKeys, ...written.media_keys] },
+    };
+    await tx.insertInto('settings').values({ key: DEMO_KEY, value: toJson(workspace) }).execute();
+
+    const userCredentials = [];
+    for (const u of users) {
+      const oauth1 = await issueOAuth1AccessToken(ctx, tx, apps[0].id, u.id, 'read-write-directmessages');
+      const oauth2 = await issueOAuth2Tokens(ctx, tx, apps[0].id, u.id, DEMO_SCOPES);
+      userCredentials.push({
+        id: u.id,
+        username: u.username,
+        password: demoPassword(u.username),
+        access_token: oauth1.token,
+        access_token_secret: oauth1.secret,
+        oauth2_access_token: oauth2.accessToken,
+        oauth2_refresh_token: oauth2.refreshToken!,
+        ads_account_ids: adsAccounts.get(u.id) ?? [],
+      });
+    }
+    return {
+      base_url: '',
+      ads_url: '',
+      ads_sandbox_url: '',
+      apps: apps.map((a) => ({
+        id: a.id, name: a.name, tier: a.tier, consumer_key: a.consumer_key, consumer_secret: a.consumer_secret,
+        bearer_token: a.bearer_token, client_id: a.client_id, client_secret: a.client_secret, callback_urls: JSON.parse(a.callback_urls),
+      })),
+      users: userCredentials,
+      sample: workspace.sample,
+    };
+  });
+}
+
+/**
+ * On a later start: the demo workspace's credentials again. Secrets the store keeps only as
+ * hashes are taken from the previous file when they still verify, and issued anew otherwise.
+ */
+export async function demoCredentials(ctx: AppContext, workspace: DemoWorkspace, previous: CredentialsFile | undefined): Promise<CredentialsFile> {
+  return ctx.store.db.transaction().execute(async (tx) => {
+    const now = ctx.clock.now().toISOString();
+    // The file's order is part of its contract (apps[0] is the self-serve app): keep the seed's order.
+    const byPosition = <T extends { id: string }>(rows: T[], order: string[]) => rows.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
+    const apps = byPosition(await tx.selectFrom('apps').selectAll().where('id', 'in', workspace.app_ids).execute(), workspace.app_ids);
+    const users = byPosition(await tx.selectFrom('users').selectAll().where('id', 'in', workspace.user_ids).execute(), workspace.user_ids);
+    const appCredentials = [];
+    for (const app of apps) {
+      const old = previous?.apps.find((a) => a.id === app.id)?.bearer_token;
+      const live = old
+        ? await tx.selectFrom('app_bearer_tokens').select('app_id').where('token_hash', '=', hashToken(old)).where('app_id', '=', app.id).where('invalidated_at', 'is', null).executeTakeFirst()
+        : undefined;
+      appCredentials.push({
+        id: app.id, name: app.name, tier: app.tier, consumer_key: app.consumer_key, consumer_secret: app.consumer_secret,
+        bearer_token: live ? old! : ((await currentAppBearerToken(ctx, tx, app.id)) ?? (await issueAppBearerToken(ctx, tx, app.id))),
+        client_id: app.client_id, client_secret: app.client_secret, callback_urls: JSON.parse(app.callback_urls) as string[],
+      });
+    }
+    const first = apps[0];
+    const userCredentials = [];
+    for (const user of users) {
+      const old = previous?.users.find((u) => u.id === user.id);
+      const stored = await tx
+        .selectFrom('oauth1_tokens')
+        .select(['token', 'secret'])
+        .where('app_id', '=', first.id)
+        .where('user_id', '=', user.id)
+        .where('invalidated_at', 'is', null)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
+      const oauth1 = stored ?? (await issueOAuth1AccessToken(ctx, tx, first.id, user.id, 'read-write-directmessages'));
+      const liveOAuth2 = async (token: string | undefined, kind: 'access' | 'refresh') =>
+        token
+          ? (await tx
+              .selectFrom('oauth2_tokens')
+              .select('token_hash')
+              .where('token_hash', '=', hashToken(token))
+              .where('kind', '=', kind)
+              .where('revoked_at', 'is', null)
+              .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+              .executeTakeFirst()) !== undefined
+          : false;
+      let access = old?.oauth2_access_token;
+      let refresh = old?.oauth2_refresh_token;
+      if (!(await liveOAuth2(access, 'access')) || !(await liveOAuth2(refresh, 'refresh'))) {
+        const issued = await issueOAuth2Tokens(ctx, tx, first.id, user.id, DEMO_SCOPES);
+        access = issued.accessToken;
+        refresh = issued.refreshToken;
+      }
+      const candidates = [old?.password, demoPassword(user.username)].filter((p): p is string => !!p);
+      let password = '';
+      for (const candidate of candidates) if (await verifyPassword(candidate, user.password_hash)) { password = candidate; break; }
+      userCredentials.push({
+        id: user.id, username: user.username, password, access_token: oauth1.token, access_token_secret: oauth1.secret,
+        oauth2_access_token: access!, oauth2_refresh_token: refresh!, ads_account_ids: await adsAccountIdsOf(tx, user.id),
+      });
+    }
+    return { base_url: '', ads_url: '', ads_sandbox_url: '', apps: appCredentials, users: userCredentials, sample: workspace.sample };
+  });
+}

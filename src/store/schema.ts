@@ -1,0 +1,215 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Storage rows. Times are ISO 8601 UTC strings with milliseconds (they sort as text on both
+ * engines), booleans are 0/1 integers, nested values are JSON text. Wire objects are built
+ * from these by one converter per resource.
+ */
+import type { AdsTables } from './schema-ads.js';
+import type { GraphTables } from './schema-graph.js';
+import type { OAuthFlowTables } from './schema-oauth.js';
+import type { PostsTables } from './schema-posts.js';
+
+/** Every table: the foundation's here, each later area's in its own schema file. */
+export interface Database extends FoundationTables, AdsTables, OAuthFlowTables, PostsTables, GraphTables {}
+
+export interface FoundationTables {
+  apps: AppTable;
+  app_bearer_tokens: AppBearerTokenTable;
+  users: UserTable;
+  oauth1_tokens: OAuth1TokenTable;
+  oauth2_tokens: OAuth2TokenTable;
+  oauth_nonces: OAuthNonceTable;
+  posts: PostTable;
+  media: MediaTable;
+  follows: FollowTable;
+  webhooks: WebhookTable;
+  events: EventTable;
+  settings: SettingTable;
+}
+
+export type Tier = 'free' | 'basic' | 'pro' | 'enterprise' | 'pay-per-use';
+export type AccessLevel = 'read' | 'read-write' | 'read-write-directmessages';
+
+export interface AppTable {
+  id: string;
+  name: string;
+  tier: Tier;
+  owner_user_id: string | null;
+  consumer_key: string;
+  consumer_secret: string;
+  client_id: string;
+  client_secret: string;
+  /** JSON array of strings. */
+  callback_urls: string;
+  /** The "sign in with" setting that lets oauth/authenticate skip re-approval. */
+  sign_in_enabled: number;
+  created_at: string;
+}
+
+export interface AppBearerTokenTable {
+  token_hash: string;
+  app_id: string;
+  created_at: string;
+  invalidated_at: string | null;
+}
+
+export interface UserTable {
+  id: string;
+  username: string;
+  username_lower: string;
+  name: string;
+  password_hash: string | null;
+  email: string | null;
+  email_confirmed: number;
+  created_at: string;
+  description: string;
+  location: string | null;
+  url: string | null;
+  profile_image_url: string;
+  profile_banner_url: string | null;
+  protected: number;
+  verified: number;
+  verified_type: string;
+  subscription_type: string;
+  parody: number;
+  is_identity_verified: number;
+  pinned_post_id: string | null;
+  most_recent_post_id: string | null;
+  /** JSON object: {badge_url?, description?, url?, user_id?: string[]}, or null. */
+  affiliation: string | null;
+  /** JSON object: user entities (url.urls, description.*). */
+  entities: string;
+  /** JSON object or null. */
+  withheld: string | null;
+  followers_count: number;
+  following_count: number;
+  post_count: number;
+  listed_count: number;
+  like_count: number;
+  media_count: number;
+}
+
+export interface OAuth1TokenTable {
+  token: string;
+  secret: string;
+  app_id: string;
+  user_id: string;
+  access_level: AccessLevel;
+  created_at: string;
+  invalidated_at: string | null;
+}
+
+export interface OAuth2TokenTable {
+  token_hash: string;
+  kind: 'access' | 'refresh';
+  app_id: string;
+  user_id: string;
+  /** Space-separated scopes. */
+  scopes: string;
+  expires_at: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface OAuthNonceTable {
+  consumer_key: string;
+  nonce: string;
+  timestamp: number;
+  created_at: string;
+}
+
+export interface PostTable {
+  id: string;
+  author_id: string;
+  text: string;
+  created_at: string;
+  conversation_id: string;
+  in_reply_to_user_id: string | null;
+  /** JSON array of {type, id}. */
+  referenced_posts: string;
+  /** JSON array of media keys. */
+  media_keys: string;
+  /** JSON array of poll ids. */
+  poll_ids: string;
+  lang: string;
+  source: string;
+  possibly_sensitive: number;
+  reply_settings: string;
+  /** JSON object: urls, mentions, hashtags, cashtags, annotations. */
+  entities: string;
+  /** JSON array. */
+  context_annotations: string;
+  paid_partnership: number;
+  community_id: string | null;
+  /** JSON array of post ids, oldest first, this one last. */
+  edit_history_post_ids: string;
+  /** JSON object: {edits_remaining, is_edit_eligible, editable_until}. */
+  edit_controls: string;
+  /** JSON object or null. */
+  geo: string | null;
+  /** JSON object or null. */
+  withheld: string | null;
+  /** JSON object or null: {followers: boolean}. */
+  scopes: string | null;
+  retweet_count: number;
+  reply_count: number;
+  like_count: number;
+  quote_count: number;
+  bookmark_count: number;
+  impression_count: number;
+  deleted_at: string | null;
+}
+
+export interface MediaTable {
+  media_key: string;
+  id: string;
+  owner_user_id: string;
+  type: 'photo' | 'video' | 'animated_gif';
+  url: string | null;
+  preview_image_url: string | null;
+  width: number | null;
+  height: number | null;
+  duration_ms: number | null;
+  alt_text: string | null;
+  view_count: number;
+  /** JSON array of {bit_rate?, content_type, url}. */
+  variants: string;
+  mime_type: string;
+  size_bytes: number;
+  file_path: string | null;
+  created_at: string;
+}
+
+export interface FollowTable {
+  source_user_id: string;
+  target_user_id: string;
+  created_at: string;
+}
+
+export interface WebhookTable {
+  id: string;
+  app_id: string;
+  url: string;
+  valid: number;
+  created_at: string;
+  last_crc_at: string | null;
+}
+
+export interface EventTable {
+  seq: Generated<number>;
+  id: string;
+  type: string;
+  /** The id of what the event is about (a post, a user, a webhook...). */
+  subject: string;
+  /** JSON: what a subscriber receives. */
+  payload: string;
+  created_at: string;
+}
+
+/** Small named records of the installation (e.g. which apps and users form the demo workspace). */
+export interface SettingTable {
+  key: string;
+  /** JSON. */
+  value: string;
+}

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type Transaction } from 'kysely';
+import type { Database } from './schema.js';
+import { migrations } from './migrations/index.js';
+
+export type StoreDialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+/** Either the database or a transaction on it: stores take this so services choose the boundary. */
+export type DbOrTx = Kysely<Database>;
+
+export interface Store {
+  db: Db;
+  dialect: StoreDialect;
+  close(): Promise<void>;
+}
+
+export function dialectOf(url: string): StoreDialect {
+  return /^postgres(ql)?:\/\//.test(url) ? 'postgres' : 'sqlite';
+}
+
+/** Opens SQLite (a file path or ":memory:") or PostgreSQL (a postgres:// URL) and migrates it. */
+export async function openStore(url: string): Promise<Store> {
+  const dialect = dialectOf(url);
+  let db: Db;
+  if (dialect === 'postgres') {
+    // Counts and bigints come back as JS numbers; every id Plaza stores is text.
+    pg.types.setTypeParser(20, (v) => Number(v));
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
+    const sqlite = new SQLite(url);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  }
+  await migrate(db, dialect);
+  return { db, dialect, close: () => db.destroy() };
+}
+
+async function migrate(db: Db, dialect: StoreDialect): Promise<void> {
+  const provider = {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return Object.fromEntries(
+        Object.entries(migrations).map(([name, m]) => [name, { up: (k: Kysely<any>) => m.up(k, dialect) }]),
+      );
+    },
+  };
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    // No migration ran: the database itself could not be reached; say that, not "migration failed".
+    if (!failed) throw error;
+    throw new Error(`migration ${failed.migrationName} failed: ${String(error)}`, { cause: error });
+  }
+}
+
+/** True when the engine refused a write for a unique or primary-key constraint. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** Parses a JSON text column, typed by the caller. */
+export function fromJson<T>(text: string | null): T | null {
+  return text === null ? null : (JSON.parse(text) as T);
+}
+
+export const toJson = (value: unknown): string => JSON.stringify(value);

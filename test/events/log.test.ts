@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { appendEvent, eventsAfter } from '../../src/events/log.js';
+import { startTestPlaza, type TestPlaza } from '../support/server.js';
+
+let plaza: TestPlaza;
+
+before(async () => {
+  plaza = await startTestPlaza();
+});
+
+test('the event log records type, subject, payload and time; the seed appended post.create for every post', async () => {
+  const events = await eventsAfter(plaza.ctx.store.db, 0, 1000);
+  const creates = events.filter((e) => e.type === 'post.create');
+  const posts = await plaza.ctx.store.db.selectFrom('posts').select('id').execute();
+  assert.equal(creates.length, posts.length);
+  const first = creates.find((e) => e.subject === plaza.creds.sample.post_ids[0])!;
+  const payload = JSON.parse(first.payload);
+  assert.equal(payload.id, first.subject);
+  assert.equal(typeof payload.text, 'string');
+  assert.ok(payload.author_id);
+  assert.match(first.created_at, /Z$/);
+  const seqs = events.map((e) => Number(e.seq));
+  assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b), 'read in seq order');
+});
+
+test('an event is written in the same transaction as the change it records: a rolled-back change leaves no event', async () => {
+  const db = plaza.ctx.store.db;
+  const before = await eventsAfter(db, 0, 10000);
+  await assert.rejects(
+    db.transaction().execute(async (tx) => {
+      await appendEvent(plaza.ctx, tx, { type: 'test.rollback', subject: '1', payload: { ok: false } });
+      throw new Error('the change failed');
+    }),
+  );
+  const after = await eventsAfter(db, 0, 10000);
+  assert.equal(after.length, before.length);
+  const id = await db.transaction().execute((tx) => appendEvent(plaza.ctx, tx, { type: 'test.commit', subject: '2', payload: { ok: true } }));
+  const last = (await eventsAfter(db, Number(before.at(-1)!.seq))).find((e) => e.id === id)!;
+  assert.equal(last.type, 'test.commit');
+  assert.deepEqual(JSON.parse(last.payload), { ok: true });
+});

@@ -1,0 +1,168 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after } from 'node:test';
+import OAuth from 'oauth-1.0a';
+import pg from 'pg';
+import { startPlaza, type Plaza } from '../../src/app.js';
+import type { Clock } from '../../src/clock.js';
+import { loadConfig, type ConfigOverrides } from '../../src/config.js';
+import type { CredentialsFile } from '../../src/seed/credentials.js';
+
+/**
+ * Boots the real server on port 0 with a temporary store: a SQLite file in a temp folder, or,
+ * when DATABASE_URL is set, a fresh PostgreSQL database dropped afterwards.
+ */
+export interface TestPlaza extends Plaza {
+  creds: CredentialsFile;
+  dataDir: string;
+  databaseUrl: string;
+  /** Stops the server, keeping the store, and starts it again on it. */
+  restart(overrides?: ConfigOverrides): Promise<TestPlaza>;
+}
+
+export async function startTestPlaza(overrides: ConfigOverrides = {}, deps: { clock?: Clock } = {}): Promise<TestPlaza> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-test-'));
+  const databaseUrl = overrides.databaseUrl ?? (process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : path.join(dataDir, 'plaza.sqlite'));
+  const plaza = await boot({ ...overrides, databaseUrl, dataDir }, deps);
+  cleanups.push(async () => {
+    await plaza.close();
+    if (databaseUrl.startsWith('postgres')) await dropPostgresDatabase(databaseUrl);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  return plaza;
+}
+
+// Registered when this module loads, at the root of the importing test file, so servers started
+// in `before` hooks live until every test of the file has run.
+const cleanups: Array<() => Promise<void>> = [];
+after(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function boot(overrides: ConfigOverrides & { databaseUrl: string; dataDir: string }, deps: { clock?: Clock }): Promise<TestPlaza> {
+  const config = loadConfig(
+    { port: 0, adsPort: 0, adsSandboxPort: 0, logLevel: process.env.TEST_LOG_LEVEL ?? 'silent', credentialsFile: path.join(overrides.dataDir, 'credentials.json'), ...overrides },
+    {},
+  );
+  const plaza = await startPlaza(config, deps);
+  const test: TestPlaza = Object.assign(plaza, {
+    creds: plaza.credentials!,
+    dataDir: overrides.dataDir,
+    databaseUrl: overrides.databaseUrl,
+    async restart(more: ConfigOverrides = {}) {
+      await plaza.close();
+      const next = await boot({ ...overrides, ...more }, deps);
+      Object.assign(test, next);
+      return test;
+    },
+  });
+  return test;
+}
+
+/** A new, empty PostgreSQL database next to `adminUrl`'s; drop it with dropPostgresDatabase. */
+export async function freshPostgresDatabase(adminUrl: string, prefix = 'plaza_test'): Promise<string> {
+  const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function dropPostgresDatabase(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface CallOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  form?: Record<string, string>;
+  /** An app-only bearer token, an OAuth 2.0 user token, or an OAuth 1.0a signer. */
+  auth?: { bearer: string } | { oauth1: OAuth1Credentials };
+}
+
+export interface OAuth1Credentials {
+  consumer_key: string;
+  consumer_secret: string;
+  token?: string;
+  token_secret?: string;
+}
+
+export interface CallResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** One HTTP call to a listener; JSON bodies are parsed. */
+export async function call<T = any>(baseUrl: string, pathAndQuery: string, options: CallOptions = {}): Promise<CallResult<T>> {
+  const url = `${baseUrl}${pathAndQuery}`;
+  const method = options.method ?? 'GET';
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | undefined;
+  if (options.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(options.form).toString();
+  } else if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  if (options.auth && 'bearer' in options.auth) headers.authorization = `Bearer ${options.auth.bearer}`;
+  if (options.auth && 'oauth1' in options.auth) headers.authorization = oauth1Header(options.auth.oauth1, method, url, options.form);
+  const response = await fetch(url, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  if ((response.headers.get('content-type') ?? '').includes('json') && text.length > 0) parsed = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+/** An independent OAuth 1.0a signer (the oauth-1.0a package), as a client library would sign. */
+export function oauth1Header(c: OAuth1Credentials, method: string, url: string, form?: Record<string, string>): string {
+  const oauth = new OAuth({
+    consumer: { key: c.consumer_key, secret: c.consumer_secret },
+    signature_method: 'HMAC-SHA1',
+    hash_function: (base, key) => crypto.createHmac('sha1', key).update(base).digest('base64'),
+  });
+  const token = c.token ? { key: c.token, secret: c.token_secret ?? '' } : undefined;
+  return oauth.toHeader(oauth.authorize({ url, method, data: form }, token)).Authorization;
+}
+
+/** Named fixtures over the demo workspace. */
+export function fixtures(plaza: TestPlaza) {
+  const { creds } = plaza;
+  const user = (username: string) => {
+    const u = creds.users.find((x) => x.username === username);
+    if (!u) throw new Error(`no demo user ${username}`);
+    return u;
+  };
+  const selfServe = creds.apps[0];
+  const enterprise = creds.apps[1];
+  return {
+    selfServe,
+    enterprise,
+    appAuth: { bearer: selfServe.bearer_token },
+    user,
+    oauth1As: (username: string) => ({
+      oauth1: { consumer_key: selfServe.consumer_key, consumer_secret: selfServe.consumer_secret, token: user(username).access_token, token_secret: user(username).access_token_secret },
+    }),
+    oauth2As: (username: string) => ({ bearer: user(username).oauth2_access_token }),
+    get: <T = any>(p: string, options: CallOptions = {}) => call<T>(plaza.urls.base_url, p, options),
+    send: <T = any>(method: string, p: string, options: CallOptions = {}) => call<T>(plaza.urls.base_url, p, { ...options, method }),
+  };
+}
