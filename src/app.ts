@@ -26,7 +26,8 @@ export interface Plaza {
 
 /** The composition root: one store, one context, three listeners. */
 export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): Promise<Plaza> {
-  const store = await openStore(config.databaseUrl);
+  const log = pino({ level: config.logLevel });
+  const store = await openStore(config.databaseUrl, (err) => log.warn({ err }, 'a database connection was closed by the server'));
   const clock = deps.clock ?? systemClock;
   const ctx: AppContext = {
     config,
@@ -34,7 +35,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     clock,
     ids: new IdGenerator(clock),
     problems: new Problems(config.problemBase),
-    log: pino({ level: config.logLevel }),
+    log,
   };
   const metrics = new Metrics();
   const platform = await buildPlatform(ctx, metrics);

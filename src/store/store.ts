@@ -23,13 +23,18 @@ export function dialectOf(url: string): StoreDialect {
 }
 
 /** Opens SQLite (a file path or ":memory:") or PostgreSQL (a postgres:// URL) and migrates it. */
-export async function openStore(url: string): Promise<Store> {
+export async function openStore(url: string, onConnectionError: (err: Error) => void = () => {}): Promise<Store> {
   const dialect = dialectOf(url);
   let db: Db;
+  let closePool = async () => {};
   if (dialect === 'postgres') {
     // Counts and bigints come back as JS numbers; every id Plaza stores is text.
     pg.types.setTypeParser(20, (v) => Number(v));
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle connection the server drops (a restart, an administrator) is an 'error' event on the
+    // pool; unheard, it would end the process. The pool has already discarded that connection.
+    pool.on('error', onConnectionError);
+    closePool = connectionsClosed(pool);
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
@@ -41,7 +46,29 @@ export async function openStore(url: string): Promise<Store> {
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   }
   await migrate(db, dialect);
-  return { db, dialect, close: () => db.destroy() };
+  return {
+    db,
+    dialect,
+    close: async () => {
+      await db.destroy();
+      await closePool();
+    },
+  };
+}
+
+/**
+ * pg's Pool.end() resolves once its connections are asked to end, not once they have; this waits
+ * for the last one, so a caller that closes the store and then drops the database races nothing.
+ */
+function connectionsClosed(pool: pg.Pool): () => Promise<void> {
+  let open = 0;
+  let settle: (() => void) | undefined;
+  pool.on('connect', () => void open++);
+  pool.on('remove', () => {
+    open--;
+    if (open === 0) settle?.();
+  });
+  return () => (open === 0 ? Promise.resolve() : new Promise<void>((resolve) => (settle = resolve)));
 }
 
 async function migrate(db: Db, dialect: StoreDialect): Promise<void> {
