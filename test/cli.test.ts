@@ -311,6 +311,10 @@ test('logs on stdout are JSON lines carrying the request id (reqId) that the res
   const forged = signed.replace(/oauth_signature="[^"]+"/, 'oauth_signature="Zm9yZ2VkLXNpZ25hdHVyZQ%3D%3D"');
   assert.equal((await send(creds.base_url, '/2/users/me', forged)).status, 401);
   await send(creds.ads_url, '/12/accounts', oauth1Header(oauth1(creds, ada), 'GET', `${creds.ads_url}/12/accounts`));
+  // A secret a client puts in the query string is redacted from the logged URL.
+  const inQuery = `plaza-query-${crypto.randomBytes(8).toString('hex')}`;
+  await send(creds.base_url, `/2/users/me?access_token=${inQuery}&code=${inQuery}`, `Bearer ${ada.oauth2_access_token}`);
+  secrets.push(inQuery);
   secrets.push(creds.apps[0].bearer_token, ada.oauth2_access_token, ada.access_token_secret, creds.apps[0].consumer_secret);
 
   // Each request's "request completed" line arrives once its response is on the wire.
@@ -328,6 +332,7 @@ test('logs on stdout are JSON lines carrying the request id (reqId) that the res
     assert.ok(mine.some((l) => l.msg === 'incoming request' && typeof l.req?.url === 'string'), `incoming request ${id}`);
     assert.ok(mine.some((l) => l.msg === 'request completed' && typeof l.res?.statusCode === 'number'), `request completed ${id}`);
   }
+  assert.ok(logs.some((l) => l.req?.url === '/2/users/me?access_token=[Redacted]&code=[Redacted]'), 'the query secret is logged redacted');
   const text = first.stdout.split('\n').filter((l) => l.startsWith('{')).join('\n') + first.stderr;
   for (const secret of secrets) assert.equal(text.includes(secret), false, `a secret in the logs: ${secret}`);
 });

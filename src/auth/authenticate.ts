@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { ProblemError } from '../http/problems.js';
 import type { AccessLevel } from '../store/schema.js';
+import type { Store } from '../store/store.js';
 import { effectiveScopes } from './flows/scopes.js';
 import { findOAuth1AccessLevel } from './flows/store.js';
 import { OAuth1Error, verifyOAuth1Request, type OAuth1FailureReason } from './oauth1.js';
@@ -92,24 +93,52 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest, aut
 async function identifyCaller(ctx: AppContext, request: FastifyRequest): Promise<Caller | undefined> {
   const header = request.headers.authorization;
   if (!header) return undefined;
-  const db = ctx.store.db;
   if (/^Bearer\s+/i.test(header)) {
     const tokenHash = hashToken(header.replace(/^Bearer\s+/i, '').trim());
-    const app = await findAppByBearerHash(db, tokenHash);
-    if (app) return { kind: 'app', app };
-    const token = await findOAuth2AccessToken(db, tokenHash);
-    if (!token || (token.expires_at !== null && token.expires_at <= ctx.clock.now().toISOString())) return undefined;
-    const [tokenApp, user, oauth1AccessLevel] = await Promise.all([
-      findAppById(db, token.app_id),
-      findUserById(db, token.user_id),
-      findOAuth1AccessLevel(db, token.app_id, token.user_id),
-    ]);
-    if (!tokenApp || !user) return undefined;
-    const scopes = effectiveScopes(new Set(token.scopes.split(' ').filter(Boolean)), oauth1AccessLevel);
-    return { kind: 'oauth2', app: tokenApp, user, scopes, oauth1AccessLevel };
+    const generation = ctx.store.generation();
+    const now = ctx.clock.now().toISOString();
+    const memo = bearerMemo(ctx.store);
+    const known = memo.get(tokenHash);
+    if (known && generation !== undefined && known.generation === generation && (known.expiresAt === null || known.expiresAt > now)) return known.caller;
+    const caller = await identifyBearer(ctx, tokenHash, now);
+    if (caller && generation !== undefined && generation === ctx.store.generation()) {
+      if (memo.size >= BEARER_MEMO_SIZE) memo.clear();
+      memo.set(tokenHash, { generation, caller: caller.caller, expiresAt: caller.expiresAt });
+    }
+    return caller?.caller;
   }
   if (/^OAuth\s+/i.test(header)) return verifyUserContext(ctx, request);
   return undefined;
+}
+
+/**
+ * Who a bearer token belongs to, remembered per store while the store is unchanged (any write,
+ * such as a revocation, bumps its generation) and the token unexpired: repeated reads with one
+ * token then cost no query.
+ */
+const BEARER_MEMO_SIZE = 10_000;
+const bearerMemos = new WeakMap<Store, Map<string, { generation: string; caller: Caller; expiresAt: string | null }>>();
+
+function bearerMemo(store: Store): Map<string, { generation: string; caller: Caller; expiresAt: string | null }> {
+  let memo = bearerMemos.get(store);
+  if (!memo) bearerMemos.set(store, (memo = new Map()));
+  return memo;
+}
+
+async function identifyBearer(ctx: AppContext, tokenHash: string, now: string): Promise<{ caller: Caller; expiresAt: string | null } | undefined> {
+  const db = ctx.store.db;
+  const app = await findAppByBearerHash(db, tokenHash);
+  if (app) return { caller: { kind: 'app', app }, expiresAt: null };
+  const token = await findOAuth2AccessToken(db, tokenHash);
+  if (!token || (token.expires_at !== null && token.expires_at <= now)) return undefined;
+  const [tokenApp, user, oauth1AccessLevel] = await Promise.all([
+    findAppById(db, token.app_id),
+    findUserById(db, token.user_id),
+    findOAuth1AccessLevel(db, token.app_id, token.user_id),
+  ]);
+  if (!tokenApp || !user) return undefined;
+  const scopes = effectiveScopes(new Set(token.scopes.split(' ').filter(Boolean)), oauth1AccessLevel);
+  return { caller: { kind: 'oauth2', app: tokenApp, user, scopes, oauth1AccessLevel }, expiresAt: token.expires_at };
 }
 
 /** OAuth 1.0a user context: the signed request must carry an access token of the signing app. */

@@ -17,6 +17,15 @@ export async function createListener(config: Config, metrics: Metrics, listener:
       level: config.logLevel,
       base: { listener },
       redact: ['req.headers.authorization', 'req.headers.cookie'],
+      serializers: {
+        req: (req: { method: string; url: string; host?: string; socket?: { remoteAddress?: string; remotePort?: number } }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          host: req.host,
+          remoteAddress: req.socket?.remoteAddress,
+          remotePort: req.socket?.remotePort,
+        }),
+      },
     },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -41,6 +50,27 @@ export async function createListener(config: Config, metrics: Metrics, listener:
     return reply.type(contentType).send(body);
   });
   return app;
+}
+
+/** Query parameters that carry a secret: their values never reach the log. */
+const SECRET_PARAMETERS = new Set(['access_token', 'oauth_token', 'oauth_verifier', 'code', 'code_verifier', 'client_secret', 'token', 'refresh_token', 'password', 'crc_token']);
+
+/** The URL as logged: the value of every secret-bearing query parameter replaced by [Redacted]. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = url.slice(q + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    let decoded = name;
+    try {
+      decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+    } catch {
+      // a malformed name is logged as sent
+    }
+    return eq >= 0 && SECRET_PARAMETERS.has(decoded.toLowerCase()) ? `${name}=[Redacted]` : pair;
+  });
+  return `${url.slice(0, q)}?${params.join('&')}`;
 }
 
 export type Listener = Awaited<ReturnType<typeof createListener>>;

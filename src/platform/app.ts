@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import type { AppContext } from '../context.js';
 import type { Metrics } from '../http/metrics.js';
 import { installPlatformErrors } from '../http/platform-errors.js';
+import { installNulGuard } from '../http/nul.js';
 import { createListener, type Listener } from '../http/server.js';
 import { blockRoutes } from './blocks/routes.js';
 import { bookmarkRoutes } from './bookmarks/routes.js';
@@ -16,6 +17,7 @@ import { oauthTokenRoutes } from '../auth/flows/routes.js';
 import { webPages } from '../web/plugin.js';
 import { postRoutes } from './posts/routes.js';
 import { postWriteRoutes } from './posts/write-routes.js';
+import { installResponseCache } from './response-cache.js';
 import { installRouteAuth } from './route-auth.js';
 import { sharedSchemas } from './schemas.js';
 import { repostRoutes } from './reposts/routes.js';
@@ -38,6 +40,8 @@ export async function buildPlatform(ctx: AppContext, metrics: Metrics): Promise<
   const app = await createListener(ctx.config, metrics, 'platform');
   installPlatformErrors(app, ctx);
   installRouteAuth(app, ctx);
+  installNulGuard(app, ctx.problems);
+  installResponseCache(app, ctx, ctx.config.responseCacheBytes);
   for (const schema of sharedSchemas) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {

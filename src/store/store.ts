@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
+import { WriteCounter } from './generation.js';
 import { migrations } from './migrations/index.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
@@ -15,6 +16,12 @@ export type DbOrTx = Kysely<Database>;
 export interface Store {
   db: Db;
   dialect: StoreDialect;
+  /**
+   * A value that changes whenever the store's data may have changed: a write through this process,
+   * or a commit by another connection to the same SQLite file. Undefined on PostgreSQL, where other
+   * processes write unseen; nothing may then be cached across requests.
+   */
+  generation(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -27,6 +34,8 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   const dialect = dialectOf(url);
   let db: Db;
   let closePool = async () => {};
+  const writes = new WriteCounter(new Set(['oauth_nonces']));
+  let generation: () => string | undefined = () => undefined;
   if (dialect === 'postgres') {
     // Counts and bigints come back as JS numbers; every id Plaza stores is text.
     pg.types.setTypeParser(20, (v) => Number(v));
@@ -35,7 +44,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     // pool; unheard, it would end the process. The pool has already discarded that connection.
     pool.on('error', onConnectionError);
     closePool = connectionsClosed(pool);
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writes] });
   } else {
     if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
     const sqlite = new SQLite(url);
@@ -43,12 +52,16 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [writes] });
+    // data_version changes when another connection commits to the file; this one's own writes are counted.
+    const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+    generation = () => `${writes.writes}:${dataVersion.get() as number}`;
   }
   await migrate(db, dialect);
   return {
     db,
     dialect,
+    generation,
     close: async () => {
       await db.destroy();
       await closePool();

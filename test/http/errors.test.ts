@@ -88,3 +88,22 @@ test('the Error object is rendered as application/json {code, message}', async (
   assert.deepEqual(res.json(), { code: 220, message: 'Your credentials do not allow access to this resource.' });
   await app.close();
 });
+
+test('a NUL character anywhere in a query parameter, path segment or body field is an invalid-request naming it, and changes nothing', async () => {
+  const webhooks = async () => (await plaza.ctx.store.db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  const before = await webhooks();
+  const cases = [
+    { res: await f.send('POST', '/2/webhooks', { auth: f.appAuth, body: { url: 'https://example.com/hook\u0000' } }), name: 'url', kind: 'body field' },
+    { res: await f.get('/2/spaces/search?query=plaza%00', { auth: f.appAuth }), name: 'query', kind: 'query parameter' },
+    { res: await f.send('POST', '/2/lists', { auth: f.oauth2As('ada'), body: { name: 'ok', description: 'nested \u0000' } }), name: 'description', kind: 'body field' },
+  ];
+  for (const { res, name, kind } of cases) {
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.type, 'https://api.x.com/2/problems/invalid-request');
+    assert.equal(res.body.errors[0].message, `The \`${name}\` ${kind} must not contain NUL characters`);
+    assert.deepEqual(Object.keys(res.body.errors[0].parameters), [name]);
+  }
+  assert.equal(await webhooks(), before);
+  // Credentials are still checked first: no token is a 401, not a 400.
+  assert.equal((await f.send('POST', '/2/webhooks', { body: { url: 'https://example.com/hook\u0000' } })).status, 401);
+});

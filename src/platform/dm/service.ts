@@ -10,7 +10,7 @@ import { toJson, type DbOrTx } from '../../store/store.js';
 import { isBlocking } from '../blocks/store.js';
 import { hydrate, parseSelection } from '../expansions.js';
 import { requireDmAccess } from '../graph/access.js';
-import { parsePage, rejectNul } from '../graph/query.js';
+import { parsePage } from '../graph/query.js';
 import { errorsOnly, type PageResult } from '../graph/render.js';
 import { parseEntities } from '../posts/entities.js';
 import { findPostsByIds } from '../posts/store.js';
@@ -49,7 +49,6 @@ const forbidden = (ctx: AppContext, detail: string) => new ProblemError(403, ctx
 
 /** A message needs text or an attachment (the reference's anyOf); text of at most 10,000 characters. */
 function checkMessage(ctx: AppContext, message: NewMessage, prefix = ''): void {
-  rejectNul(ctx, { ...message }, 'body field', prefix);
   const text = message.text;
   if ((text === undefined || text.length === 0) && !(message.attachments && message.attachments.length > 0)) {
     throw invalidParameter(ctx.problems, `${prefix}text`, [], `A message needs \`${prefix}text\` or \`${prefix}attachments\``);

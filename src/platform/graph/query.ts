@@ -86,16 +86,3 @@ export function parseTimeWindow(ctx: AppContext, query: Record<string, unknown>)
   return window;
 }
 
-/**
- * Text that reaches the store must not hold NUL characters (PostgreSQL refuses them in text):
- * an invalid-request naming the field, before anything is written.
- */
-export function rejectNul(ctx: AppContext, values: Record<string, unknown>, kind: 'body field' | 'query parameter' = 'body field', prefix = ''): void {
-  for (const [name, value] of Object.entries(values)) {
-    const path = `${prefix}${name}`;
-    if (typeof value === 'string' && value.includes('\u0000')) {
-      throw invalidParameter(ctx.problems, path, [], `The \`${path}\` ${kind} must not contain NUL characters`);
-    }
-    if (value && typeof value === 'object') rejectNul(ctx, value as Record<string, unknown>, kind, Array.isArray(value) ? prefix : `${path}.`);
-  }
-}

@@ -9,7 +9,7 @@ import { isBlocking } from '../blocks/store.js';
 import { hydrate, parseSelection, type Selection } from '../expansions.js';
 import { requireUser } from '../follows/service.js';
 import { requireSelf, requireWriteAccess } from '../graph/access.js';
-import { ALL_TIME, compositeKey, parsePage, parseTimePage, rejectNul } from '../graph/query.js';
+import { ALL_TIME, compositeKey, parsePage, parseTimePage } from '../graph/query.js';
 import { errorsOnly, renderPosts, renderUsers, type PageResult } from '../graph/render.js';
 import { checkTier } from '../graph/tiers.js';
 import { subjectUser } from '../graph/visibility.js';
@@ -104,7 +104,6 @@ export async function recordListUser(ctx: AppContext, db: DbOrTx, table: 'list_m
 /** POST /2/lists. */
 export async function createList(ctx: AppContext, caller: UserCaller, body: ListChanges & { name: string }): Promise<{ id: string; name: string }> {
   requireWriteAccess(ctx, caller);
-  rejectNul(ctx, { ...body });
   checkName(ctx, body.name);
   return ctx.store.db.transaction().execute(async (tx) => {
     if ((await countOwnedLists(tx, caller.user.id)) >= LIST_LIMITS.owned) {
@@ -118,7 +117,6 @@ export async function createList(ctx: AppContext, caller: UserCaller, body: List
 /** PUT /2/lists/{id}: the owner changes name, description or privacy. */
 export async function updateList(ctx: AppContext, caller: UserCaller, listId: string, body: ListChanges): Promise<{ updated: boolean }> {
   requireWriteAccess(ctx, caller);
-  rejectNul(ctx, { ...body });
   checkName(ctx, body.name);
   await ctx.store.db.transaction().execute(async (tx) => {
     await requireOwnList(ctx, tx, caller, listId);

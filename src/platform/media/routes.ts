@@ -223,7 +223,8 @@ export async function mediaRoutes(app: Listener, ctx: AppContext): Promise<void>
   app.get(
     '/2/media/upload',
     {
-      config: { auth: mediaAuth },
+      // The processing state moves with time, not only with writes.
+      config: { auth: mediaAuth, cache: false },
       schema: {
         operationId: 'getMediaUploadStatus',
         summary: 'The processing state of an upload',

@@ -6,7 +6,6 @@ import type { DbOrTx } from '../../store/store.js';
 import { isBlocking } from '../blocks/store.js';
 import { requireCommunityMember } from '../communities/service.js';
 import { requireWriteAccess } from '../graph/access.js';
-import { rejectNul } from '../graph/query.js';
 import { requireVisiblePost } from '../graph/visibility.js';
 import { attachableMedia } from '../media/service.js';
 import { insertPoll } from '../polls/store.js';
@@ -50,7 +49,6 @@ const bad = (ctx: AppContext, name: string, values: string[], message: string) =
 
 /** What a request may hold together, checked before anything is read (bad input changes nothing). */
 function checkShape(ctx: AppContext, body: CreatePostBody): void {
-  rejectNul(ctx, body as Record<string, unknown>);
   const text = body.text ?? '';
   const length = postLength(text);
   if (length > MAX_POST_LENGTH) {

@@ -9,7 +9,6 @@ import { alphanumeric } from '../../store/ids.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
 import { hydrate, parseSelection, type Selection } from '../expansions.js';
 import { requireWriteAccess } from '../graph/access.js';
-import { rejectNul } from '../graph/query.js';
 import type { PageResult } from '../graph/render.js';
 import { findUsersByIds } from '../users/store.js';
 import type { View } from '../view.js';
@@ -61,7 +60,6 @@ async function requireUsers(ctx: AppContext, db: DbOrTx, ids: string[], paramete
  */
 export async function createSpace(ctx: AppContext, caller: UserCaller, body: NewSpace): Promise<Record<string, unknown>> {
   requireWriteAccess(ctx, caller);
-  rejectNul(ctx, { ...body });
   const now = ctx.clock.now();
   let scheduled: string | undefined;
   if (body.scheduled_start !== undefined) {
@@ -158,7 +156,6 @@ const SEARCH_STATES = { live: ['live'], scheduled: ['scheduled'], all: ['live', 
 /** GET /2/spaces/search: live and/or scheduled spaces whose title holds every word of `query`. */
 export async function findSpaces(ctx: AppContext, view: View, query: Record<string, unknown>): Promise<PageResult> {
   const selection = parseSpaceSelection(ctx, query);
-  rejectNul(ctx, { query: query.query }, 'query parameter');
   const text = String(query.query ?? '');
   const words = splitList(text.replace(/\s+/g, ',')).slice(0, 50);
   if (words.length === 0) throw invalidParameter(ctx.problems, 'query', [text], 'The `query` query parameter can not be blank');

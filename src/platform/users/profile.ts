@@ -8,7 +8,6 @@ import { parseSelection } from '../expansions.js';
 import { recordFollow } from '../follows/service.js';
 import { pendingRequesters } from '../follows/store.js';
 import { requireWriteAccess } from '../graph/access.js';
-import { rejectNul } from '../graph/query.js';
 import { latestOf } from '../graph/visibility.js';
 import { parseEntities } from '../posts/entities.js';
 import { findPostsByIds } from '../posts/store.js';
@@ -60,7 +59,6 @@ function checkUrl(ctx: AppContext, name: string, value: string, https = false): 
 }
 
 function checkChanges(ctx: AppContext, c: ProfileChanges): void {
-  rejectNul(ctx, { ...c });
   const text = (name: keyof ProfileChanges, value: string | undefined, max: number, min = 0) => {
     if (value === undefined) return;
     const length = [...value].length;
