@@ -147,7 +147,6 @@ export async function seedDemo(ctx: AppContext): Promise<CredentialsFile> {
         .execute();
       mediaKeys.push(key);
     }
-    await tx.updateTable('users').set({ media_count: mediaKeys.length }).where('id', '=', ada.id).execute();
 
     const post = async (author: UserTable, minutesAgo: number, text: string, extra: Partial<Parameters<typeof newPostRow>[1]> = {}): Promise<PostRow> => {
       const row = newPostRow(ctx.ids.next(), { authorId: author.id, text, createdAt: at(minutesAgo), ...extra });

@@ -183,3 +183,19 @@ test('impression_count moves when a signed-in user other than the author is show
   const after = await plaza.ctx.store.db.selectFrom('media').select('view_count').where('media_key', '=', video.media_key).executeTakeFirstOrThrow();
   assert.equal(after.view_count, video.view_count + 2);
 });
+
+test('public_metrics.media_count follows the media a user posts: two photos attached add two, a repost adds none, deleting the post takes them back', async () => {
+  const dana = await p.enterpriseAs('dana');
+  const mediaCount = async () => (await p.get(`/2/users/${p.user('dana').id}?user.fields=public_metrics`, { auth: p.appAuth })).body.data.public_metrics.media_count;
+  const before = await mediaCount();
+  const photos = [await p.uploadPng(dana), await p.uploadPng(dana)];
+  assert.equal(await mediaCount(), before, 'an upload alone is not posted media');
+  const posted = await p.post(dana, { text: 'Two photos', media: { media_ids: photos.map((m) => m.id) } });
+  assert.equal(posted.status, 201, posted.text);
+  assert.equal(await mediaCount(), before + 2);
+  const repost = await p.send('POST', `/2/users/${p.user('dana').id}/reposts`, { auth: dana, body: { post_id: withMedia } });
+  assert.equal(repost.status, 200, repost.text);
+  assert.equal(await mediaCount(), before + 2);
+  assert.equal((await p.send('DELETE', `/2/posts/${posted.body.data.id}`, { auth: dana })).status, 200);
+  assert.equal(await mediaCount(), before);
+});

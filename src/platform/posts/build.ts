@@ -126,8 +126,11 @@ export function editedPostRow(id: string, previous: PostRow, edit: PostEdit): Po
   };
 }
 
+/** The media a post counts toward its author's media_count: what it attaches itself (a repost attaches none). */
+export const mediaCountOf = (row: PostRow): number => (JSON.parse(row.media_keys) as string[]).length;
+
 /**
- * Stores a new post with the counters it moves (the author's post count, the parent's reply,
+ * Stores a new post with the counters it moves (the author's post count and media count, the parent's reply,
  * quote or repost count) and its post.create event, all on `db` (pass the transaction). A new
  * version of an edited post (`edit`) moves no counter: its chain was counted once, when created.
  */
@@ -135,7 +138,11 @@ export async function recordPost(ctx: AppContext, db: DbOrTx, row: PostRow, opts
   await insertPost(db, row);
   await db
     .updateTable('users')
-    .set((eb) => (opts.edit ? { most_recent_post_id: row.id } : { post_count: eb('post_count', '+', 1), most_recent_post_id: row.id }))
+    .set((eb) =>
+      opts.edit
+        ? { most_recent_post_id: row.id }
+        : { post_count: eb('post_count', '+', 1), media_count: eb('media_count', '+', mediaCountOf(row)), most_recent_post_id: row.id },
+    )
     .where('id', '=', row.author_id)
     .execute();
   if (!opts.edit) {

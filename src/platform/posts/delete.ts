@@ -1,11 +1,12 @@
 import type { UserCaller } from '../../auth/authenticate.js';
+import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { appendEvent } from '../../events/log.js';
 import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { requireWriteAccess } from '../graph/access.js';
-import { REFERENCE_COUNTERS } from './build.js';
+import { mediaCountOf, REFERENCE_COUNTERS } from './build.js';
 import { decrementCounter, findPostsAnyState, findPostsByIds, liveRepostsOf, markDeleted, setReplyHidden, settleAuthorAfterDelete } from './store.js';
 import { editHistoryOf, type PostRow } from './wire.js';
 
@@ -15,7 +16,7 @@ function notFound(ctx: AppContext, id: string): ProblemError {
 
 /**
  * Removes a post with every version of its edit chain (soft delete: deleted_at), moving back the
- * counters it moved once (the author's post count, the parent's reply, quote or repost count),
+ * counters it moved once (the author's post and media counts, the parent's reply, quote or repost count),
  * and a post.delete event per removed version ({id, author_id}, shared/reference §7).
  * Returns the posts removed.
  */
@@ -27,6 +28,14 @@ export async function removePost(ctx: AppContext, db: DbOrTx, post: PostRow): Pr
     if (column) await decrementCounter(db, ref.id, column);
   }
   await settleAuthorAfterDelete(db, post.author_id, removed.map((p) => p.id));
+  const media = mediaCountOf(post);
+  if (media > 0) {
+    await db
+      .updateTable('users')
+      .set({ media_count: sql`case when ${sql.ref('media_count')} > ${media} then ${sql.ref('media_count')} - ${media} else 0 end` })
+      .where('id', '=', post.author_id)
+      .execute();
+  }
   for (const version of removed) {
     await appendEvent(ctx, db, { type: 'post.delete', subject: version.id, payload: { id: version.id, author_id: version.author_id } });
   }
