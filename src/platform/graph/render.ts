@@ -2,9 +2,9 @@ import type { AppContext } from '../../context.js';
 import { selectFields } from '../../http/fields.js';
 import type { PageMeta } from '../../http/pagination.js';
 import type { Problem } from '../../http/problems.js';
-import { hiddenPosts, hydrate, type Includes, type Selection } from '../expansions.js';
+import { hiddenPosts, hydrate, ResponseReads, type Includes, type Selection } from '../expansions.js';
 import { postExpansions } from '../posts/service.js';
-import { postDeclaration, type PostRow } from '../posts/wire.js';
+import type { PostRow } from '../posts/wire.js';
 import { userExpansions } from '../users/service.js';
 import { userDeclaration, type UserRow } from '../users/wire.js';
 import type { View } from '../view.js';
@@ -22,14 +22,15 @@ export interface PageResult {
  * followers; every other one leaves `data` and becomes a not-authorized-for-resource item.
  */
 export async function renderPosts(ctx: AppContext, view: View, selection: Selection, rows: readonly PostRow[], meta?: PageMeta): Promise<PageResult> {
-  const hidden = await hiddenPosts(ctx, view, rows);
+  const reads = new ResponseReads(ctx.store.db).holdPosts(rows);
+  const hidden = await hiddenPosts(ctx, view, rows, reads);
   const errors: Problem[] = [...hidden].map((id) =>
     ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter: 'id' }),
   );
   const visible = rows.filter((p) => !hidden.has(p.id));
-  const hydrated = await hydrate(ctx, view, visible, postExpansions, selection);
+  const hydrated = await hydrate(ctx, view, visible, postExpansions, selection, [], reads);
   return {
-    data: visible.map((p) => selectFields(postDeclaration, p, selection.post, hydrated.view)),
+    data: visible.map(hydrated.post),
     includes: hydrated.includes,
     errors: [...errors, ...hydrated.errors],
     meta: meta && visibleMeta(meta, visible),

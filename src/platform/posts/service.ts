@@ -1,10 +1,9 @@
 import type { AppContext } from '../../context.js';
-import { selectFields } from '../../http/fields.js';
 import type { Problem } from '../../http/problems.js';
-import { hiddenPosts, hydrate, parseSelection, type ExpansionDeclarations, type Includes } from '../expansions.js';
+import { hiddenPosts, hydrate, parseSelection, ResponseReads, type ExpansionDeclarations, type Includes } from '../expansions.js';
 import type { View } from '../view.js';
-import { addImpressions, findPostsByIds } from './store.js';
-import { editHistoryOf, mediaKeysOf, mentionedUsernames, pollIdsOf, postDeclaration, referencedPostIds, type PostRow } from './wire.js';
+import { addImpressions } from './store.js';
+import { editHistoryOf, mediaKeysOf, mentionedUsernames, pollIdsOf, referencedPostIds, type PostRow } from './wire.js';
 
 const none = () => [];
 
@@ -29,7 +28,8 @@ export interface PostsResponse {
 
 /**
  * Post lookup: found posts in request order in `data`; a resource-not-found item per unknown
- * id and a not-authorized-for-resource item per hidden one in `errors`, with HTTP 200.
+ * id and a not-authorized-for-resource item per hidden one in `errors`, with HTTP 200. `posts`
+ * are the rows of what `data` shows.
  */
 export async function lookupPosts(
   ctx: AppContext,
@@ -37,11 +37,12 @@ export async function lookupPosts(
   ids: readonly string[],
   parameter: 'ids' | 'id',
   query: Record<string, unknown>,
-): Promise<{ data: Record<string, unknown>[]; includes?: Includes; errors: Problem[] }> {
+): Promise<{ data: Record<string, unknown>[]; includes?: Includes; errors: Problem[]; posts: PostRow[] }> {
   const selection = parseSelection(ctx, query, postExpansions);
-  const rows = await findPostsByIds(ctx.store.db, ids);
+  const reads = new ResponseReads(ctx.store.db);
+  const rows = await reads.postsByIds(ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const hidden = await hiddenPosts(ctx, view, rows);
+  const hidden = await hiddenPosts(ctx, view, rows, reads);
   const errors: Problem[] = [];
   const found: PostRow[] = [];
   for (const id of ids) {
@@ -51,11 +52,12 @@ export async function lookupPosts(
       errors.push(ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter }));
     } else found.push(row);
   }
-  const hydrated = await hydrate(ctx, view, found, postExpansions, selection);
+  const hydrated = await hydrate(ctx, view, found, postExpansions, selection, [], reads);
   return {
-    data: found.map((p) => selectFields(postDeclaration, p, selection.post, hydrated.view)),
+    data: found.map(hydrated.post),
     includes: hydrated.includes,
     errors: [...errors, ...hydrated.errors],
+    posts: found,
   };
 }
 
@@ -72,10 +74,9 @@ export async function viewPosts(
   parameter: 'ids' | 'id',
   query: Record<string, unknown>,
 ): Promise<{ data: Record<string, unknown>[]; includes?: Includes; errors: Problem[] }> {
-  const result = await lookupPosts(ctx, view, ids, parameter, query);
-  if (view.viewerId && result.data.length > 0) {
-    const seen = await findPostsByIds(ctx.store.db, result.data.map((p) => String(p.id)));
-    const others = seen.filter((p) => p.author_id !== view.viewerId);
+  const { posts, ...result } = await lookupPosts(ctx, view, ids, parameter, query);
+  if (view.viewerId && posts.length > 0) {
+    const others = posts.filter((p) => p.author_id !== view.viewerId);
     await addImpressions(ctx.store.db, view.viewerId, others, others.flatMap(mediaKeysOf));
   }
   return result;

@@ -9,6 +9,38 @@ const jsonArray = (text: string): unknown[] => fromJson<unknown[]>(text) ?? [];
 const nonEmpty = <T>(items: T[]): T[] | undefined => (items.length > 0 ? items : undefined);
 const bool = (n: number) => n === 1;
 
+/** The number of code points of `text` (what [...text].length counts), without building the array. */
+function codePointLength(text: string): number {
+  let length = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length--;
+        i++;
+      }
+    }
+  }
+  return length;
+}
+
+/** The entity kinds that have entries (empty kinds are left out), or undefined when none has. */
+function presentEntities(text: string): Record<string, unknown[]> | undefined {
+  const entities = fromJson<Record<string, unknown[]>>(text) ?? {};
+  let kinds = 0;
+  let present = 0;
+  for (const kind in entities) {
+    kinds++;
+    const v = entities[kind];
+    if (Array.isArray(v) && v.length > 0) present++;
+  }
+  if (present === 0) return undefined;
+  // The usual case, every kind present: the parsed object is the answer, no copy needed.
+  if (present === kinds) return entities;
+  return Object.fromEntries(Object.entries(entities).filter(([, v]) => Array.isArray(v) && v.length > 0));
+}
+
 /** The post object: every field of the data dictionary, defaults id and text (spec 000). */
 export const postDeclaration: ResourceDeclaration<PostRow, View> = {
   resource: 'post',
@@ -28,7 +60,7 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     context_annotations: (p) => nonEmpty(jsonArray(p.context_annotations)),
     conversation_id: (p) => p.conversation_id,
     created_at: (p) => p.created_at,
-    display_text_range: (p) => [0, [...p.text].length],
+    display_text_range: (p) => [0, codePointLength(p.text)],
     edit_controls: (p, view) => {
       const controls = fromJson<{ edits_remaining: number; editable_until: string }>(p.edit_controls)!;
       return {
@@ -38,11 +70,7 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
       };
     },
     edit_history_post_ids: (p) => jsonArray(p.edit_history_post_ids),
-    entities: (p) => {
-      const entities = fromJson<Record<string, unknown[]>>(p.entities) ?? {};
-      const present = Object.entries(entities).filter(([, v]) => Array.isArray(v) && v.length > 0);
-      return present.length > 0 ? Object.fromEntries(present) : undefined;
-    },
+    entities: (p) => presentEntities(p.entities),
     geo: (p) => fromJson(p.geo) ?? undefined,
     impression_count: (p) => p.impression_count,
     in_reply_to_user_id: (p) => p.in_reply_to_user_id ?? undefined,
