@@ -1,13 +1,16 @@
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
 import { buildAds } from './ads/app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { createEventBus } from './events/bus.js';
+import { startEventWorkers } from './events/workers.js';
+import { createLogger } from './http/log.js';
 import { Metrics } from './http/metrics.js';
 import { Problems } from './http/problems.js';
 import type { Listener } from './http/server.js';
 import { buildPlatform } from './platform/app.js';
+import { createEntities } from './platform/entities.js';
 import { readCredentials, writeCredentials, type CredentialsFile } from './seed/credentials.js';
 import { demoCredentials, demoWorkspace, seedDemo } from './seed/demo.js';
 import { IdGenerator } from './store/ids.js';
@@ -26,7 +29,8 @@ export interface Plaza {
 
 /** The composition root: one store, one context, three listeners. */
 export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): Promise<Plaza> {
-  const log = pino({ level: config.logLevel });
+  // The same bounded, never-blocking destination as the listeners' loggers (src/http/log.ts).
+  const log = createLogger({ level: config.logLevel }, config.logBufferBytes);
   const store = await openStore(config.databaseUrl, (err) => log.warn({ err }, 'a database connection was closed by the server'));
   const clock = deps.clock ?? systemClock;
   const ctx: AppContext = {
@@ -36,6 +40,8 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     ids: new IdGenerator(clock),
     problems: new Problems(config.problemBase),
     log,
+    entities: createEntities(store),
+    events: createEventBus({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, onError: (err) => log.warn({ err }, 'the event bus lost Redis; consumers fall back on polling') }),
   };
   const metrics = new Metrics();
   const platform = await buildPlatform(ctx, metrics);
@@ -64,9 +70,12 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     }
   } catch (err) {
     await Promise.allSettled(listeners.map((l) => l.close()));
+    await ctx.events.close();
     await store.close();
     throw err;
   }
+  // Webhook fan-out and delivery: after the seed, so a fresh store's own seed events are not news.
+  const eventWorkers = await startEventWorkers(ctx);
 
   let closed = false;
   return {
@@ -80,6 +89,8 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
       if (closed) return;
       closed = true;
       await Promise.allSettled(listeners.map((l) => l.close()));
+      await eventWorkers.close();
+      await ctx.events.close();
       await store.close();
     },
   };

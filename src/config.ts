@@ -18,6 +18,16 @@ export interface Config {
   oauthTimestampWindowSeconds: number;
   /** How long a webhook CRC request may take, in milliseconds. */
   crcTimeoutMs: number;
+  /** How long a webhook delivery may take before it counts as failed, in milliseconds (the reference's 10 s). */
+  webhookTimeoutMs: number;
+  /** Activity stream: the most time between two keep-alives (spec: at least every 20 s), in milliseconds. */
+  activityKeepAliveMs: number;
+  /** Activity stream: open connections one app may hold on one process. */
+  activityStreamConnections: number;
+  /** Activity stream: bytes a connection may have waiting for a reader before it is cut (SlowReader). */
+  activityStreamBufferBytes: number;
+  /** Activity stream: how often the event log is read when no wake-up came (the bus's safety net), in milliseconds. */
+  activityPollMs: number;
   logLevel: string;
   redisUrl?: string;
   /** Seed the demo workspace into an empty store on start. */
@@ -32,6 +42,16 @@ export interface Config {
   oauthRateLimit: number;
   /** Bytes of whole answers the platform listener keeps for repeated reads (SQLite only; 0 turns it off). */
   responseCacheBytes: number;
+  /** When set, /metrics answers anyone sending `Authorization: Bearer <token>`; unset, it answers loopback clients only. */
+  metricsToken?: string;
+  /** How long a client may take to send a request's headers, in milliseconds (slow-header clients are cut). */
+  headersTimeoutMs: number;
+  /** How long a client may take to send a whole request, in milliseconds. */
+  requestTimeoutMs: number;
+  /** Open connections one client address may hold on each listener; more are closed at once. */
+  maxConnectionsPerAddress: number;
+  /** Bytes of log lines that may wait for a slow stdout reader before further lines are dropped (and counted). */
+  logBufferBytes: number;
 }
 
 export interface ConfigOverrides extends Partial<Config> {}
@@ -41,8 +61,9 @@ export const DEFAULT_PROBLEM_BASE = 'https://api.twitter.com/2/problems';
 /** Builds the one Config from flags (already parsed) and the environment, flags winning. */
 export function loadConfig(flags: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = flags.dataDir ?? env.PLAZA_DATA_DIR ?? path.resolve('data');
+  const host = flags.host ?? env.PLAZA_HOST ?? '127.0.0.1';
   const config: Config = {
-    host: flags.host ?? env.PLAZA_HOST ?? '127.0.0.1',
+    host,
     port: flags.port ?? intFrom(env.PLAZA_PORT, 8080),
     adsPort: flags.adsPort ?? intFrom(env.PLAZA_ADS_PORT, 8081),
     adsSandboxPort: flags.adsSandboxPort ?? intFrom(env.PLAZA_ADS_SANDBOX_PORT, 8082),
@@ -50,17 +71,35 @@ export function loadConfig(flags: ConfigOverrides = {}, env: NodeJS.ProcessEnv =
     dataDir,
     credentialsFile: flags.credentialsFile ?? env.PLAZA_CREDENTIALS_FILE ?? path.join(dataDir, 'credentials.json'),
     problemBase: flags.problemBase ?? env.PLAZA_PROBLEM_BASE ?? DEFAULT_PROBLEM_BASE,
-    development: flags.development ?? env.PLAZA_DEVELOPMENT !== 'false',
+    // Development mode opens webhooks and OAuth steps to plain http and local addresses: the
+    // default only while Plaza listens on loopback; elsewhere it must be asked for explicitly.
+    development: flags.development ?? (env.PLAZA_DEVELOPMENT !== undefined && env.PLAZA_DEVELOPMENT !== '' ? env.PLAZA_DEVELOPMENT !== 'false' : isLoopbackHost(host)),
     oauthTimestampWindowSeconds: flags.oauthTimestampWindowSeconds ?? intFrom(env.PLAZA_OAUTH_WINDOW_SECONDS, 900),
     crcTimeoutMs: flags.crcTimeoutMs ?? intFrom(env.PLAZA_CRC_TIMEOUT_MS, 3000),
+    webhookTimeoutMs: flags.webhookTimeoutMs ?? intFrom(env.PLAZA_WEBHOOK_TIMEOUT_MS, 10_000),
+    activityKeepAliveMs: flags.activityKeepAliveMs ?? intFrom(env.PLAZA_ACTIVITY_KEEPALIVE_MS, 15_000),
+    activityStreamConnections: flags.activityStreamConnections ?? intFrom(env.PLAZA_ACTIVITY_STREAM_CONNECTIONS, 10),
+    activityStreamBufferBytes: flags.activityStreamBufferBytes ?? intFrom(env.PLAZA_ACTIVITY_STREAM_BUFFER_BYTES, 4 * 1024 * 1024),
+    activityPollMs: flags.activityPollMs ?? intFrom(env.PLAZA_ACTIVITY_POLL_MS, 1_000),
     logLevel: flags.logLevel ?? env.LOG_LEVEL ?? 'info',
     redisUrl: flags.redisUrl ?? env.REDIS_URL,
     seedDemo: flags.seedDemo ?? env.PLAZA_SEED_DEMO !== 'false',
     secretFile: flags.secretFile ?? env.PLAZA_SECRET_FILE ?? path.join(dataDir, 'server-secret'),
     oauthRateLimit: flags.oauthRateLimit ?? intFrom(env.PLAZA_OAUTH_RATE_LIMIT, 450),
     responseCacheBytes: flags.responseCacheBytes ?? intFrom(env.PLAZA_RESPONSE_CACHE_MB, 64) * 1024 * 1024,
+    metricsToken: flags.metricsToken ?? (env.PLAZA_METRICS_TOKEN || undefined),
+    headersTimeoutMs: flags.headersTimeoutMs ?? intFrom(env.PLAZA_HEADERS_TIMEOUT_MS, 10_000),
+    requestTimeoutMs: flags.requestTimeoutMs ?? intFrom(env.PLAZA_REQUEST_TIMEOUT_MS, 60_000),
+    maxConnectionsPerAddress: flags.maxConnectionsPerAddress ?? intFrom(env.PLAZA_MAX_CONNECTIONS_PER_ADDRESS, 256),
+    logBufferBytes: flags.logBufferBytes ?? intFrom(env.PLAZA_LOG_BUFFER_BYTES, 8 * 1024 * 1024),
   };
   return config;
+}
+
+/** Loopback listen addresses: 127.0.0.0/8, ::1 and the name localhost. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || /^::ffff:127\./.test(h);
 }
 
 function intFrom(value: string | undefined, fallback: number): number {

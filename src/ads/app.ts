@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { Metrics } from '../http/metrics.js';
+import { MAX_BODY_DEPTH, nestedDeeperThan } from '../http/nul.js';
 import { createListener, type Listener } from '../http/server.js';
 import { accountRoutes } from './accounts/routes.js';
 import { campaignRoutes } from './campaigns/routes.js';
@@ -50,10 +51,13 @@ function acceptJsonBodies(app: Listener): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
-      done(AdsError.invalidParameter('body', 'The body is not valid JSON'), undefined);
+      return done(AdsError.invalidParameter('body', 'The body is not valid JSON'), undefined);
     }
+    if (nestedDeeperThan(parsed, MAX_BODY_DEPTH)) return done(AdsError.invalidParameter('body', `The body nests more than ${MAX_BODY_DEPTH} levels deep`), undefined);
+    done(null, parsed);
   });
 }

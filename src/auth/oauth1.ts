@@ -53,22 +53,16 @@ export class OAuth1Error extends Error {
   }
 }
 
-const UNRESERVED = /[A-Za-z0-9\-._~]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * RFC 3986 percent-encoding as RFC 5849 §3.6 requires: unreserved characters stay, every other
  * UTF-8 byte becomes %XX with uppercase hex. Never throws (a lone surrogate encodes as U+FFFD).
+ * encodeURIComponent does the UTF-8 work in one native pass (linear, megabytes in milliseconds);
+ * it leaves only !'()* of the reserved set, which RFC 3986 encodes too.
  */
 export function percentEncode(value: string): string {
-  let out = '';
-  for (const ch of value) {
-    if (UNRESERVED.test(ch)) {
-      out += ch;
-      continue;
-    }
-    for (const byte of Buffer.from(ch, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
+  return encodeURIComponent(value.replace(LONE_SURROGATE, '\uFFFD')).replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 function headerDecode(value: string): string {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { logSink } from './log.js';
 
 /** One Prometheus registry per Plaza process, shared by its listeners (label `listener`). */
 export class Metrics {
@@ -17,7 +18,16 @@ export class Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [this.registry],
   });
-
+  /** Log lines the stdout reader did not take in time (src/http/log.ts), counted for the whole process. */
+  readonly droppedLogLines = new Counter({
+    name: 'plaza_log_lines_dropped_total',
+    help: 'Log lines dropped because the log destination was not reading and its buffer was full.',
+    registers: [this.registry],
+    collect() {
+      this.reset();
+      this.inc(logSink().dropped);
+    },
+  });
 
   /** Counts and times every response of `app`; unmatched paths share one route label. */
   instrument(app: FastifyInstance, listener: string): void {

@@ -3,26 +3,46 @@ import { invalidParameter } from './params.js';
 import type { Problems } from './problems.js';
 
 /**
+ * How deep a request body may nest. No operation takes more than a few levels; a body of
+ * thousands of levels is an attack on every recursive walk after parsing (validation, the NUL
+ * check, error echoes), so it is refused before any of them runs.
+ */
+export const MAX_BODY_DEPTH = 64;
+
+/**
  * Where a request's strings hold a NUL character, which PostgreSQL refuses in text (and no
  * platform field allows): the dotted path of the first such value, or undefined. Walks plain
  * objects and arrays only (an array keeps its parent's name), so uploaded bytes are not read.
+ * The walk keeps its own stack: a deeply nested body cannot exhaust the call stack.
  */
 export function findNul(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = findNul(item, path);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-  if (isPlainObject(value)) {
-    for (const [name, item] of Object.entries(value)) {
-      const found = findNul(item, path ? `${path}.${name}` : name);
-      if (found !== undefined) return found;
+  const pending: Array<[unknown, string]> = [[value, path]];
+  while (pending.length > 0) {
+    const [item, at] = pending.pop()!;
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return at;
+    } else if (Array.isArray(item)) {
+      // Pushed in reverse so the first NUL in document order is the one reported.
+      for (let i = item.length - 1; i >= 0; i--) pending.push([item[i], at]);
+    } else if (isPlainObject(item)) {
+      const entries = Object.entries(item);
+      for (let i = entries.length - 1; i >= 0; i--) pending.push([entries[i][1], at ? `${at}.${entries[i][0]}` : entries[i][0]]);
     }
   }
   return undefined;
+}
+
+/** True when `value` nests objects or arrays more than `max` levels deep (counted without recursion). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth + 1 > max) return true;
+    if (Array.isArray(item)) for (const child of item) pending.push([child, depth + 1]);
+    else if (isPlainObject(item)) for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -34,10 +54,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * The platform listener's guard: after authentication (hooks run in the order they are added), a
- * query parameter, path segment or body field holding NUL gets an invalid-request naming it.
+ * body nested too deep, or a query parameter, path segment or body field holding NUL, gets an
+ * invalid-request naming it.
  */
 export function installNulGuard(app: FastifyInstance, problems: Problems): void {
   app.addHook('preValidation', async (request) => {
+    if (nestedDeeperThan(request.body, MAX_BODY_DEPTH)) {
+      throw invalidParameter(problems, 'body', [], `The request body nests more than ${MAX_BODY_DEPTH} levels deep`);
+    }
     const sources: Array<[unknown, string]> = [
       [request.query, 'query parameter'],
       [request.params, 'path parameter'],

@@ -1,19 +1,27 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ErrorObjectError, ProblemError, type InvalidRequestItem, type Problem } from './problems.js';
+import { ErrorObjectError, ProblemError, clipEcho, clipStrings, type InvalidRequestItem, type Problem } from './problems.js';
+import { setFrameworkErrorBody } from './server.js';
 
 const PROBLEM_JSON = 'application/problem+json';
+
+/** No string of an error answer is longer than this, whatever a message embeds. */
+const MAX_ERROR_STRING = 1024;
 
 export function sendProblem(reply: FastifyReply, status: number, problem: Problem): FastifyReply {
   return reply
     .code(status)
     .type(PROBLEM_JSON)
     .serializer(JSON.stringify)
-    .send({ ...problem, status: problem.status ?? status });
+    .send(clipStrings({ ...problem, status: problem.status ?? status }, MAX_ERROR_STRING));
 }
 
 /** The platform listener's one renderer: every thrown value becomes a Problem or an Error object. */
 export function installPlatformErrors(app: FastifyInstance, ctx: AppContext): void {
+  setFrameworkErrorBody(app, (status, message) => ({
+    contentType: PROBLEM_JSON,
+    body: JSON.stringify(ctx.problems.aboutBlank(status, httpTitle(status), message)),
+  }));
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ProblemError) return sendProblem(reply, error.status, error.problem);
     if (error instanceof ErrorObjectError) {
@@ -61,10 +69,11 @@ function validationItems(error: FastifyError, request: FastifyRequest): InvalidR
       return { message: `The \`${name}\` ${kind} is missing`, parameters: { [name]: [] } };
     }
     if (v.keyword === 'additionalProperties') {
-      const name = String(params.additionalProperty);
+      const raw = String(params.additionalProperty);
+      const name = clipEcho(raw);
       const schema = (request.routeOptions.schema as Record<string, any> | undefined)?.[error.validationContext ?? ''];
       const allowed = Object.keys(schema?.properties ?? {}).join(',');
-      return { message: `The ${kind} [${name}] is not one of [${allowed}]`, parameters: { [name]: [stringify(source[name])] } };
+      return { message: `The ${kind} [${name}] is not one of [${allowed}]`, parameters: { [name]: [stringify(source[raw])] } };
     }
     const name = v.instancePath.replace(/^\//, '').split('/')[0] || 'body';
     const value = stringify(source[name]);
@@ -82,15 +91,17 @@ function validationItems(error: FastifyError, request: FastifyRequest): InvalidR
   });
 }
 
+/** A value as an error message repeats it: at most a short prefix. */
 function stringify(value: unknown): string {
   if (value === undefined || value === null) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return clipEcho(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
 }
 
 function httpTitle(status: number): string {
   const titles: Record<number, string> = {
     400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-    406: 'Not Acceptable', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests',
+    406: 'Not Acceptable', 408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type',
+    429: 'Too Many Requests', 431: 'Request Header Fields Too Large',
   };
   return titles[status] ?? 'Error';
 }

@@ -75,6 +75,33 @@ export class ErrorObjectError extends Error {
   }
 }
 
+/** The longest piece of a client's input an error answer repeats back. */
+export const MAX_ECHO_CHARS = 128;
+
+/**
+ * A client's value as an error answer may repeat it: at most MAX_ECHO_CHARS characters, then an
+ * ellipsis. A huge bad value must not come back as a huge answer.
+ */
+export function clipEcho(value: string, max = MAX_ECHO_CHARS): string {
+  if (value.length <= max) return value;
+  // Not cutting a surrogate pair in half keeps the answer well-formed UTF-8.
+  const end = /[\uD800-\uDBFF]/.test(value[max - 1]) ? max - 1 : max;
+  return `${value.slice(0, end)}…`;
+}
+
+/**
+ * Every string of an error body clipped to `max` characters (messages embed values): the last
+ * line of defence, after each echo has been clipped where it is made.
+ */
+export function clipStrings<T>(value: T, max: number): T {
+  if (typeof value === 'string') return clipEcho(value, max) as T;
+  if (Array.isArray(value)) return value.map((v) => clipStrings(v, max)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [clipEcho(k, max), clipStrings(v, max)])) as T;
+  }
+  return value;
+}
+
 const resourceLabel = (t: ResourceType) => (t === 'post' ? 'post' : t);
 
 /** Builds problems under one configured base. Held by the app context. */
@@ -119,7 +146,10 @@ export class Problems {
   invalidRequest(errors: InvalidRequestItem[]): Problem {
     if (errors.length === 0) throw new Error('invalid-request needs at least one error');
     return {
-      errors,
+      errors: errors.map((e) => ({
+        message: e.message,
+        parameters: Object.fromEntries(Object.entries(e.parameters).map(([name, values]) => [clipEcho(name), values.map((v) => clipEcho(v))])),
+      })),
       title: 'Invalid Request',
       detail: 'One or more parameters to your request was invalid.',
       type: this.typeUri('invalid-request'),

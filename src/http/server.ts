@@ -1,19 +1,48 @@
-import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
+import { createLogger } from './log.js';
 import type { Metrics } from './metrics.js';
 
 export type PlazaFastify = FastifyInstance & { withTypeProvider(): any };
 
 /**
+ * Body limits. A route that takes more says so itself (media upload); everything else is a few
+ * fields of text, so a body of megabytes is refused before it is read, let alone parsed or signed.
+ */
+export const JSON_BODY_LIMIT = 256 * 1024;
+export const FORM_BODY_LIMIT = 64 * 1024;
+
+/** What an interface answers for a failure met before any of its routes runs. */
+export type ErrorBodyRenderer = (status: number, message: string) => { contentType: string; body: string };
+
+const renderers = new WeakMap<FastifyInstance, ErrorBodyRenderer>();
+
+/**
+ * Sets the listener's error body for failures Fastify and Node handle themselves (a URL that does
+ * not decode, a path segment too long, headers too large, a client too slow): each interface
+ * answers them in its own error shape. Installed by the interface's error renderer.
+ */
+export function setFrameworkErrorBody(app: FastifyInstance, render: ErrorBodyRenderer): void {
+  renderers.set(app, render);
+}
+
+const plainRenderer: ErrorBodyRenderer = (status, message) => ({ contentType: 'application/json', body: JSON.stringify({ status, message }) });
+
+/**
  * What every listener shares: JSON logs with a request id (echoed as x-request-id), secrets
- * redacted, strict schema validation, form bodies, metrics, /healthz and /metrics.
+ * redacted, strict schema validation, form bodies, body limits, time-outs and a per-address
+ * connection cap, metrics, /healthz and /metrics.
  */
 export async function createListener(config: Config, metrics: Metrics, listener: string) {
+  let self: FastifyInstance | undefined;
+  const render = () => (self && renderers.get(self)) ?? plainRenderer;
   const app = Fastify({
-    logger: {
+    loggerInstance: createLogger({
       level: config.logLevel,
       base: { listener },
       redact: ['req.headers.authorization', 'req.headers.cookie'],
@@ -26,7 +55,7 @@ export async function createListener(config: Config, metrics: Metrics, listener:
           remotePort: req.socket?.remotePort,
         }),
       },
-    },
+    }, config.logBufferBytes) as FastifyBaseLogger,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._-]{1,100}$/.test(given) ? given : randomUUID();
@@ -35,21 +64,102 @@ export async function createListener(config: Config, metrics: Metrics, listener:
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, verbose: true },
     },
     routerOptions: { ignoreTrailingSlash: true },
-    bodyLimit: 16 * 1024 * 1024,
+    bodyLimit: JSON_BODY_LIMIT,
+    // Slow clients (slowloris): headers must arrive within headersTimeoutMs and the whole request
+    // within requestTimeoutMs; Node checks both every connectionsCheckingInterval.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(config.headersTimeoutMs / 4))),
+    },
+    frameworkErrors: (error: { code?: string; statusCode?: number; message: string }, _request: FastifyRequest, reply: FastifyReply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const status = tooLong ? 414 : error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      const message = tooLong ? 'A path segment is longer than 100 characters' : error.code === 'FST_ERR_BAD_URL' ? 'The URL path is not validly percent-encoded UTF-8' : 'The request could not be routed';
+      const { contentType, body } = render()(status, message);
+      reply.code(status).type(contentType).serializer((x: unknown) => x as string).send(body);
+    },
+    // Node's own answers to unreadable requests (headers over 16 KB, a time-out, bad framing)
+    // follow the interface's error shape and say Connection: close, since the socket is closed
+    // after them: a keep-alive client then opens a new connection instead of failing.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const message =
+        status === 431 ? 'The request line and headers are larger than 16 KB' : status === 408 ? 'The request was not received in time' : 'The request is not valid HTTP/1.1';
+      const { contentType, body } = render()(status, message);
+      if (socket.writable) {
+        socket.end(
+          `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+      } else {
+        socket.destroy();
+      }
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  self = app as unknown as FastifyInstance;
 
-  await app.register(formbody);
+  limitConnectionsPerAddress(app.server, config.maxConnectionsPerAddress);
+  await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   metrics.instrument(app, listener);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    const access = metricsAccess(config.metricsToken, request.socket.remoteAddress, request.headers.authorization);
+    // Without a token /metrics exists for loopback clients only; to anyone else it is not there.
+    if (access === 'hidden') return reply.callNotFound();
+    if (access === 'unauthorized') {
+      // Rendered here: this route is declared before the interface installs its error handler.
+      const { contentType, body } = render()(401, 'GET /metrics needs Authorization: Bearer <PLAZA_METRICS_TOKEN>');
+      return reply.code(401).type(contentType).serializer((x: unknown) => x as string).send(body);
+    }
     const { contentType, body } = await metrics.render();
     return reply.type(contentType).send(body);
   });
   return app;
+}
+
+/**
+ * Who may read /metrics (per-route traffic is not for everyone): with a token configured,
+ * whoever sends it as a bearer token, from anywhere; without one, loopback clients only.
+ */
+export function metricsAccess(token: string | undefined, remoteAddress: string | undefined, authorization: string | undefined): 'allowed' | 'hidden' | 'unauthorized' {
+  if (token === undefined) return isLoopbackAddress(remoteAddress) ? 'allowed' : 'hidden';
+  const given = Buffer.from(/^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim() ?? '');
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted) ? 'allowed' : 'unauthorized';
+}
+
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
+/**
+ * At most `max` open connections per client address: one client cannot take every socket of a
+ * listener. Connections over the cap are closed as soon as they are accepted.
+ */
+function limitConnectionsPerAddress(server: http.Server, max: number): void {
+  if (max <= 0) return;
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > max) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
 }
 
 /** Query parameters that carry a secret: their values never reach the log. */

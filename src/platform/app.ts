@@ -26,6 +26,9 @@ import { timelineRoutes } from './timelines/routes.js';
 import { userProfileRoutes } from './users/profile-routes.js';
 import { userRoutes } from './users/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
+import { accountActivityRoutes } from './account-activity/routes.js';
+import { activityRoutes } from './activity/routes.js';
+import { searchRoutes } from './search/routes.js';
 
 /** The description version the spec names (spec 000 "What the service does"). */
 export const PLATFORM_DESCRIPTION_VERSION = '2.166';
@@ -66,6 +69,7 @@ export async function buildPlatform(ctx: AppContext, metrics: Metrics): Promise<
     await postRoutes(routes as Listener, ctx);
     await userRoutes(routes as Listener, ctx);
     await webhookRoutes(routes as Listener, ctx);
+    await accountActivityRoutes(routes as Listener, ctx);
     await followRoutes(routes as Listener, ctx);
     await likeRoutes(routes as Listener, ctx);
     await bookmarkRoutes(routes as Listener, ctx);
@@ -80,6 +84,8 @@ export async function buildPlatform(ctx: AppContext, metrics: Metrics): Promise<
     await postWriteRoutes(routes as Listener, ctx);
     await repostRoutes(routes as Listener, ctx);
     await communityRoutes(routes as Listener, ctx);
+    await activityRoutes(routes as Listener, ctx);
+    await searchRoutes(routes as Listener, ctx);
   });
   await app.register(oauthTokenRoutes(ctx));
   await app.register(webPages(ctx));

@@ -5,13 +5,15 @@ import type { Generated } from 'kysely';
  * engines), booleans are 0/1 integers, nested values are JSON text. Wire objects are built
  * from these by one converter per resource.
  */
+import type { ActivityTables } from './schema-activity.js';
 import type { AdsTables } from './schema-ads.js';
+import type { EventsTables } from './schema-events.js';
 import type { GraphTables } from './schema-graph.js';
 import type { OAuthFlowTables } from './schema-oauth.js';
 import type { PostsTables } from './schema-posts.js';
 
 /** Every table: the foundation's here, each later area's in its own schema file. */
-export interface Database extends FoundationTables, AdsTables, OAuthFlowTables, PostsTables, GraphTables {}
+export interface Database extends FoundationTables, AdsTables, OAuthFlowTables, PostsTables, GraphTables, ActivityTables, EventsTables {}
 
 export interface FoundationTables {
   apps: AppTable;
@@ -194,6 +196,12 @@ export interface WebhookTable {
   valid: number;
   created_at: string;
   last_crc_at: string | null;
+  /** When the current run of transient delivery or CRC failures began (null: none). */
+  failing_since: string | null;
+  /** Why the webhook became invalid, when it is. */
+  invalid_reason: string | null;
+  /** The last CRC sent, passed or not: the periodic re-check is timed from it. */
+  last_crc_attempt_at: string | null;
 }
 
 export interface EventTable {

@@ -1,4 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clipEcho, clipStrings } from '../../http/problems.js';
+import { setFrameworkErrorBody } from '../../http/server.js';
 
 /** One error of the ads error body (shared/reference/ads.md §1). */
 export interface AdsErrorItem {
@@ -64,15 +66,32 @@ export function echoParams(request: FastifyRequest): Record<string, unknown> {
   };
 }
 
+/** No string of an error answer is longer than this, whatever a message embeds. */
+const MAX_ERROR_STRING = 1024;
+
+/** `request.params` as an error answer repeats it: each value (and each list item) clipped to a short prefix. */
+function clippedEcho(params: Record<string, unknown>): Record<string, unknown> {
+  const clip = (v: unknown): unknown =>
+    typeof v === 'string' ? clipEcho(v) : Array.isArray(v) ? v.slice(0, 100).map(clip) : v !== null && typeof v === 'object' ? clipEcho(JSON.stringify(v) ?? '') : v;
+  return Object.fromEntries(Object.entries(params).slice(0, 100).map(([k, v]) => [clipEcho(k), clip(v)]));
+}
+
 export function sendAdsError(reply: FastifyReply, request: FastifyRequest, status: number, errors: AdsErrorItem[], echo = true): FastifyReply {
   return reply
     .code(status)
     .type('application/json; charset=utf-8')
     .serializer(JSON.stringify)
-    .send({ errors, request: { params: echo ? echoParams(request) : {} } });
+    .send({ errors: clipStrings(errors, MAX_ERROR_STRING), request: { params: echo ? clippedEcho(echoParams(request)) : {} } });
+}
+
+/** The ads error body for failures met before routing (bad URL, headers too large, time-outs). */
+export function adsErrorBody(status: number, message: string): { contentType: string; body: string } {
+  const code = status === 401 ? 'UNAUTHORIZED_ACCESS' : (STATUS_CODES[status] ?? 'INVALID_PARAMETER');
+  return { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ errors: [{ code, message }], request: { params: {} } }) };
 }
 
 const STATUS_CODES: Record<number, string> = {
+  401: 'UNAUTHORIZED_ACCESS',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
   408: 'CANCELLED_REQUEST',
@@ -83,6 +102,7 @@ const STATUS_CODES: Record<number, string> = {
 
 /** The ads listeners' one renderer. */
 export function installAdsErrors(app: FastifyInstance): void {
+  setFrameworkErrorBody(app, adsErrorBody);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AdsError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
@@ -105,7 +125,7 @@ export function installAdsErrors(app: FastifyInstance): void {
       // Body parsing failures (bad JSON, unsupported content type, too large) happen before a
       // handler runs; they name the body.
       const code = STATUS_CODES[status] ?? 'INVALID_PARAMETER';
-      return sendAdsError(reply, request, status, [{ code, message: error.message, ...(code === 'INVALID_PARAMETER' ? { parameter: 'body' } : {}) }]);
+      return sendAdsError(reply, request, status, [{ code, message: error.message, ...(code === 'INVALID_PARAMETER' ? { parameter: 'body' } : {}) }], status !== 401);
     }
     request.log.error({ err: error }, 'unexpected failure');
     return sendAdsError(reply, request, 500, [{ code: 'INTERNAL_ERROR', message: `Internal error. Quote request id ${request.id} when reporting it.` }]);

@@ -81,6 +81,24 @@ export function pathId(call: { path: Record<string, string> }, name: string): st
   return id !== undefined && ADS_ID.test(id) ? id : undefined;
 }
 
+/** A declared ads route as the route table lists it: its method, full path and parameter names. */
+export interface AdsRouteEntry {
+  method: AdsMethod;
+  url: string;
+  params: string[];
+  sandboxOnly: boolean;
+}
+
+const routeTables = new WeakMap<object, AdsRouteEntry[]>();
+
+/**
+ * The routes declared on an ads listener, with their parameters (the ads listener serves no
+ * OpenAPI document; tools such as the fuzz test walk this instead).
+ */
+export function adsRouteTable(app: object): readonly AdsRouteEntry[] {
+  return routeTables.get(app) ?? [];
+}
+
 export class AdsRoutes {
   constructor(
     readonly app: Listener,
@@ -91,6 +109,9 @@ export class AdsRoutes {
 
   route<S extends ParamSpec>(def: AdsRouteDef<S>): void {
     const url = `/${def.version ?? 12}${def.url}`;
+    let table = routeTables.get(this.app);
+    if (!table) routeTables.set(this.app, (table = []));
+    table.push({ method: def.method, url, params: Object.keys(def.params), sandboxOnly: def.sandboxOnly ?? false });
     this.app.route({
       method: def.method,
       url,

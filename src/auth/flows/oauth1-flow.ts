@@ -1,6 +1,7 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { appendEvent } from '../../events/log.js';
 import { alphanumeric } from '../../store/ids.js';
 import type { AccessLevel } from '../../store/schema.js';
 import { fromJson } from '../../store/store.js';
@@ -290,7 +291,14 @@ export async function invalidateAccessToken(ctx: AppContext, request: FastifyReq
     request.log.info({ reason: result.reason }, 'OAuth 1.0a verification failed');
     throw legacyErrorFor(result.reason, 'The Authorization header is missing or malformed.');
   }
-  const { token } = result.caller;
-  if (!(await invalidateOAuth1Token(ctx.store.db, token, ctx.clock.now().toISOString()))) throw legacy.invalidToken();
+  const { token, user, app } = result.caller;
+  const now = ctx.clock.now().toISOString();
+  const invalidated = await ctx.store.db.transaction().execute(async (tx) => {
+    if (!(await invalidateOAuth1Token(tx, token, now))) return false;
+    // The person's authorization of the app ends: the Activity API's oauth.revoke (reference §7).
+    await appendEvent(ctx, tx, { type: 'oauth.revoke', subject: user.id, payload: { date_time: now, user_id: user.id, app_id: app.id } });
+    return true;
+  });
+  if (!invalidated) throw legacy.invalidToken();
   return token;
 }

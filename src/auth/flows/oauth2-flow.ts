@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { appendEvent } from '../../events/log.js';
 import { secretToken } from '../../store/ids.js';
 import type { DbOrTx } from '../../store/store.js';
 import { issueOAuth2Tokens, OAUTH2_ACCESS_TTL_MS } from '../issue.js';
@@ -271,6 +272,8 @@ export async function revokeEndpoint(ctx: AppContext, request: FastifyRequest): 
     if (row.kind === 'refresh') {
       const grant = await grantOfToken(tx, tokenHash);
       if (grant) await revokeGrant(tx, grant.id, now);
+      // Revoking the refresh token ends the authorization: the Activity API's oauth.revoke (reference §7).
+      await appendEvent(ctx, tx, { type: 'oauth.revoke', subject: row.user_id, payload: { date_time: now, user_id: row.user_id, app_id: row.app_id } });
     }
   });
   return { revoked: true };

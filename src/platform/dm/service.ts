@@ -123,6 +123,18 @@ async function recordMembership(ctx: AppContext, db: DbOrTx, conversationId: str
     deleted_at: null,
   };
   await insertDmEvent(db, event);
+  if (type === 'ParticipantsJoin') {
+    // The Activity API's chat.conversation_join: participant_ids only on join and leave events,
+    // listing only who joined (spec 000, Jun 3, 2025).
+    await appendEvent(ctx, db, {
+      type: 'chat.conversation_join',
+      subject: senderId,
+      payload: {
+        direct_message_events: [{ type: 'participants_join', id: event.id, created_timestamp: String(Date.parse(event.created_at)), dm_conversation_id: conversationId, sender_id: senderId, participant_ids: participantIds }],
+        users: legacyUsers(await findUsersByIds(db, [senderId, ...participantIds])),
+      },
+    });
+  }
   return event.id;
 }
 

@@ -112,6 +112,12 @@ function uploadParams(ctx: AppContext, request: FastifyRequest, pathMediaId?: st
   };
 }
 
+const MULTIPART_BOUNDARY = /;\s*boundary=("[^"]+"|[^\s;]+)/i;
+
+function badMultipartType(ctx: AppContext): ProblemError {
+  return invalidParameter(ctx.problems, 'Content-Type', [], 'The `Content-Type` header must name the multipart boundary: multipart/form-data; boundary=...');
+}
+
 const TOO_LARGE = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_ERR_CTP_BODY_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT', 'FST_PARTS_LIMIT']);
 
 /**
@@ -129,11 +135,19 @@ export async function mediaRoutes(app: Listener, ctx: AppContext): Promise<void>
     });
     // A file over the limits is bad input naming `media`, not a bare 413; every other error goes
     // on to the platform's renderer.
-    scope.setErrorHandler((error: { code?: string }, _request, _reply) => {
+    scope.setErrorHandler((error: { code?: string; message?: string; statusCode?: number }, _request, _reply) => {
       if (error.code && TOO_LARGE.has(error.code)) {
         throw invalidParameter(ctx.problems, 'media', [], `The \`media\` file is larger than one request may carry (${MAX_REQUEST_FILE} bytes); upload it in chunks with INIT, APPEND and FINALIZE`);
       }
+      // busboy refuses a multipart header it cannot use (no boundary, a bad one) by throwing a
+      // bare Error from its constructor: that is bad input, not a failure of ours.
+      if (error.statusCode === undefined && error.message?.startsWith('Multipart:')) throw badMultipartType(ctx);
       throw error;
+    });
+    // A multipart body without a boundary cannot be read: refused before busboy sees it.
+    scope.addHook('preParsing', async (request) => {
+      const type = String(request.headers['content-type'] ?? '');
+      if (/^multipart\/form-data\b/i.test(type) && !MULTIPART_BOUNDARY.test(type)) throw badMultipartType(ctx);
     });
 
     scope.post(

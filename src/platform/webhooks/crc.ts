@@ -1,4 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { policyLookup, refusedAddress, type DestinationPolicy } from './url-policy.js';
 
 /** The response token a webhook must return: `sha256=` + base64 HMAC-SHA256 of the token under the consumer secret. */
 export function crcResponseToken(crcToken: string, consumerSecret: string): string {
@@ -14,60 +18,66 @@ export interface CrcOutcome {
 /** A CRC answer is a one-field JSON object; anything much larger is not one. */
 const MAX_ANSWER_BYTES = 16 * 1024;
 
-const isTimeout = (err: unknown) => (err as Error | null)?.name === 'TimeoutError';
-
 /**
  * Sends the CRC challenge (GET url?crc_token=...) and checks the answer. A redirect, a non-200,
  * a wrong or missing response_token, a time-out (the whole answer, body included, must arrive
  * within `timeoutMs`) or a network error all make the webhook invalid.
+ *
+ * The connection only goes to an address `policy` allows (src/platform/webhooks/url-policy.ts),
+ * checked when it is made. Every failure before an HTTP status line arrives (refused, reset,
+ * unreachable, a name that does not resolve, a refused address, a peer that is not HTTP, silence)
+ * gets one and the same reason: the answer must not tell an open port from a closed one.
+ * Without a policy, only addresses no policy allows (link-local, unspecified) are refused.
  */
-export async function runCrc(url: string, consumerSecret: string, timeoutMs: number): Promise<CrcOutcome> {
+export async function runCrc(url: string, consumerSecret: string, timeoutMs: number, policy: DestinationPolicy = { development: true }): Promise<CrcOutcome> {
   const crcToken = randomBytes(24).toString('base64url');
   const target = new URL(url);
   target.searchParams.set('crc_token', crcToken);
-  const tooSlow: CrcOutcome = { valid: false, reason: `no answer within ${timeoutMs} ms` };
-  let response: Response;
-  try {
-    response = await fetch(target, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
-  } catch (err) {
-    return isTimeout(err) ? tooSlow : { valid: false, reason: `request failed: ${(err as Error).message}` };
-  }
-  if (response.status !== 200) {
-    await response.body?.cancel().catch(() => undefined);
-    return { valid: false, reason: `answered HTTP ${response.status}` };
-  }
-  let text: string;
-  try {
-    text = await readLimited(response, MAX_ANSWER_BYTES);
-  } catch (err) {
-    return isTimeout(err) ? tooSlow : { valid: false, reason: `answer could not be read: ${(err as Error).message}` };
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return { valid: false, reason: 'answer is not JSON' };
-  }
-  const token = (body as { response_token?: unknown } | null)?.response_token;
-  if (token !== crcResponseToken(crcToken, consumerSecret)) return { valid: false, reason: 'wrong response_token' };
-  return { valid: true };
-}
+  const noAnswer: CrcOutcome = { valid: false, reason: `no HTTP answer within ${timeoutMs} ms` };
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return noAnswer;
+  // A literal address is never looked up, so the lookup below cannot refuse it: checked here.
+  const literal = target.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(literal) && refusedAddress(literal, policy)) return noAnswer;
 
-/** The body as text, refusing (and dropping) one longer than `limit` bytes. */
-async function readLimited(response: Response, limit: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new Error(`answer is longer than ${limit} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return new Promise<CrcOutcome>((resolve) => {
+    let settled = false;
+    const finish = (outcome: CrcOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.destroy();
+      resolve(outcome);
+    };
+    let answered = false;
+    const timer = setTimeout(() => finish(answered ? { valid: false, reason: `no complete answer within ${timeoutMs} ms` } : noAnswer), timeoutMs);
+    const client = target.protocol === 'https:' ? https : http;
+    const request = client.request(
+      target,
+      { method: 'GET', headers: { accept: 'application/json' }, lookup: policyLookup(policy), agent: false },
+      (response) => {
+        answered = true;
+        if (response.statusCode !== 200) return finish({ valid: false, reason: `answered HTTP ${response.statusCode}` });
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) return finish({ valid: false, reason: `answer is longer than ${MAX_ANSWER_BYTES} bytes` });
+          chunks.push(chunk);
+        });
+        response.on('error', () => finish({ valid: false, reason: 'answer could not be read' }));
+        response.on('end', () => {
+          let body: unknown;
+          try {
+            body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          } catch {
+            return finish({ valid: false, reason: 'answer is not JSON' });
+          }
+          const token = (body as { response_token?: unknown } | null)?.response_token;
+          finish(token === crcResponseToken(crcToken, consumerSecret) ? { valid: true } : { valid: false, reason: 'wrong response_token' });
+        });
+      },
+    );
+    request.on('error', () => finish(answered ? { valid: false, reason: 'answer could not be read' } : noAnswer));
+    request.end();
+  });
 }

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { parseFieldSelection } from '../../http/fields.js';
 import type { Listener } from '../../http/server.js';
+import { startReplay } from '../../events/replay.js';
 import { callerOf } from '../route-auth.js';
 import { defaultErrorResponse } from '../schemas.js';
 import { createWebhook, deleteWebhook, listWebhooks, validateWebhook, webhookDeclaration } from './service.js';
@@ -42,6 +43,22 @@ export async function webhookRoutes(app: Listener, ctx: AppContext): Promise<voi
       },
     },
     async (request) => listWebhooks(ctx, callerOf(request).app, parseFieldSelection(ctx.problems, webhookDeclaration, request.query)),
+  );
+
+  app.post(
+    '/2/webhooks/replay',
+    {
+      config: { auth: { schemes: ['app'] } },
+      schema: {
+        operationId: 'createWebhookReplayJob',
+        summary: 'Replay the events of a time window to a webhook',
+        description: 'Re-delivers the events delivered or attempted to the webhook between from_date (inclusive) and to_date (exclusive), yyyymmddhhmm UTC within the last 24 hours, then a replay_job_status event.',
+        tags: ['Webhooks'],
+        body: Type.Object({ webhook_id: WebhookId, from_date: Type.String(), to_date: Type.String() }, { additionalProperties: false }),
+        response: { 200: Type.Object({ data: Type.Object({ job_id: Type.String(), created_at: Type.String({ format: 'date-time' }) }) }), default: defaultErrorResponse },
+      },
+    },
+    async (request) => startReplay(ctx, callerOf(request).app, request.body.webhook_id, request.body.from_date, request.body.to_date, { legacy: false }),
   );
 
   app.put(

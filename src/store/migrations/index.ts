@@ -5,6 +5,9 @@ import * as m0002 from './0002-ads.js';
 import * as m0003 from './0003-oauth-flows.js';
 import * as m0004 from './0004-posts-media.js';
 import * as m0005 from './0005-graph.js';
+import * as m0006 from './0006-events.js';
+import * as m0007 from './0007-activity.js';
+import * as m0008 from './0008-search.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -17,4 +20,7 @@ export const migrations: Record<string, PlazaMigration> = {
   '0003-oauth-flows': m0003,
   '0004-posts-media': m0004,
   '0005-graph': m0005,
+  '0006-events': m0006,
+  '0007-activity': m0007,
+  '0008-search': m0008,
 };

@@ -1,0 +1,27 @@
+import type { AppContext } from '../context.js';
+import { candidateSubscriptions, matchDeliveries, parseLogged } from '../platform/activity/fanout.js';
+import { TYPES_BY_LOG_TYPE } from '../platform/activity/event-types.js';
+import type { DbOrTx } from '../store/store.js';
+import type { EventRow } from './log.js';
+import { registerWebhookRouter, type WebhookRouter } from './webhook-routers.js';
+
+/**
+ * Activity subscriptions that name a webhook get their events there as well as on the stream
+ * (reference §7), in the same envelope. The outbox holds one delivery per (webhook, event) for a
+ * router, so when several subscriptions to one webhook match one event, the oldest one's envelope
+ * is sent.
+ */
+export const activityWebhookRouter: WebhookRouter = async (ctx: AppContext, db: DbOrTx, row: EventRow) => {
+  if (!TYPES_BY_LOG_TYPE.has(row.type)) return [];
+  const event = parseLogged(row);
+  const subs = await candidateSubscriptions(db, [event], { withWebhook: true });
+  if (subs.length === 0) return [];
+  const out = new Map<string, unknown>();
+  for (const d of await matchDeliveries(ctx, db, [event], subs)) {
+    const webhookId = d.subscription.webhook_id!;
+    if (!out.has(webhookId)) out.set(webhookId, d.body);
+  }
+  return [...out].map(([webhookId, body]) => ({ webhookId, body }));
+};
+
+registerWebhookRouter(activityWebhookRouter);

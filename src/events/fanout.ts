@@ -1,0 +1,61 @@
+import type { AppContext } from '../context.js';
+import type { WebhookDeliveryTable } from '../store/schema-events.js';
+import { eventsAfter, lastEventSeq } from './log.js';
+import { ensureCursor, insertDeliveries, moveCursor, readCursor } from './outbox.js';
+import { webhookRouters } from './webhook-routers.js';
+
+export const WEBHOOK_CURSOR = 'webhooks';
+const BATCH = 500;
+
+/** Starts the webhook fan-out at the log's end on a store that never had it (older events are no one's news). */
+export async function initFanOut(ctx: AppContext): Promise<void> {
+  await ensureCursor(ctx.store.db, WEBHOOK_CURSOR, await lastEventSeq(ctx.store.db));
+}
+
+/**
+ * Reads one batch of the log past the fan-out cursor, asks every registered router which webhooks
+ * get each event, and writes the outbox rows and the moved cursor in one transaction: a crash
+ * before the commit redoes the batch, and the rows' unique key makes redoing it harmless.
+ * Returns how many events it read (0: none new, or another process holds the cursor).
+ */
+export async function fanOutOnce(ctx: AppContext): Promise<number> {
+  return ctx.store.db.transaction().execute(async (tx) => {
+    const cursor = await readCursor(tx, WEBHOOK_CURSOR, ctx.store.dialect, true);
+    if (cursor === undefined) return 0;
+    const events = await eventsAfter(tx, cursor, BATCH);
+    if (events.length === 0) return 0;
+    const now = ctx.clock.now().toISOString();
+    const rows: WebhookDeliveryTable[] = [];
+    const routers = webhookRouters();
+    for (const event of events) {
+      for (let route = 0; route < routers.length; route++) {
+        const parts = new Map<string, number>();
+        for (const target of await routers[route]!(ctx, tx, event)) {
+          const part = parts.get(target.webhookId) ?? 0;
+          parts.set(target.webhookId, part + 1);
+          rows.push({
+            id: ctx.ids.next(),
+            webhook_id: target.webhookId,
+            event_id: event.id,
+            event_seq: Number(event.seq),
+            route,
+            part,
+            replay_job_id: '',
+            body: JSON.stringify(target.body),
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: now,
+            claimed_until: null,
+            last_status: null,
+            last_error: null,
+            created_at: now,
+            delivered_at: null,
+          });
+        }
+      }
+    }
+    await insertDeliveries(tx, rows);
+    await moveCursor(tx, WEBHOOK_CURSOR, Number(events.at(-1)!.seq));
+    return events.length;
+  });
+}

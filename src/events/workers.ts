@@ -1,0 +1,103 @@
+import type { AppContext } from '../context.js';
+import { runPeriodicCrcs } from '../platform/webhooks/lifecycle.js';
+import { deliverDue } from './delivery.js';
+import { fanOutOnce, initFanOut } from './fanout.js';
+import { pruneDeliveries } from './outbox.js';
+import { finishReplayJobs } from './replay.js';
+// The routers this process fans out with register themselves when imported.
+import '../platform/account-activity/router.js';
+
+/** The safety net under the bus: how often the log and the outbox are read without a wake-up. */
+const POLL_MS = 1_000;
+/** Settled outbox rows are kept this long (replay reaches back 24 h). */
+const KEEP_DELIVERIES_MS = 48 * 60 * 60 * 1000;
+
+/** Runs `task` one at a time; a run asked for while one is going happens right after it. */
+class SingleFlight {
+  private running: Promise<void> | undefined;
+  private again = false;
+  constructor(private readonly task: () => Promise<void>, private readonly onError: (err: unknown) => void) {}
+
+  run(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.task();
+        } catch (err) {
+          this.onError(err);
+        }
+      } while (this.again);
+    })().finally(() => (this.running = undefined));
+  }
+
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+}
+
+export interface EventWorkers {
+  /** Fan out and deliver now (tests and the bench use it instead of waiting for the poll). */
+  kick(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The webhook side of the event pipeline in this process: fan-out from the log into the outbox
+ * (woken by the bus, polled as a safety net), delivery of due outbox rows (retries fall due by the
+ * injected clock, which the poll reads), periodic CRCs, replay completion and outbox pruning.
+ */
+export async function startEventWorkers(ctx: AppContext): Promise<EventWorkers> {
+  await initFanOut(ctx);
+  let stopped = false;
+  const onError = (err: unknown) => {
+    if (!stopped) ctx.log.warn({ err }, 'webhook worker step failed; retried on the next poll');
+  };
+  // Two delivery lanes: one can claim and send new rows while the other waits on slow receivers
+  // (claims are exclusive, so the lanes never send one row twice).
+  const lanes = [0, 1].map(
+    (lane) =>
+      new SingleFlight(async () => {
+        await deliverDue(ctx, () => stopped);
+        if (lane === 0) await finishReplayJobs(ctx);
+      }, onError),
+  );
+  const deliver = { run: () => lanes.forEach((l) => l.run()), idle: () => Promise.all(lanes.map((l) => l.idle())) };
+  // Each batch fanned out is delivered at once, while the next batch is read.
+  const fanOut = new SingleFlight(async () => {
+    while (!stopped && (await fanOutOnce(ctx)) > 0) deliver.run();
+  }, onError);
+  const crc = new SingleFlight(async () => void (await runPeriodicCrcs(ctx)), onError);
+  let lastPrune = 0;
+  const prune = new SingleFlight(async () => {
+    const now = ctx.clock.now().getTime();
+    if (now - lastPrune < 10 * 60 * 1000) return;
+    lastPrune = now;
+    await pruneDeliveries(ctx.store.db, new Date(now - KEEP_DELIVERIES_MS).toISOString());
+  }, onError);
+
+  const unsubscribe = ctx.events.onAppend(() => fanOut.run());
+  const tick = () => {
+    fanOut.run();
+    deliver.run();
+    crc.run();
+    prune.run();
+  };
+  const timer = setInterval(tick, POLL_MS);
+  timer.unref();
+  tick();
+
+  return {
+    kick: tick,
+    async close() {
+      stopped = true;
+      clearInterval(timer);
+      unsubscribe();
+      await Promise.all([fanOut.idle(), deliver.idle(), crc.idle(), prune.idle()]);
+    },
+  };
+}

@@ -1,0 +1,135 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { MatchablePost } from '../../query/match.js';
+import { fromJson, type DbOrTx } from '../../store/store.js';
+import type { PostRow } from '../posts/wire.js';
+
+/** The rows a search may see: live latest versions within the window, visible to the viewer. */
+export interface SearchScope {
+  /** Inclusive. */
+  startTime: string;
+  /** Exclusive. */
+  endTime: string;
+  sinceId?: string;
+  untilId?: string;
+  viewerId?: string;
+  /** Reposts leave keyword results (release history, May 4, 2026). */
+  excludeReposts: boolean;
+}
+
+function scoped(db: DbOrTx, where: RawBuilder<SqlBool>, scope: SearchScope) {
+  let q = db
+    .selectFrom('posts')
+    .where('posts.deleted_at', 'is', null)
+    .where('posts.superseded_by_id', 'is', null)
+    .where('posts.created_at', '>=', scope.startTime)
+    .where('posts.created_at', '<', scope.endTime)
+    .where(where);
+  if (scope.sinceId) q = q.where('posts.id', '>', scope.sinceId);
+  if (scope.untilId) q = q.where('posts.id', '<', scope.untilId);
+  if (scope.excludeReposts) q = q.where('posts.reposted_post_id', 'is', null);
+  // A protected author's posts reach only the author and their approved followers.
+  const viewer = scope.viewerId;
+  q = q.where((eb) =>
+    eb.exists(
+      eb
+        .selectFrom('users as a')
+        .select(sql.lit(1).as('one'))
+        .whereRef('a.id', '=', 'posts.author_id')
+        .where((inner) =>
+          viewer
+            ? inner.or([
+                inner('a.protected', '=', 0),
+                inner('a.id', '=', viewer),
+                inner.exists(inner.selectFrom('follows').select(sql.lit(1).as('one')).where('follows.source_user_id', '=', viewer).whereRef('follows.target_user_id', '=', 'a.id')),
+              ])
+            : inner('a.protected', '=', 0),
+        ),
+    ),
+  );
+  return q;
+}
+
+/** Newest first by (created_at, id), after the composite key `after`. */
+export async function searchByRecency(db: DbOrTx, where: RawBuilder<SqlBool>, scope: SearchScope, limit: number, after?: { createdAt: string; id: string }): Promise<PostRow[]> {
+  let q = scoped(db, where, scope).selectAll('posts');
+  if (after) {
+    q = q.where((eb) => eb.or([eb('posts.created_at', '<', after.createdAt), eb.and([eb('posts.created_at', '=', after.createdAt), eb('posts.id', '<', after.id)])]));
+  }
+  return q.orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit(limit).execute();
+}
+
+/** Most engaged first (likes, reposts, replies and quotes), then newest; paged by offset. */
+export async function searchByRelevancy(db: DbOrTx, where: RawBuilder<SqlBool>, scope: SearchScope, limit: number, offset: number): Promise<PostRow[]> {
+  return scoped(db, where, scope)
+    .selectAll('posts')
+    .orderBy(sql`posts.like_count + posts.retweet_count + posts.reply_count + posts.quote_count`, 'desc')
+    .orderBy('posts.created_at', 'desc')
+    .orderBy('posts.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/** Matching posts per time bucket: `prefix` characters of created_at (13: the hour, 16: the minute, 10: the day). */
+export async function countByBucket(db: DbOrTx, where: RawBuilder<SqlBool>, scope: SearchScope, prefix: number): Promise<Map<string, number>> {
+  const bucket = sql<string>`substr(posts.created_at, 1, ${sql.lit(prefix)})`;
+  const rows = await scoped(db, where, scope).select([bucket.as('bucket'), (eb) => eb.fn.countAll<number | string>().as('n')]).groupBy(bucket).execute();
+  return new Map(rows.map((r) => [r.bucket, Number(r.n)]));
+}
+
+/**
+ * Posts as the in-memory matcher sees them: each row with its author's profile, the author of
+ * the post it replies to and of the post it reposts, and its media types. The filtered stream
+ * builds its input with this too.
+ */
+export async function matchablePosts(db: DbOrTx, rows: readonly PostRow[]): Promise<MatchablePost[]> {
+  if (rows.length === 0) return [];
+  const reposted = [...new Set(rows.flatMap((r) => (r.reposted_post_id ? [r.reposted_post_id] : [])))];
+  const sources = new Map<string, string>();
+  for (let i = 0; i < reposted.length; i += 500) {
+    for (const s of await db.selectFrom('posts').select(['id', 'author_id']).where('id', 'in', reposted.slice(i, i + 500)).execute()) sources.set(s.id, s.author_id);
+  }
+  const userIds = [...new Set(rows.flatMap((r) => [r.author_id, ...(r.in_reply_to_user_id ? [r.in_reply_to_user_id] : [])]).concat([...sources.values()]))];
+  const users = new Map<string, { username: string; name: string; description: string; location: string | null; verified: number }>();
+  for (let i = 0; i < userIds.length; i += 500) {
+    const batch = await db.selectFrom('users').select(['id', 'username', 'name', 'description', 'location', 'verified']).where('id', 'in', userIds.slice(i, i + 500)).execute();
+    for (const u of batch) users.set(u.id, u);
+  }
+  const keys = [...new Set(rows.flatMap((r) => fromJson<string[]>(r.media_keys) ?? []))];
+  const mediaTypes = new Map<string, string>();
+  for (let i = 0; i < keys.length; i += 500) {
+    for (const m of await db.selectFrom('media').select(['media_key', 'type']).where('media_key', 'in', keys.slice(i, i + 500)).execute()) mediaTypes.set(m.media_key, m.type);
+  }
+  return rows.map((r) => {
+    const author = users.get(r.author_id);
+    const repostedAuthorId = r.reposted_post_id ? (sources.get(r.reposted_post_id) ?? null) : null;
+    const mediaKeys = fromJson<string[]>(r.media_keys) ?? [];
+    return {
+      id: r.id,
+      text: r.text,
+      authorId: r.author_id,
+      authorUsername: author?.username ?? '',
+      authorName: author?.name ?? '',
+      authorDescription: author?.description ?? '',
+      authorLocation: author?.location ?? '',
+      authorVerified: author?.verified === 1,
+      inReplyToPostId: r.in_reply_to_post_id,
+      inReplyToUserId: r.in_reply_to_user_id,
+      inReplyToUsername: r.in_reply_to_user_id ? (users.get(r.in_reply_to_user_id)?.username ?? null) : null,
+      conversationId: r.conversation_id,
+      quotedPostId: r.quoted_post_id,
+      repostedPostId: r.reposted_post_id,
+      repostedAuthorId,
+      repostedAuthorUsername: repostedAuthorId ? (users.get(repostedAuthorId)?.username ?? null) : null,
+      lang: r.lang,
+      entities: fromJson(r.entities) ?? {},
+      contextAnnotations: fromJson(r.context_annotations) ?? [],
+      geo: fromJson(r.geo),
+      mediaKeys,
+      mediaTypes: mediaKeys.flatMap((k) => (mediaTypes.has(k) ? [mediaTypes.get(k)!] : [])),
+      likeCount: r.like_count,
+      replyCount: r.reply_count,
+      repostCount: r.retweet_count,
+    };
+  });
+}

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CredentialsFile } from '../../src/seed/credentials.js';
+import { dropPostgresDatabase, freshPostgresDatabase } from '../support/server.js';
+
+/**
+ * `plaza serve` in a real child process (`node --import tsx src/main.ts serve --port 0 ...`), on a
+ * store that outlives it: a SQLite file in a temp folder, or a fresh PostgreSQL database when
+ * DATABASE_URL is set. The real ports come from the credentials file it writes.
+ */
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ChildStore {
+  root: string;
+  db: string;
+  credentialsFile: string;
+  dispose(): Promise<void>;
+}
+
+export async function childStore(): Promise<ChildStore> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-hardening-'));
+  const db = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL, 'plaza_hardening') : path.join(root, 'plaza.sqlite');
+  return {
+    root,
+    db,
+    credentialsFile: path.join(root, 'credentials.json'),
+    async dispose() {
+      if (db.startsWith('postgres')) await dropPostgresDatabase(db);
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PlazaChild {
+  child: ChildProcess;
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The credentials file of this start (written once the listeners are up). */
+  ready(ms?: number): Promise<CredentialsFile>;
+  /** Waits for the exit, at most `ms`; undefined when the process is still running then. */
+  exitWithin(ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null } | undefined>;
+  kill(): void;
+}
+
+/**
+ * Starts Plaza. `stdout: 'stalled'` gives it a pipe nobody reads (the parent never takes a byte),
+ * `'gone'` one whose reader has closed; `'read'` drains it.
+ */
+export function startPlazaChild(store: ChildStore, o: { stdout: 'read' | 'stalled' | 'gone'; env?: Record<string, string> }): PlazaChild {
+  // A later start on the same store rewrites the credentials file (same secrets, new ports):
+  // this start is ready when the file is newer than it.
+  const spawnedAt = Date.now();
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'DATABASE_URL' && !k.startsWith('PLAZA_')));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/main.ts', 'serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--data-dir', store.root, '--credentials-file', store.credentialsFile, '--db', store.db],
+    { cwd: repo, env: { ...env, LOG_LEVEL: 'info', ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  if (o.stdout === 'read') child.stdout!.resume();
+  else if (o.stdout === 'stalled') child.stdout!.pause();
+  else child.stdout!.destroy();
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return {
+    child,
+    stderr: () => stderr,
+    exited,
+    async ready(ms = 60_000) {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        if (fs.existsSync(store.credentialsFile) && fs.statSync(store.credentialsFile).mtimeMs >= spawnedAt - 5) {
+          try {
+            return JSON.parse(fs.readFileSync(store.credentialsFile, 'utf8')) as CredentialsFile;
+          } catch {
+            // written right now: read it again
+          }
+        }
+        if (child.exitCode !== null || child.signalCode !== null) assert.fail(`plaza exited before it was up (${child.exitCode ?? child.signalCode}): ${stderr}`);
+        if (Date.now() > deadline) assert.fail(`plaza not up within ${ms} ms: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async exitWithin(ms) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+      const result = await Promise.race([exited, late]);
+      clearTimeout(timer);
+      return result;
+    },
+    kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
