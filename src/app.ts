@@ -8,6 +8,7 @@ import { Metrics } from './http/metrics.js';
 import { Problems } from './http/problems.js';
 import type { Listener } from './http/server.js';
 import { buildPlatform } from './platform/app.js';
+import { createEntities } from './platform/entities.js';
 import { readCredentials, writeCredentials, type CredentialsFile } from './seed/credentials.js';
 import { demoCredentials, demoWorkspace, seedDemo } from './seed/demo.js';
 import { IdGenerator } from './store/ids.js';
@@ -36,6 +37,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     ids: new IdGenerator(clock),
     problems: new Problems(config.problemBase),
     log,
+    entities: createEntities(store),
   };
   const metrics = new Metrics();
   const platform = await buildPlatform(ctx, metrics);

@@ -30,8 +30,6 @@ export interface Config {
   secretFile: string;
   /** Requests per 15-minute window allowed to each OAuth step and sign-in page, per app or per client address. */
   oauthRateLimit: number;
-  /** Bytes of whole answers the platform listener keeps for repeated reads (SQLite only; 0 turns it off). */
-  responseCacheBytes: number;
 }
 
 export interface ConfigOverrides extends Partial<Config> {}
@@ -58,7 +56,6 @@ export function loadConfig(flags: ConfigOverrides = {}, env: NodeJS.ProcessEnv =
     seedDemo: flags.seedDemo ?? env.PLAZA_SEED_DEMO !== 'false',
     secretFile: flags.secretFile ?? env.PLAZA_SECRET_FILE ?? path.join(dataDir, 'server-secret'),
     oauthRateLimit: flags.oauthRateLimit ?? intFrom(env.PLAZA_OAUTH_RATE_LIMIT, 450),
-    responseCacheBytes: flags.responseCacheBytes ?? intFrom(env.PLAZA_RESPONSE_CACHE_MB, 64) * 1024 * 1024,
   };
   return config;
 }

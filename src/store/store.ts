@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import { WriteCounter } from './generation.js';
+import { withStatementCache } from './statement-cache.js';
 import { migrations } from './migrations/index.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
@@ -22,6 +23,11 @@ export interface Store {
    * processes write unseen; nothing may then be cached across requests.
    */
   generation(): string | undefined;
+  /**
+   * Like generation(), for one table: it changes when a write may have changed `table` (a write
+   * whose tables cannot be told counts for every table). Undefined on PostgreSQL.
+   */
+  tableGeneration(table: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -36,6 +42,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   let closePool = async () => {};
   const writes = new WriteCounter(new Set(['oauth_nonces']));
   let generation: () => string | undefined = () => undefined;
+  let tableGeneration: (table: string) => string | undefined = () => undefined;
   if (dialect === 'postgres') {
     // Counts and bigints come back as JS numbers; every id Plaza stores is text.
     pg.types.setTypeParser(20, (v) => Number(v));
@@ -52,16 +59,18 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [writes] });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [writes] });
     // data_version changes when another connection commits to the file; this one's own writes are counted.
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     generation = () => `${writes.writes}:${dataVersion.get() as number}`;
+    tableGeneration = (table) => `${writes.writesTo(table)}:${dataVersion.get() as number}`;
   }
   await migrate(db, dialect);
   return {
     db,
     dialect,
     generation,
+    tableGeneration,
     close: async () => {
       await db.destroy();
       await closePool();

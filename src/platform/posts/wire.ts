@@ -62,12 +62,8 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     created_at: (p) => p.created_at,
     display_text_range: (p) => [0, codePointLength(p.text)],
     edit_controls: (p, view) => {
-      const controls = fromJson<{ edits_remaining: number; editable_until: string }>(p.edit_controls)!;
-      return {
-        edits_remaining: controls.edits_remaining,
-        is_edit_eligible: controls.edits_remaining > 0 && controls.editable_until > view.now.toISOString(),
-        editable_until: controls.editable_until,
-      };
+      const controls = editControlsOf(p);
+      return { edits_remaining: controls.edits_remaining, is_edit_eligible: isEditEligible(controls, view), editable_until: controls.editable_until };
     },
     edit_history_post_ids: (p) => jsonArray(p.edit_history_post_ids),
     entities: (p) => presentEntities(p.entities),
@@ -91,7 +87,16 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     source: (p) => p.source,
     withheld: (p) => fromJson(p.withheld) ?? undefined,
   },
+  viewKeys: { edit_controls: (p, view) => (isEditEligible(editControlsOf(p), view) ? 'editable' : '') },
 };
+
+interface EditControls {
+  edits_remaining: number;
+  editable_until: string;
+}
+
+const editControlsOf = (p: PostRow) => fromJson<EditControls>(p.edit_controls)!;
+const isEditEligible = (controls: EditControls, view: View) => controls.edits_remaining > 0 && controls.editable_until > view.now.toISOString();
 
 export const referencedPostIds = (p: PostRow): string[] => (jsonArray(p.referenced_posts) as Array<{ id: string }>).map((r) => r.id);
 export const mediaKeysOf = (p: PostRow): string[] => jsonArray(p.media_keys) as string[];

@@ -1,7 +1,7 @@
 import type { UserCaller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { page } from '../../http/pagination.js';
-import { parseSelection } from '../expansions.js';
+import { parseSelection, ResponseReads } from '../expansions.js';
 import { requireSelf } from '../graph/access.js';
 import { compositeKey, parseTimePage, parseTimeWindow } from '../graph/query.js';
 import { errorsOnly, renderPosts, type PageResult } from '../graph/render.js';
@@ -9,7 +9,7 @@ import { subjectUser } from '../graph/visibility.js';
 import { postExpansions } from '../posts/service.js';
 import type { PostRow } from '../posts/wire.js';
 import type { View } from '../view.js';
-import { authoredBy, homeOf, mentioning, pagedPosts, type PostCondition } from './store.js';
+import { authoredBy, homeOf, mentioning, pagedPostKeys, type PostCondition } from './store.js';
 
 /** max_results of the user timelines (5 to 100, default 10) and of the home timeline (1 to 100, default 100). */
 const USER_TIMELINE = { min: 5, max: 100, default: 10 };
@@ -21,9 +21,12 @@ async function timeline(ctx: AppContext, view: View, query: Record<string, unkno
   const window = parseTimeWindow(ctx, query);
   const condition = await where();
   if (typeof condition !== 'function') return condition;
-  const rows = await pagedPosts(ctx.store.db, condition, window, request.maxResults + 1, request.after);
+  const keys = await pagedPostKeys(ctx.store.db, condition, window, request.maxResults + 1, request.after);
+  const reads = new ResponseReads(ctx);
+  const found = new Map((await reads.postsByIds(keys.map((k) => k.id))).map((p) => [p.id, p]));
+  const rows = keys.flatMap((k) => found.get(k.id) ?? []);
   const { items, meta } = page(rows, request.maxResults, (p: PostRow) => compositeKey(p.created_at, p.id), { ids: (p) => p.id });
-  return renderPosts(ctx, view, selection, items, meta);
+  return renderPosts(ctx, view, selection, items, meta, reads);
 }
 
 /** GET /2/users/{id}/posts: the user's posts, newest first; a protected user's only for approved followers. */

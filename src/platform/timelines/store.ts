@@ -2,6 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { Database } from '../../store/schema.js';
 import type { DbOrTx } from '../../store/store.js';
 import type { TimeWindow } from '../graph/query.js';
+import { findPostsByIds } from '../posts/store.js';
 import type { PostRow } from '../posts/wire.js';
 
 type PostsEb = ExpressionBuilder<Database, 'posts'>;
@@ -18,7 +19,14 @@ export function likeLiteral(text: string): string {
  * after `after` (a composite key), `limit` rows. An edited post shows as its latest version.
  */
 export async function pagedPosts(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: number, after?: { createdAt: string; id: string }): Promise<PostRow[]> {
-  let q = db.selectFrom('posts').selectAll('posts').where('posts.deleted_at', 'is', null).where('posts.superseded_by_id', 'is', null).where(where);
+  const keys = await pagedPostKeys(db, where, window, limit, after);
+  const rows = new Map((await findPostsByIds(db, keys.map((k) => k.id))).map((p) => [p.id, p]));
+  return keys.flatMap((k) => rows.get(k.id) ?? []);
+}
+
+/** What pagedPosts finds, as keys only: the rows themselves are read where they may be cached. */
+export async function pagedPostKeys(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: number, after?: { createdAt: string; id: string }): Promise<Array<{ id: string; created_at: string }>> {
+  let q = db.selectFrom('posts').select(['posts.id', 'posts.created_at']).where('posts.deleted_at', 'is', null).where('posts.superseded_by_id', 'is', null).where(where);
   if (window.sinceId) q = q.where('posts.id', '>', window.sinceId);
   if (window.untilId) q = q.where('posts.id', '<', window.untilId);
   if (window.startTime) q = q.where('posts.created_at', '>=', window.startTime);
