@@ -41,7 +41,7 @@ const RESULTS_END = '<!-- bench:latest-results:end -->';
 /** The PostgreSQL server whose scratch database the second pass uses; BENCH_POSTGRES_URL=off skips it. */
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** The scenario whose Plaza side is CPU-profiled (on SQLite). */
-const PROFILED = 'posts-lookup-100';
+const PROFILED = process.env.BENCH_PROFILE ?? 'posts-lookup-100';
 
 function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];

@@ -23,7 +23,8 @@ const RSS_TARGET_MB = 120;
 const IDLE_SECONDS = 5;
 const STARTUP_TIMEOUT_MS = 60_000;
 
-const serveArgs = (dataDir: string) => ['serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--data-dir', dataDir];
+const portsAndData = (dataDir: string) => ['--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--data-dir', dataDir];
+const serveArgs = (dataDir: string) => ['dist/main.js', 'serve', ...portsAndData(dataDir)];
 
 /**
  * Builds dist/, then starts `node dist/main.js serve` on an empty store (which seeds the demo
@@ -34,14 +35,14 @@ export async function measureStartup(scratch: string): Promise<StartupResult> {
   execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
   const dataDir = fs.mkdtempSync(path.join(scratch, 'startup-'));
 
-  const first = await startAndAnswer(process.execPath, ['dist/main.js', ...serveArgs(dataDir)], dataDir);
+  const first = await startAndAnswer(process.execPath, serveArgs(dataDir), dataDir);
   await stop(first.child);
-  const restart = await startAndAnswer(process.execPath, ['dist/main.js', ...serveArgs(dataDir)], dataDir);
+  const restart = await startAndAnswer(process.execPath, serveArgs(dataDir), dataDir);
   await idle();
   const nodeTreeMb = treeRssMb(restart.child.pid!);
   await stop(restart.child);
 
-  const npm = await startAndAnswer('npm', ['start', '--', ...serveArgs(dataDir)], dataDir);
+  const npm = await startAndAnswer('npm', ['start', '--', ...portsAndData(dataDir)], dataDir);
   await idle();
   const npmTreeMb = treeRssMb(npm.child.pid!);
   const npmOwnMb = rssMb(npm.child.pid!);

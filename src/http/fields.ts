@@ -25,8 +25,13 @@ export interface ResourceDeclaration<Row, View> {
   viewKeys?: Readonly<Record<string, (row: Row, view: View) => string | undefined>>;
 }
 
+const sortedNames = new WeakMap<object, string[]>();
+
+/** Every field name of a resource, sorted (as error messages list them). */
 export function fieldNames(decl: ResourceDeclaration<any, any>): string[] {
-  return Object.keys(decl.fields).sort();
+  let names = sortedNames.get(decl);
+  if (!names) sortedNames.set(decl, (names = Object.keys(decl.fields).sort()));
+  return names;
 }
 
 /**
@@ -70,19 +75,21 @@ export function selectFields<Row, View>(decl: ResourceDeclaration<Row, View>, ro
 export function selectFieldsJson<Row extends object, View>(decl: ResourceDeclaration<Row, View>, row: Row, selected: ReadonlySet<string>, view: View): RawJson {
   const p = plan(decl, selected);
   if (!decl.viewKeys) return new RawJson(render(decl, p.fields, row, view));
-  let key = p.key;
+  let key = '';
   for (const name of p.viewDependent) {
     const part = decl.viewKeys[name](row, view);
     if (part === undefined) return new RawJson(render(decl, p.fields, row, view));
-    key += `|${part}`;
+    key = key ? `${key}|${part}` : part;
   }
-  let texts = memo.get(row);
+  let byPlan = memo.get(row);
   // A row keeps the texts of a few selections: clients tend to ask for the same few.
-  if (!texts || texts.size >= 16) memo.set(row, (texts = new Map()));
-  let json = texts.get(key);
+  if (!byPlan || byPlan.size >= 16) memo.set(row, (byPlan = new Map()));
+  let byView = byPlan.get(p);
+  if (!byView) byPlan.set(p, (byView = new Map()));
+  let json = byView.get(key);
   if (json === undefined) {
     json = new RawJson(render(decl, p.fields, row, view));
-    texts.set(key, json);
+    byView.set(key, json);
   }
   return json;
 }
@@ -97,15 +104,14 @@ function render<Row, View>(decl: ResourceDeclaration<Row, View>, fields: readonl
   return text ? `${text}}` : '{}';
 }
 
-const memo = new WeakMap<object, Map<string, RawJson>>();
+/** Row -> selection plan -> what the view-dependent fields depend on -> the text. */
+const memo = new WeakMap<object, Map<Plan, Map<string, RawJson>>>();
 
 interface Plan {
   /** The fields to render, in declaration order. */
   fields: readonly string[];
   /** Those of them whose value depends on the view. */
   viewDependent: readonly string[];
-  /** Tells this selection apart from every other of the same resource. */
-  key: string;
 }
 
 const plans = new WeakMap<object, WeakMap<ReadonlySet<string>, Plan>>();
@@ -116,7 +122,7 @@ function plan(decl: ResourceDeclaration<any, any>, selected: ReadonlySet<string>
   let p = byDecl.get(selected);
   if (!p) {
     const fields = Object.keys(decl.fields).filter((name) => selected.has(name) || decl.defaults.includes(name));
-    p = { fields, viewDependent: fields.filter((name) => decl.viewKeys?.[name]), key: fields.join(',') };
+    p = { fields, viewDependent: fields.filter((name) => decl.viewKeys?.[name]) };
     byDecl.set(selected, p);
   }
   return p;

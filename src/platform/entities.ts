@@ -33,7 +33,7 @@ interface Entry<Row> {
   version: string;
 }
 
-/** How many rows of one table are kept; past it the least recently read go. */
+/** How many rows of one table are kept; past it the earliest read go (a row read again comes back). */
 const CAPACITY = 50_000;
 
 export class EntityCache<Row extends object> {
@@ -61,7 +61,7 @@ export class EntityCache<Row extends object> {
     const out: Row[] = [];
     const missing: string[] = [];
     for (const key of keys) {
-      const entry = this.touch(key);
+      const entry = this.entries.get(key);
       if (entry) out.push(entry.row);
       else missing.push(key);
     }
@@ -82,7 +82,7 @@ export class EntityCache<Row extends object> {
     const out: Row[] = [];
     const stale: string[] = [];
     for (const { k, v } of current.rows) {
-      const entry = this.touch(k);
+      const entry = this.entries.get(k);
       if (entry && entry.version === v) out.push(entry.row);
       else stale.push(k);
     }
@@ -105,16 +105,6 @@ export class EntityCache<Row extends object> {
 
   private liveCondition() {
     return this.spec.live === 'not_deleted' ? sql` and deleted_at is null` : sql``;
-  }
-
-  private touch(key: string): Entry<Row> | undefined {
-    const entry = this.entries.get(key);
-    if (entry) {
-      // Map order is the LRU order: move it to the end.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-    }
-    return entry;
   }
 
   private remember(row: Row, version: string): void {

@@ -95,12 +95,30 @@ interface EditControls {
   editable_until: string;
 }
 
-const editControlsOf = (p: PostRow) => fromJson<EditControls>(p.edit_controls)!;
+const parsedControls = new WeakMap<PostRow, EditControls>();
+/** The row's edit controls, parsed once per row object: rows are kept across requests, and a changed row is a new object. */
+function editControlsOf(p: PostRow): EditControls {
+  let controls = parsedControls.get(p);
+  if (!controls) parsedControls.set(p, (controls = fromJson<EditControls>(p.edit_controls)!));
+  return controls;
+}
 const isEditEligible = (controls: EditControls, view: View) => controls.edits_remaining > 0 && controls.editable_until > view.now.toISOString();
 
-export const referencedPostIds = (p: PostRow): string[] => (jsonArray(p.referenced_posts) as Array<{ id: string }>).map((r) => r.id);
-export const mediaKeysOf = (p: PostRow): string[] => jsonArray(p.media_keys) as string[];
-export const pollIdsOf = (p: PostRow): string[] => jsonArray(p.poll_ids) as string[];
-export const editHistoryOf = (p: PostRow): string[] => jsonArray(p.edit_history_post_ids) as string[];
-export const mentionedUsernames = (p: PostRow): string[] =>
-  ((fromJson<{ mentions?: Array<{ username: string }> }>(p.entities) ?? {}).mentions ?? []).map((m) => m.username);
+/**
+ * What a row's JSON columns name, decoded once per row object: rows are kept across requests
+ * (src/platform/entities.ts) and a changed row is a new object. The arrays are shared: read only.
+ */
+function perRow<T>(derive: (p: PostRow) => T): (p: PostRow) => T {
+  const known = new WeakMap<PostRow, T>();
+  return (p) => {
+    let value = known.get(p);
+    if (value === undefined) known.set(p, (value = Object.freeze(derive(p)) as T));
+    return value;
+  };
+}
+
+export const referencedPostIds = perRow((p): string[] => (jsonArray(p.referenced_posts) as Array<{ id: string }>).map((r) => r.id));
+export const mediaKeysOf = perRow((p): string[] => jsonArray(p.media_keys) as string[]);
+export const pollIdsOf = perRow((p): string[] => jsonArray(p.poll_ids) as string[]);
+export const editHistoryOf = perRow((p): string[] => jsonArray(p.edit_history_post_ids) as string[]);
+export const mentionedUsernames = perRow((p): string[] => ((fromJson<{ mentions?: Array<{ username: string }> }>(p.entities) ?? {}).mentions ?? []).map((m) => m.username));
