@@ -194,6 +194,11 @@ export async function hydrate<Row>(
   primaryUserIds: readonly string[] = [],
   reads = new ResponseReads(ctx),
 ): Promise<Hydrated> {
+  if (selection.expansions.size === 0) {
+    // Nothing to include: only the primaries' own wire objects (and connection_status, if asked).
+    const ownView = await withRelations(reads.db, view, selection, primaryUserIds);
+    return { errors: [], view: ownView, ...converters(selection, ownView) };
+  }
   const want: Record<IncludeTarget, string[]> = { users: [], usersByUsername: [], posts: [], media: [], polls: [], places: [] };
   // Which expansion first named each post: a hidden one's error names that parameter.
   const postNamedBy = new Map<string, string>();
@@ -241,14 +246,21 @@ export async function hydrate<Row>(
   const polls = orderBy(pollRows, want.polls, (p) => [p.id]);
 
   const fullView = await withRelations(reads.db, view, selection, unique([...primaryUserIds, ...users.map((u) => u.id)]));
-  const post = (row: PostRow) => (selectFieldsJson(postDeclaration, row, selection.post, fullView));
-  const user = (row: UserRow) => (selectFieldsJson(userDeclaration, row, selection.user, fullView));
+  const { post, user } = converters(selection, fullView);
   const includes: Includes = {};
   if (users.length) includes.users = users.map(user);
   if (posts.length) includes.posts = posts.map(post);
   if (media.length) includes.media = media.map((m) => (selectFieldsJson(mediaDeclaration, m, selection.media, fullView)));
   if (polls.length) includes.polls = polls.map((p) => (selectFieldsJson(pollDeclaration, p, selection.poll, fullView)));
   return { includes: Object.keys(includes).length ? includes : undefined, errors, view: fullView, post, user };
+}
+
+/** The wire post and user of a response, with its selection and view. */
+function converters(selection: Selection, view: View): Pick<Hydrated, 'post' | 'user'> {
+  return {
+    post: (row) => selectFieldsJson(postDeclaration, row, selection.post, view),
+    user: (row) => selectFieldsJson(userDeclaration, row, selection.user, view),
+  };
 }
 
 function unique(items: readonly string[]): string[] {
