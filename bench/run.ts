@@ -1,15 +1,17 @@
 /**
- * Plaza's HTTP benchmark (`npm run bench`, see bench/README.md).
+ * Plaza's benchmark (`npm run bench`, see bench/README.md).
  *
- * Each scenario seeds what it needs into a real Plaza (started on port 0 over a temporary SQLite
- * store), names one request, and checks the answer once. The run then measures that request
- * against Plaza and, as a baseline, against a bare Fastify route that returns the very body Plaza
- * answered, precomputed, so the ratio shows what Plaza's own work (auth, queries, field
- * selection, expansions, serialization) costs over an HTTP round trip of the same size.
+ * Each scenario seeds what it needs into a real Plaza (started on port 0 over a temporary store:
+ * SQLite, then PostgreSQL when one is reachable), names the varied requests a population of
+ * clients would send and checks a sample of their answers. The run then loads Plaza with those
+ * requests and, as a baseline, a bare Fastify route that returns a body of the same size,
+ * precomputed, so the ratio shows what Plaza's own work (auth, queries, field selection,
+ * expansions, serialization) costs over an HTTP round trip of the same size. It also profiles the
+ * heaviest read, and measures a compiled Plaza's cold start and idle memory.
  *
  * The load generator (autocannon) runs in a worker thread, so it does not share the server's
  * event loop. Every target is on 127.0.0.1. The exit code is 0 whatever the verdict: this is a
- * measurement; only a broken setup (a scenario whose check fails) exits non-zero.
+ * measurement; only a broken setup (an answer that fails its check) exits non-zero.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,7 +21,10 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { startPlaza, type Plaza } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { DEFAULT_TARGET_RATIO, scenarios, type Bench, type Scenario } from './scenarios.js';
+import { dropPostgresDatabase, freshPostgresDatabase } from '../test/support/postgres.js';
+import { profileWhile, type ProfileSummary } from './profile.js';
+import { measureStartup, type StartupResult } from './startup.js';
+import { scenarios, type Bench, type Scenario } from './scenarios.js';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -28,9 +33,15 @@ const CONNECTIONS = 10;
 const SECONDS = positiveNumber('BENCH_SECONDS', 10);
 const WARMUP_SECONDS = positiveNumber('BENCH_WARMUP_SECONDS', Math.min(2, SECONDS));
 const HOST = '127.0.0.1';
-const README = path.join(path.dirname(fileURLToPath(import.meta.url)), 'README.md');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const README = path.join(HERE, 'README.md');
+const PICK_PATH = path.join(HERE, 'pick-path.cjs');
 const RESULTS_START = '<!-- bench:latest-results:start -->';
 const RESULTS_END = '<!-- bench:latest-results:end -->';
+/** The PostgreSQL server whose scratch database the second pass uses; BENCH_POSTGRES_URL=off skips it. */
+const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The scenario whose Plaza side is CPU-profiled (on SQLite). */
+const PROFILED = process.env.BENCH_PROFILE ?? 'posts-lookup-100';
 
 function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -39,6 +50,8 @@ function positiveNumber(name: string, fallback: number): number {
   if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of seconds, got "${raw}"`);
   return n;
 }
+
+type StoreName = 'sqlite' | 'postgres';
 
 // ---------------------------------------------------------------------------------------------
 // Measuring
@@ -53,14 +66,24 @@ interface Measurement {
   timeouts: number;
 }
 
-/** Runs autocannon against `url` for `seconds`, stopping it if it overruns. */
-function cannon(url: string, headers: Record<string, string>, seconds: number): Promise<Measurement> {
+/** Runs autocannon against `url` for `seconds`; with `requestsFile`, each request takes the next of its paths. */
+function cannon(url: string, headers: Record<string, string>, seconds: number, requestsFile?: string): Promise<Measurement> {
   const target = new URL(url);
   if (target.hostname !== HOST) throw new Error(`refusing to load ${target.hostname}: the benchmark only targets ${HOST}`);
+  // Read by bench/pick-path.cjs in autocannon's worker, which gets a copy of the environment.
+  if (requestsFile) process.env.PLAZA_BENCH_REQUESTS = requestsFile;
   return new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     const instance = autocannon(
-      { url, headers, connections: CONNECTIONS, duration: seconds, timeout: 10, workers: 1 },
+      {
+        url,
+        headers,
+        connections: CONNECTIONS,
+        duration: seconds,
+        timeout: 10,
+        workers: 1,
+        ...(requestsFile ? { requests: [{ setupRequest: PICK_PATH as never }] } : {}),
+      },
       (err: unknown, result: autocannon.Result) => {
         clearTimeout(timer);
         if (err) return reject(err instanceof Error ? err : new Error(String(err)));
@@ -82,11 +105,11 @@ function cannon(url: string, headers: Record<string, string>, seconds: number): 
   });
 }
 
-async function measure(label: string, url: string, headers: Record<string, string>): Promise<Measurement> {
+async function measure(label: string, url: string, headers: Record<string, string>, requestsFile?: string): Promise<Measurement> {
   process.stdout.write(`  ${label}: warm-up ${WARMUP_SECONDS} s, `);
-  await cannon(url, headers, WARMUP_SECONDS);
+  await cannon(url, headers, WARMUP_SECONDS, requestsFile);
   process.stdout.write(`measuring ${SECONDS} s... `);
-  const m = await cannon(url, headers, SECONDS);
+  const m = await cannon(url, headers, SECONDS, requestsFile);
   process.stdout.write(`${m.requestsPerSecond.toFixed(1)} req/s\n`);
   return m;
 }
@@ -105,40 +128,61 @@ async function startBare(body: string): Promise<{ url: string; close(): Promise<
 
 interface ScenarioResult {
   scenario: Scenario;
+  store: StoreName;
+  distinctPaths: number;
   bodyBytes: number;
   plaza: Measurement;
-  /** The same request with Cache-Control: no-cache: every answer computed afresh (informational, not judged). */
-  fresh: Measurement;
   bare: Measurement;
   ratio: number;
   target: number;
   pass: boolean;
   notes: string[];
+  profile?: ProfileSummary;
 }
 
-async function runScenario(bench: Bench, s: Scenario): Promise<ScenarioResult> {
-  console.log(`\n${s.name}: ${s.description}`);
+/** Up to `count` items spread evenly over `items`. */
+const spread = <T>(items: readonly T[], count: number): T[] => (items.length <= count ? [...items] : Array.from({ length: count }, (_, i) => items[Math.floor((i * items.length) / count)]));
+
+async function runScenario(bench: Bench, s: Scenario, store: StoreName, scratch: string): Promise<ScenarioResult> {
+  console.log(`\n${s.name} (${store}): ${s.description}`);
   const state = await s.setup(bench);
-  const req = s.request(bench, state);
-  const url = `${bench.plaza.urls.base_url}${req.path}`;
+  const req = await s.requests(bench, state);
+  const headersOf = (p: string) => (req.authorizationByPath?.[p] ? { ...req.headers, authorization: req.authorizationByPath[p] } : req.headers);
 
-  // The first answer: checked, and captured as the bare route's body.
-  const response = await fetch(url, { headers: req.headers });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // left as text; the check reports it
+  // A sample of the answers is checked; the first is the bare route's body.
+  let firstBody = '';
+  for (const p of spread(req.paths, 20)) {
+    const response = await fetch(`${bench.plaza.urls.base_url}${p}`, { headers: headersOf(p) });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // left as text; the check reports it
+    }
+    const problems = req.check(p, response.status, parsed);
+    if (problems.length > 0) throw new Error(`${s.name}: the answer to ${p.slice(0, 120)} is not the expected one:\n  - ${problems.join('\n  - ')}`);
+    firstBody ||= text;
   }
-  const problems = req.check(response.status, parsed);
-  if (problems.length > 0) throw new Error(`${s.name}: the answer is not the expected one:\n  - ${problems.join('\n  - ')}`);
-  const bodyBytes = Buffer.byteLength(text);
-  console.log(`  checked: ${response.status}, ${bodyBytes} body bytes`);
+  const bodyBytes = Buffer.byteLength(firstBody);
+  const distinctPaths = new Set(req.paths).size;
+  console.log(`  checked a sample of ${Math.min(20, req.paths.length)} answers; ${distinctPaths} distinct requests, ${bodyBytes} body bytes`);
 
-  const plaza = await measure('plaza', url, req.headers);
-  const fresh = await measure('fresh', url, { ...req.headers, 'cache-control': 'no-cache' });
-  const bareServer = await startBare(text);
+  const requestsFile = path.join(scratch, `${s.name}-${store}.json`);
+  fs.writeFileSync(requestsFile, JSON.stringify({ paths: req.paths, authorizationByPath: req.authorizationByPath }));
+  const url = `${bench.plaza.urls.base_url}${req.paths[0]}`;
+  let profile: ProfileSummary | undefined;
+  let plaza: Measurement;
+  if (s.name === PROFILED && store === 'sqlite') {
+    plaza = await measure('plaza', url, req.headers, requestsFile);
+    process.stdout.write('  profiling another run... ');
+    const profiled = await profileWhile(() => cannon(url, req.headers, Math.min(SECONDS, 5), requestsFile));
+    profile = profiled.summary;
+    process.stdout.write('done\n');
+  } else {
+    plaza = await measure('plaza', url, req.headers, requestsFile);
+  }
+  const bareServer = await startBare(firstBody);
   let bare: Measurement;
   try {
     bare = await measure('bare ', bareServer.url, {});
@@ -147,14 +191,14 @@ async function runScenario(bench: Bench, s: Scenario): Promise<ScenarioResult> {
   }
 
   const notes: string[] = [];
-  for (const [label, m] of [['plaza', plaza], ['plaza no-cache', fresh], ['bare', bare]] as const) {
+  for (const [label, m] of [['plaza', plaza], ['bare', bare]] as const) {
     if (m.non2xx > 0 || m.errors > 0) notes.push(`${label}: ${m.non2xx} non-2xx answers, ${m.errors} errors (${m.timeouts} timeouts) of ${m.total} requests`);
   }
-  const target = s.targetRatio ?? DEFAULT_TARGET_RATIO;
+  const target = s.targetRatio[store];
   const ratio = bare.requestsPerSecond > 0 ? plaza.requestsPerSecond / bare.requestsPerSecond : 0;
   const valid = plaza.non2xx === 0 && plaza.errors === 0 && plaza.total > 0 && bare.total > 0;
   if (!valid) notes.push('the measurement is not valid (errors or no answers): counted as FAIL');
-  return { scenario: s, bodyBytes, plaza, fresh, bare, ratio, target, pass: valid && ratio >= target, notes };
+  return { scenario: s, store, distinctPaths, bodyBytes, plaza, bare, ratio, target, pass: valid && ratio >= target, notes, profile };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -164,23 +208,39 @@ const rps = (m: Measurement) => m.requestsPerSecond.toFixed(1);
 const ms = (n: number) => `${n} ms`;
 
 function table(results: ScenarioResult[]): string[][] {
-  const rows = [['Scenario', 'Target', 'Requests/s', 'Latency p50', 'Latency p99', 'Body bytes']];
+  const rows = [['Scenario', 'Store', 'Target', 'Distinct requests', 'Requests/s', 'Latency p50', 'Latency p99', 'Body bytes']];
   for (const r of results) {
-    rows.push([r.scenario.name, 'plaza', rps(r.plaza), ms(r.plaza.p50), ms(r.plaza.p99), String(r.bodyBytes)]);
-    rows.push([r.scenario.name, 'plaza, no-cache', rps(r.fresh), ms(r.fresh.p50), ms(r.fresh.p99), String(r.bodyBytes)]);
-    rows.push([r.scenario.name, 'bare Fastify', rps(r.bare), ms(r.bare.p50), ms(r.bare.p99), String(r.bodyBytes)]);
+    rows.push([r.scenario.name, r.store, 'plaza', String(r.distinctPaths), rps(r.plaza), ms(r.plaza.p50), ms(r.plaza.p99), String(r.bodyBytes)]);
+    rows.push([r.scenario.name, r.store, 'bare Fastify', '1', rps(r.bare), ms(r.bare.p50), ms(r.bare.p99), String(r.bodyBytes)]);
   }
   return rows;
 }
 
 function verdictLine(r: ScenarioResult): string {
-  return `${r.scenario.name}: plaza/bare = ${r.ratio.toFixed(2)} (target >= ${r.target.toFixed(2)}): ${r.pass ? 'PASS' : 'FAIL'}`;
+  return `${r.scenario.name} on ${r.store}: plaza/bare = ${r.ratio.toFixed(2)} (target >= ${r.target.toFixed(2)})`;
 }
 
-function printConsole(results: ScenarioResult[]): void {
+function startupLines(s: StartupResult): string[] {
+  return [
+    `- **${s.coldStartPass ? 'PASS' : 'FAIL'}** cold start of \`node dist/main.js serve\` on an existing store, process start to the first answer of GET /2/posts/{id}: ${s.restartMs} ms (target < ${s.coldStartTargetMs} ms); on an empty store, with the demo seed: ${s.firstStartMs} ms`,
+    `- **${s.rssPass ? 'PASS' : 'FAIL'}** idle RSS of the whole process tree, ${s.idleSeconds} s after the first answer: \`node dist/main.js serve\` ${s.nodeTreeMb.toFixed(1)} MB (target < ${s.rssTargetMb} MB); \`npm start\` ${s.npmTreeMb.toFixed(1)} MB (npm itself ${s.npmOwnMb.toFixed(1)} MB of it)`,
+  ];
+}
+
+function profileLines(p: ProfileSummary): string[] {
+  return [
+    `CPU profile of Plaza's main thread during ${p.seconds.toFixed(1)} s of \`${PROFILED}\` on SQLite (${p.samples} samples; self time, top ${p.top.length}):`,
+    '',
+    '| Self % | Function | Where |',
+    '| ---: | --- | --- |',
+    ...p.top.map((f) => `| ${f.percent.toFixed(1)} | \`${f.name}\` | ${f.where} |`),
+  ];
+}
+
+function printConsole(results: ScenarioResult[], startup?: StartupResult): void {
   const rows = table(results);
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const line = (r: string[]) => r.map((cell, c) => (c >= 2 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  ');
+  const line = (r: string[]) => r.map((cell, c) => (c >= 3 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  ');
   console.log(`\n${line(rows[0])}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
   for (const r of rows.slice(1)) console.log(line(r));
   console.log('');
@@ -188,8 +248,11 @@ function printConsole(results: ScenarioResult[]): void {
     console.log(`${r.pass ? 'PASS' : 'FAIL'}  ${verdictLine(r)}`);
     for (const note of r.notes) console.log(`      ${note}`);
   }
-  const failed = results.filter((r) => !r.pass).length;
-  console.log(`\nVerdict: ${failed === 0 ? 'PASS' : `FAIL (${failed} of ${results.length} scenarios below target)`}`);
+  if (startup) for (const l of startupLines(startup)) console.log(l.replace(/\*\*/g, ''));
+  const profiled = results.find((r) => r.profile);
+  if (profiled?.profile) console.log(`\n${profileLines(profiled.profile).join('\n')}`);
+  const failed = results.filter((r) => !r.pass).length + (startup && !(startup.coldStartPass && startup.rssPass) ? 1 : 0);
+  console.log(`\nVerdict: ${failed === 0 ? 'PASS' : `FAIL (${failed} below target)`}`);
 }
 
 function environment(): { date: string; node: string; cpu: string; cores: number } {
@@ -197,73 +260,104 @@ function environment(): { date: string; node: string; cpu: string; cores: number
   return { date: new Date().toISOString(), node: process.version, cpu: cpus[0]?.model.trim() ?? 'unknown', cores: cpus.length };
 }
 
-function markdown(results: ScenarioResult[]): string {
+function markdown(results: ScenarioResult[], startup: StartupResult | undefined, skipped: string[]): string {
   const env = environment();
   const rows = table(results);
+  const profiled = results.find((r) => r.profile);
   const lines = [
     `Run ${env.date} on Node ${env.node}, CPU ${env.cpu} (${env.cores} cores); ${CONNECTIONS} connections, ` +
       `${SECONDS} s per target after a ${WARMUP_SECONDS} s warm-up.`,
     '',
     `| ${rows[0].join(' | ')} |`,
-    `|${rows[0].map((_, c) => (c >= 2 ? ' ---: ' : ' --- ')).join('|')}|`,
+    `|${rows[0].map((_, c) => (c >= 3 ? ' ---: ' : ' --- ')).join('|')}|`,
     ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`),
     '',
     ...results.map((r) => `- **${r.pass ? 'PASS' : 'FAIL'}** ${verdictLine(r)}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`),
+    ...(startup ? startupLines(startup) : []),
+    ...skipped.map((s) => `- skipped: ${s}`),
+    ...(profiled?.profile ? ['', ...profileLines(profiled.profile)] : []),
   ];
   return lines.join('\n');
 }
 
 /** Rewrites the "Latest results" section of bench/README.md (between its markers). */
-function writeReadme(results: ScenarioResult[]): void {
-  const block = `${RESULTS_START}\n${markdown(results)}\n${RESULTS_END}`;
-  let text = fs.existsSync(README) ? fs.readFileSync(README, 'utf8') : '# Plaza benchmark\n';
-  const start = text.indexOf(RESULTS_START);
-  const end = text.indexOf(RESULTS_END);
-  if (start >= 0 && end > start) text = `${text.slice(0, start)}${block}${text.slice(end + RESULTS_END.length)}`;
-  else text = `${text.trimEnd()}\n\n## Latest results\n\n${block}\n`;
-  fs.writeFileSync(README, text);
+function writeReadme(text: string): void {
+  const block = `${RESULTS_START}\n${text}\n${RESULTS_END}`;
+  let readme = fs.existsSync(README) ? fs.readFileSync(README, 'utf8') : '# Plaza benchmark\n';
+  const start = readme.indexOf(RESULTS_START);
+  const end = readme.indexOf(RESULTS_END);
+  if (start >= 0 && end > start) readme = `${readme.slice(0, start)}${block}${readme.slice(end + RESULTS_END.length)}`;
+  else readme = `${readme.trimEnd()}\n\n## Latest results\n\n${block}\n`;
+  fs.writeFileSync(README, readme);
   console.log(`\nWrote the latest results to ${path.relative(process.cwd(), README)}`);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Main
 
-async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-bench-'));
+/** One Plaza on a fresh store of the given engine, every scenario measured against it. */
+async function runStore(store: StoreName, scratch: string): Promise<ScenarioResult[]> {
+  const dataDir = fs.mkdtempSync(path.join(scratch, `${store}-`));
+  const databaseUrl = store === 'sqlite' ? path.join(dataDir, 'plaza.sqlite') : await freshPostgresDatabase(POSTGRES_URL, 'plaza_bench');
   let plaza: Plaza | undefined;
   try {
     plaza = await startPlaza(
       loadConfig(
-        {
-          host: HOST,
-          port: 0,
-          adsPort: 0,
-          adsSandboxPort: 0,
-          logLevel: 'warn',
-          dataDir,
-          databaseUrl: path.join(dataDir, 'plaza.sqlite'),
-          credentialsFile: path.join(dataDir, 'credentials.json'),
-        },
+        { host: HOST, port: 0, adsPort: 0, adsSandboxPort: 0, logLevel: 'warn', dataDir, databaseUrl, credentialsFile: path.join(dataDir, 'credentials.json') },
         {},
       ),
     );
     if (!plaza.credentials) throw new Error('Plaza started without the demo workspace');
     const bench: Bench = { plaza, credentials: plaza.credentials };
-    const env = environment();
-    console.log(`Plaza benchmark: Node ${env.node}, ${env.cpu} (${env.cores} cores), ${CONNECTIONS} connections, ${SECONDS} s per target`);
-
     const results: ScenarioResult[] = [];
-    for (const s of scenarios) results.push(await runScenario(bench, s));
-    printConsole(results);
-    writeReadme(results);
+    for (const s of scenarios) results.push(await runScenario(bench, s, store, scratch));
+    return results;
   } finally {
     await plaza?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (store === 'postgres') await dropPostgresDatabase(databaseUrl);
+  }
+}
+
+async function postgresReachable(): Promise<string | undefined> {
+  if (POSTGRES_URL === 'off') return 'PostgreSQL pass (BENCH_POSTGRES_URL=off)';
+  try {
+    const url = await freshPostgresDatabase(POSTGRES_URL, 'plaza_bench_probe');
+    await dropPostgresDatabase(url);
+    return undefined;
+  } catch (err) {
+    return `PostgreSQL pass (${POSTGRES_URL} unreachable: ${err instanceof Error ? err.message : String(err)})`;
+  }
+}
+
+async function main(): Promise<void> {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-bench-'));
+  try {
+    const env = environment();
+    console.log(`Plaza benchmark: Node ${env.node}, ${env.cpu} (${env.cores} cores), ${CONNECTIONS} connections, ${SECONDS} s per target`);
+    const only = process.env.BENCH_ONLY?.split(',');
+    const skipped: string[] = [];
+    const results: ScenarioResult[] = [];
+    if (!only || only.includes('sqlite')) results.push(...(await runStore('sqlite', scratch)));
+    if (!only || only.includes('postgres')) {
+      const why = await postgresReachable();
+      if (why) skipped.push(why);
+      else results.push(...(await runStore('postgres', scratch)));
+    }
+    let startup: StartupResult | undefined;
+    if (!only || only.includes('startup')) {
+      console.log('\nStartup: building dist/ and starting a compiled Plaza');
+      startup = await measureStartup(scratch);
+    }
+    printConsole(results, startup);
+    if (!only) writeReadme(markdown(results, startup, skipped));
+    else console.log('\nBENCH_ONLY is set: bench/README.md is left as it is.');
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 
 // A hard bound on the whole run, in case something hangs; unref'd so it never holds the process.
-const budgetMs = (scenarios.length * 3 * (SECONDS + WARMUP_SECONDS + 60) + 120) * 1000;
+const budgetMs = (2 * scenarios.length * 2 * (SECONDS + WARMUP_SECONDS + 60) + 300) * 1000;
 setTimeout(() => {
   console.error(`\nThe benchmark overran its ${budgetMs / 1000} s budget; stopping.`);
   process.exit(2);

@@ -8,8 +8,8 @@ import { newPostRow, recordPost } from '../src/platform/posts/build.js';
 import { postDeclaration, type PostRow } from '../src/platform/posts/wire.js';
 import type { CredentialsFile } from '../src/seed/credentials.js';
 
-/** Plaza must answer at least this share of the bare route's requests per second, unless a scenario says otherwise. */
-export const DEFAULT_TARGET_RATIO = 0.5;
+/** The share of the bare route's requests per second Plaza must reach for the heavy reads (issue 8). */
+const HEAVY_TARGET = { sqlite: 0.5, postgres: 0.3 };
 
 /** What every scenario gets: the running Plaza and the demo workspace's credentials. */
 export interface Bench {
@@ -17,24 +17,26 @@ export interface Bench {
   credentials: CredentialsFile;
 }
 
-/** One request to measure, with the check its first answer must pass. */
-export interface BenchRequest {
-  /** Path and query string, on the platform listener. */
-  path: string;
+/** The requests to measure: varied paths, as a population of clients sends them, with their check. */
+export interface BenchRequests {
+  /** Paths and query strings on the platform listener; each request of the load picks the next one. */
+  paths: string[];
   headers: Record<string, string>;
-  /** Returns what is wrong with the answer, or nothing when it is the expected one. */
-  check(status: number, body: unknown): string[];
+  /** The Authorization header of each path, where paths are asked by different callers. */
+  authorizationByPath?: Record<string, string>;
+  /** Returns what is wrong with the answer to `path`, or nothing when it is the expected one. */
+  check(path: string, status: number, body: unknown): string[];
 }
 
 export interface Scenario<State = unknown> {
   name: string;
   /** One line for the printed table and the README. */
   description: string;
-  /** Share of the bare route's requests per second Plaza must reach (default 0.5). */
-  targetRatio?: number;
+  /** Share of the bare route's requests per second Plaza must reach, per store. */
+  targetRatio: { sqlite: number; postgres: number };
   /** Seeds the store; runs once, before any measurement. */
   setup(bench: Bench): Promise<State>;
-  request(bench: Bench, state: State): BenchRequest;
+  requests(bench: Bench, state: State): Promise<BenchRequests>;
 }
 
 /** Keeps each scenario's State type checked while the list holds them all. */
@@ -100,10 +102,10 @@ async function publicDemoUsers({ plaza, credentials }: Bench): Promise<Array<{ i
     .execute();
 }
 
-type PageBody = { data?: Array<{ id: string }>; includes?: Record<string, unknown[]>; errors?: unknown[]; meta?: { result_count?: number } };
+type PageBody = { data?: Array<{ id: string }>; includes?: Record<string, unknown[]>; errors?: unknown[]; meta?: { result_count?: number; next_token?: string } };
 
 /** What is wrong with a 200 answer that should hold `expected` posts, in that order, with every expansion filled. */
-function checkPosts(status: number, body: unknown, expected: string[], includes = ['users', 'media', 'posts']): string[] {
+function checkPosts(status: number, body: unknown, expected: readonly string[], includes = ['users', 'media', 'posts']): string[] {
   if (status !== 200) return [`status ${status}, expected 200: ${JSON.stringify(body).slice(0, 500)}`];
   const b = body as PageBody;
   const problems: string[] = [];
@@ -117,65 +119,152 @@ function checkPosts(status: number, body: unknown, expected: string[], includes 
 
 const selection = (extra: Record<string, string> = {}) => new URLSearchParams({ ...extra, 'post.fields': POST_FIELDS, expansions: EXPANSIONS });
 
-/** GET /2/posts with 100 ids, every post field and the three common expansions. */
+/** A deterministic generator, so two runs ask for the same population of requests. */
+function random(seed: number): () => number {
+  let x = seed;
+  return () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x / 2147483648;
+  };
+}
+
+/** `count` distinct items of `items`, in random order. */
+function sample<T>(items: readonly T[], count: number, next: () => number): T[] {
+  const pool = [...items];
+  for (let i = pool.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [pool[i], pool[j]] = [pool[j], pool[i]];
+  }
+  return pool.slice(0, count);
+}
+
+const LOOKUP_POOL = 300;
+const LOOKUP_PATHS = 1000;
+
+/** GET /2/posts with 100 ids, each request a different random 100 of 300 seeded posts. */
 export const postsLookup = scenario<{ ids: string[] }>({
   name: 'posts-lookup-100',
-  description: `GET /2/posts, ${POST_COUNT} ids, every post.fields, expansions ${EXPANSIONS} (app bearer)`,
+  description: `GET /2/posts, a different random ${POST_COUNT} of ${LOOKUP_POOL} seeded posts per request, every post.fields, expansions ${EXPANSIONS} (app bearer)`,
+  targetRatio: HEAVY_TARGET,
   async setup(bench) {
-    return { ids: await seedPosts(bench, await publicDemoUsers(bench)) };
+    return { ids: await seedPosts(bench, await publicDemoUsers(bench), LOOKUP_POOL) };
   },
-  request(bench, { ids }) {
+  async requests(bench, { ids }) {
+    const next = random(8);
+    const paths = Array.from({ length: LOOKUP_PATHS }, () => `/2/posts?${selection({ ids: sample(ids, POST_COUNT, next).join(',') })}`);
     return {
-      path: `/2/posts?${selection({ ids: ids.join(',') })}`,
+      paths,
       headers: appAuth(bench),
-      check: (status, body) => checkPosts(status, body, ids),
+      check: (path, status, body) => checkPosts(status, body, new URLSearchParams(path.slice(path.indexOf('?'))).get('ids')!.split(','), ['users', 'media']),
     };
   },
 });
 
-/** The first demo user's reverse-chronological home timeline, a page of 100 with expansions. */
-export const homeTimeline = scenario<{ userId: string; newest: string[] }>({
+/** GET /2/posts/{id} with the default fields, each request another of 300 seeded posts. */
+export const postById = scenario<{ ids: string[] }>({
+  name: 'post-by-id',
+  description: `GET /2/posts/{id}, default fields, a different one of ${LOOKUP_POOL} seeded posts per request (app bearer)`,
+  targetRatio: { sqlite: 0.6, postgres: 0.3 },
+  async setup(bench) {
+    return { ids: await seedPosts(bench, await publicDemoUsers(bench), LOOKUP_POOL) };
+  },
+  async requests(bench, { ids }) {
+    return {
+      paths: ids.map((id) => `/2/posts/${id}`),
+      headers: appAuth(bench),
+      check(path, status, body) {
+        const id = path.slice('/2/posts/'.length);
+        const data = (body as { data?: Record<string, unknown> }).data;
+        if (status !== 200 || !data) return [`status ${status}: ${JSON.stringify(body).slice(0, 300)}`];
+        const problems: string[] = [];
+        if (data.id !== id) problems.push(`data.id ${String(data.id)}, expected ${id}`);
+        if (Object.keys(data).sort().join(',') !== [...postDeclaration.defaults].sort().join(',')) problems.push(`fields ${Object.keys(data).join(',')}, expected the defaults`);
+        return problems;
+      },
+    };
+  },
+});
+
+/**
+ * Follows a timeline's pages from `first`, `pages` deep, through the real pagination tokens: the
+ * paths of a population of clients paging through several timelines.
+ */
+async function timelinePages(bench: Bench, first: string, headers: Record<string, string>, pages: number): Promise<Array<{ path: string; ids: string[] }>> {
+  const out: Array<{ path: string; ids: string[] }> = [];
+  let path = first;
+  for (let i = 0; i < pages; i++) {
+    const response = await fetch(`${bench.plaza.urls.base_url}${path}`, { headers });
+    const body = (await response.json()) as PageBody;
+    if (response.status !== 200 || !body.data) throw new Error(`${path}: ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
+    out.push({ path, ids: body.data.map((p) => p.id) });
+    if (!body.meta?.next_token) break;
+    const url = new URL(path, 'http://x');
+    url.searchParams.set('pagination_token', body.meta.next_token);
+    path = `${url.pathname}${url.search}`;
+  }
+  return out;
+}
+
+const TIMELINE_PAGES = 3;
+
+/** Home timelines of every demo user who follows someone, three pages of 100 each, with expansions. */
+export const homeTimeline = scenario<{ users: Array<{ index: number; id: string }> }>({
   name: 'home-timeline-100',
-  description: `GET /2/users/:id/timelines/reverse_chronological, max_results=100, every post.fields, expansions ${EXPANSIONS} (OAuth 2.0 user token)`,
+  description: `GET /2/users/:id/timelines/reverse_chronological, max_results=100, pages 1-${TIMELINE_PAGES} of several users (each with their own OAuth 2.0 token), every post.fields, expansions ${EXPANSIONS}`,
+  targetRatio: HEAVY_TARGET,
   async setup(bench) {
-    const me = bench.credentials.users[0];
-    const followed = await bench.plaza.ctx.store.db
-      .selectFrom('follows')
-      .innerJoin('users', 'users.id', 'follows.target_user_id')
-      .select(['users.id', 'users.username'])
-      .where('follows.source_user_id', '=', me.id)
-      .orderBy('users.id')
-      .execute();
-    const ids = await seedPosts(bench, [{ id: me.id, username: me.username }, ...followed]);
-    return { userId: me.id, newest: ids.reverse() };
+    const users: Array<{ index: number; id: string }> = [];
+    for (const [index, me] of bench.credentials.users.entries()) {
+      const followed = await bench.plaza.ctx.store.db
+        .selectFrom('follows')
+        .innerJoin('users', 'users.id', 'follows.target_user_id')
+        .select(['users.id', 'users.username'])
+        .where('follows.source_user_id', '=', me.id)
+        .where('users.protected', '=', 0)
+        .orderBy('users.id')
+        .execute();
+      if (followed.length === 0) continue;
+      await seedPosts(bench, [{ id: me.id, username: me.username }, ...followed], POST_COUNT * TIMELINE_PAGES);
+      users.push({ index, id: me.id });
+    }
+    if (users.length < 2) throw new Error('the demo workspace needs two users who follow someone');
+    return { users };
   },
-  request(bench, { userId, newest }) {
+  async requests(bench, { users }) {
+    // One token per request: the paths of each user are asked with that user's token, so the
+    // population is user × page, each under its own credentials (see bench/pick-path.cjs).
+    const pages = await Promise.all(users.map((u) => timelinePages(bench, `/2/users/${u.id}/timelines/reverse_chronological?${selection({ max_results: '100' })}`, userAuth(bench, u.index), TIMELINE_PAGES)));
+    const expected = new Map(pages.flat().map((p) => [p.path, p.ids]));
     return {
-      path: `/2/users/${userId}/timelines/reverse_chronological?${selection({ max_results: '100' })}`,
-      headers: userAuth(bench, 0),
-      check: (status, body) => checkPosts(status, body, newest),
+      paths: pages.flat().map((p) => p.path),
+      headers: {},
+      authorizationByPath: Object.fromEntries(users.flatMap((u, i) => pages[i].map((p) => [p.path, userAuth(bench, u.index).authorization]))),
+      check: (path, status, body) => checkPosts(status, body, expected.get(path)!, ['users']),
     };
   },
 });
 
-/** One public user's posts timeline, a page of 100 with expansions. */
-export const userTimeline = scenario<{ userId: string; newest: string[] }>({
+/** Posts timelines of several public users, three pages of 100 each, with expansions. */
+export const userTimeline = scenario<{ users: Array<{ id: string }> }>({
   name: 'user-timeline-100',
-  description: `GET /2/users/:id/posts, max_results=100, every post.fields, expansions ${EXPANSIONS} (app bearer)`,
+  description: `GET /2/users/:id/posts, max_results=100, pages 1-${TIMELINE_PAGES} of several users, every post.fields, expansions ${EXPANSIONS} (app bearer)`,
+  targetRatio: HEAVY_TARGET,
   async setup(bench) {
-    const [author] = await publicDemoUsers(bench);
-    if (!author) throw new Error('the demo workspace has no public user');
-    const ids = await seedPosts(bench, [author]);
-    return { userId: author.id, newest: ids.reverse() };
+    const authors = await publicDemoUsers(bench);
+    if (authors.length < 2) throw new Error('the demo workspace needs two public users');
+    for (const author of authors) await seedPosts(bench, [author], POST_COUNT * TIMELINE_PAGES);
+    return { users: authors };
   },
-  request(bench, { userId, newest }) {
+  async requests(bench, { users }) {
+    const pages = (await Promise.all(users.map((u) => timelinePages(bench, `/2/users/${u.id}/posts?${selection({ max_results: '100' })}`, appAuth(bench), TIMELINE_PAGES)))).flat();
+    const expected = new Map(pages.map((p) => [p.path, p.ids]));
     return {
-      path: `/2/users/${userId}/posts?${selection({ max_results: '100' })}`,
+      paths: pages.map((p) => p.path),
       headers: appAuth(bench),
-      check: (status, body) => checkPosts(status, body, newest),
+      check: (path, status, body) => checkPosts(status, body, expected.get(path)!, ['users']),
     };
   },
 });
 
 /** The scenarios of a run, in order. */
-export const scenarios: Scenario[] = [postsLookup, homeTimeline, userTimeline];
+export const scenarios: Scenario[] = [postsLookup, postById, homeTimeline, userTimeline];

@@ -40,8 +40,6 @@ export interface Config {
   secretFile: string;
   /** Requests per 15-minute window allowed to each OAuth step and sign-in page, per app or per client address. */
   oauthRateLimit: number;
-  /** Bytes of whole answers the platform listener keeps for repeated reads (SQLite only; 0 turns it off). */
-  responseCacheBytes: number;
   /** When set, /metrics answers anyone sending `Authorization: Bearer <token>`; unset, it answers loopback clients only. */
   metricsToken?: string;
   /** How long a client may take to send a request's headers, in milliseconds (slow-header clients are cut). */
@@ -86,7 +84,6 @@ export function loadConfig(flags: ConfigOverrides = {}, env: NodeJS.ProcessEnv =
     seedDemo: flags.seedDemo ?? env.PLAZA_SEED_DEMO !== 'false',
     secretFile: flags.secretFile ?? env.PLAZA_SECRET_FILE ?? path.join(dataDir, 'server-secret'),
     oauthRateLimit: flags.oauthRateLimit ?? intFrom(env.PLAZA_OAUTH_RATE_LIMIT, 450),
-    responseCacheBytes: flags.responseCacheBytes ?? intFrom(env.PLAZA_RESPONSE_CACHE_MB, 64) * 1024 * 1024,
     metricsToken: flags.metricsToken ?? (env.PLAZA_METRICS_TOKEN || undefined),
     headersTimeoutMs: flags.headersTimeoutMs ?? intFrom(env.PLAZA_HEADERS_TIMEOUT_MS, 10_000),
     requestTimeoutMs: flags.requestTimeoutMs ?? intFrom(env.PLAZA_REQUEST_TIMEOUT_MS, 60_000),

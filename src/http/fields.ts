@@ -1,10 +1,12 @@
 import type { Problems, ResourceType } from './problems.js';
+import { RawJson } from './json-body.js';
 import { parseEnumList } from './params.js';
 
 /**
  * Field selection (spec 000 "Field selection and expansions"): a resource declares its wire
  * fields, its defaults and the name of its `*.fields` parameter once; every endpoint that
- * returns the resource selects through that declaration.
+ * returns the resource selects through that declaration, as an object (selectFields) or as
+ * JSON text (selectFieldsJson), which is what responses, stream lines and deliveries send.
  */
 export interface ResourceDeclaration<Row, View> {
   resource: ResourceType;
@@ -14,36 +16,114 @@ export interface ResourceDeclaration<Row, View> {
   defaults: readonly string[];
   /** Every selectable field: its value for a row, or undefined when the row has none. */
   fields: Readonly<Record<string, (row: Row, view: View) => unknown>>;
+  /**
+   * Declared by a resource whose JSON text may be kept with its rows: an entry for every field
+   * whose value reads the view (who looks, and when), giving what of the view it depends on as a
+   * short key (the same key, the same value), or undefined to have it computed afresh. Without
+   * this declaration, nothing is kept.
+   */
+  viewKeys?: Readonly<Record<string, (row: Row, view: View) => string | undefined>>;
 }
 
+const sortedNames = new WeakMap<object, string[]>();
+
+/** Every field name of a resource, sorted (as error messages list them). */
 export function fieldNames(decl: ResourceDeclaration<any, any>): string[] {
-  return Object.keys(decl.fields).sort();
+  let names = sortedNames.get(decl);
+  if (!names) sortedNames.set(decl, (names = Object.keys(decl.fields).sort()));
+  return names;
 }
 
-/** Parses `decl.fieldsParam` from the query; an unknown name is an invalid-request naming it. */
-export function parseFieldSelection(
-  problems: Problems,
-  decl: ResourceDeclaration<any, any>,
-  query: Record<string, unknown>,
-): Set<string> {
+/**
+ * Parses `decl.fieldsParam` from the query; an unknown name is an invalid-request naming it.
+ * The same text always gives the same Set, so what is derived from a selection can be kept.
+ */
+export function parseFieldSelection(problems: Problems, decl: ResourceDeclaration<any, any>, query: Record<string, unknown>): ReadonlySet<string> {
   const raw = query[decl.fieldsParam];
-  return parseEnumList(problems, decl.fieldsParam, typeof raw === 'string' ? raw : undefined, fieldNames(decl));
+  return parseSelectionText(problems, decl.fieldsParam, typeof raw === 'string' ? raw : undefined, fieldNames(decl));
+}
+
+const parsedLists = new Map<string, ReadonlySet<string>>();
+
+/** parseEnumList, remembered by its input for the valid ones (the space of valid inputs a route sees is small in practice; bounded anyway). */
+export function parseSelectionText(problems: Problems, name: string, raw: string | undefined, allowed: readonly string[]): ReadonlySet<string> {
+  const key = `${name}\n${raw ?? ''}`;
+  let set = parsedLists.get(key);
+  if (!set) {
+    set = parseEnumList(problems, name, raw, allowed);
+    if (parsedLists.size >= 10_000) parsedLists.clear();
+    parsedLists.set(key, set);
+  }
+  return set;
 }
 
 /** The wire object: defaults plus the selected fields, in declaration order, absent values left out. */
-export function selectFields<Row, View>(
-  decl: ResourceDeclaration<Row, View>,
-  row: Row,
-  selected: ReadonlySet<string>,
-  view: View,
-): Record<string, unknown> {
+export function selectFields<Row, View>(decl: ResourceDeclaration<Row, View>, row: Row, selected: ReadonlySet<string>, view: View): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const fields = decl.fields;
-  // for...in walks the declaration's own keys in the order Object.entries gives, without building the pairs.
-  for (const name in fields) {
-    if (!selected.has(name) && !decl.defaults.includes(name)) continue;
-    const value = fields[name](row, view);
+  for (const name of plan(decl, selected).fields) {
+    const value = decl.fields[name](row, view);
     if (value !== undefined) out[name] = value;
   }
   return out;
+}
+
+/**
+ * The wire object as JSON text, the same object selectFields gives. The text is kept with the
+ * row (for as long as the row object lives: the entity cache keeps rows across requests) for each
+ * selection and each key of the view-dependent fields it includes.
+ */
+export function selectFieldsJson<Row extends object, View>(decl: ResourceDeclaration<Row, View>, row: Row, selected: ReadonlySet<string>, view: View): RawJson {
+  const p = plan(decl, selected);
+  if (!decl.viewKeys) return new RawJson(render(decl, p.fields, row, view));
+  let key = '';
+  for (const name of p.viewDependent) {
+    const part = decl.viewKeys[name](row, view);
+    if (part === undefined) return new RawJson(render(decl, p.fields, row, view));
+    key = key ? `${key}|${part}` : part;
+  }
+  let byPlan = memo.get(row);
+  // A row keeps the texts of a few selections: clients tend to ask for the same few.
+  if (!byPlan || byPlan.size >= 16) memo.set(row, (byPlan = new Map()));
+  let byView = byPlan.get(p);
+  if (!byView) byPlan.set(p, (byView = new Map()));
+  let json = byView.get(key);
+  if (json === undefined) {
+    json = new RawJson(render(decl, p.fields, row, view));
+    byView.set(key, json);
+  }
+  return json;
+}
+
+function render<Row, View>(decl: ResourceDeclaration<Row, View>, fields: readonly string[], row: Row, view: View): string {
+  let text = '';
+  for (const name of fields) {
+    const value = decl.fields[name](row, view);
+    if (value === undefined) continue;
+    text += `${text ? ',' : '{'}${JSON.stringify(name)}:${JSON.stringify(value)}`;
+  }
+  return text ? `${text}}` : '{}';
+}
+
+/** Row -> selection plan -> what the view-dependent fields depend on -> the text. */
+const memo = new WeakMap<object, Map<Plan, Map<string, RawJson>>>();
+
+interface Plan {
+  /** The fields to render, in declaration order. */
+  fields: readonly string[];
+  /** Those of them whose value depends on the view. */
+  viewDependent: readonly string[];
+}
+
+const plans = new WeakMap<object, WeakMap<ReadonlySet<string>, Plan>>();
+
+function plan(decl: ResourceDeclaration<any, any>, selected: ReadonlySet<string>): Plan {
+  let byDecl = plans.get(decl);
+  if (!byDecl) plans.set(decl, (byDecl = new WeakMap()));
+  let p = byDecl.get(selected);
+  if (!p) {
+    const fields = Object.keys(decl.fields).filter((name) => selected.has(name) || decl.defaults.includes(name));
+    p = { fields, viewDependent: fields.filter((name) => decl.viewKeys?.[name]) };
+    byDecl.set(selected, p);
+  }
+  return p;
 }

@@ -6,6 +6,7 @@ import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import { createLogger } from './log.js';
+import { lazySchemaController } from './lazy-schemas.js';
 import type { Metrics } from './metrics.js';
 
 export type PlazaFastify = FastifyInstance & { withTypeProvider(): any };
@@ -61,9 +62,12 @@ export async function createListener(config: Config, metrics: Metrics, listener:
       return typeof given === 'string' && /^[A-Za-z0-9._-]{1,100}$/.test(given) ? given : randomUUID();
     },
     ajv: {
-      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, verbose: true },
+      // validateSchema: checking each schema against the JSON Schema meta-schema costs every listener
+      // a compile of that meta-schema at start-up; the test suite compiles every route's schemas instead.
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, verbose: true, validateSchema: false },
     },
     routerOptions: { ignoreTrailingSlash: true },
+    schemaController: lazySchemaController(),
     bodyLimit: JSON_BODY_LIMIT,
     // Slow clients (slowloris): headers must arrive within headersTimeoutMs and the whole request
     // within requestTimeoutMs; Node checks both every connectionsCheckingInterval.

@@ -17,7 +17,6 @@ import { oauthTokenRoutes } from '../auth/flows/routes.js';
 import { webPages } from '../web/plugin.js';
 import { postRoutes } from './posts/routes.js';
 import { postWriteRoutes } from './posts/write-routes.js';
-import { installResponseCache } from './response-cache.js';
 import { installRouteAuth } from './route-auth.js';
 import { sharedSchemas } from './schemas.js';
 import { repostRoutes } from './reposts/routes.js';
@@ -44,7 +43,6 @@ export async function buildPlatform(ctx: AppContext, metrics: Metrics): Promise<
   installPlatformErrors(app, ctx);
   installRouteAuth(app, ctx);
   installNulGuard(app, ctx.problems);
-  installResponseCache(app, ctx, ctx.config.responseCacheBytes);
   for (const schema of sharedSchemas) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {

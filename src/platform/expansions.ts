@@ -2,17 +2,15 @@ import type { AppContext } from '../context.js';
 import { blockedAmong } from './blocks/store.js';
 import { requestedAmong, requestersAmong } from './follows/store.js';
 import { mutedAmong } from './mutes/store.js';
-import { parseFieldSelection, selectFields } from '../http/fields.js';
-import { parseEnumList } from '../http/params.js';
+import { parseFieldSelection, parseSelectionText, selectFieldsJson } from '../http/fields.js';
+import type { RawJson, WireItem } from '../http/json-body.js';
 import type { Problem } from '../http/problems.js';
 import type { DbOrTx } from '../store/store.js';
-import { findMediaByKeys } from './media/store.js';
 import { mediaDeclaration, type MediaRow } from './media/wire.js';
 import { findPollsByIds } from './polls/store.js';
 import { pollDeclaration } from './polls/wire.js';
-import { findPostsByIds } from './posts/store.js';
 import { postDeclaration, type PostRow } from './posts/wire.js';
-import { followedAmong, followersAmong, findUsersByIds, findUsersByUsernames } from './users/store.js';
+import { followedAmong, followersAmong, findUsersByUsernames } from './users/store.js';
 import { userDeclaration, type UserRow } from './users/wire.js';
 import type { View } from './view.js';
 
@@ -35,93 +33,117 @@ export interface ExpansionDeclaration<Row> {
 export type ExpansionDeclarations<Row> = Readonly<Record<string, ExpansionDeclaration<Row>>>;
 
 export interface Selection {
-  post: Set<string>;
-  user: Set<string>;
-  media: Set<string>;
-  poll: Set<string>;
-  expansions: Set<string>;
+  post: ReadonlySet<string>;
+  user: ReadonlySet<string>;
+  media: ReadonlySet<string>;
+  poll: ReadonlySet<string>;
+  expansions: ReadonlySet<string>;
 }
 
 const PLACE_FIELDS = ['contained_within', 'country', 'country_code', 'full_name', 'geo', 'id', 'name', 'place_type'];
 
+const expansionNames = new WeakMap<object, string[]>();
+
 /** Parses every *.fields parameter and `expansions` before anything is read. */
 export function parseSelection(ctx: AppContext, query: Record<string, unknown>, expansions: ExpansionDeclarations<any>): Selection {
   const str = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
+  let allowed = expansionNames.get(expansions);
+  if (!allowed) expansionNames.set(expansions, (allowed = Object.keys(expansions).sort()));
   const selection: Selection = {
-    expansions: parseEnumList(ctx.problems, 'expansions', str('expansions'), Object.keys(expansions).sort()),
+    expansions: parseSelectionText(ctx.problems, 'expansions', str('expansions'), allowed),
     post: parseFieldSelection(ctx.problems, postDeclaration, query),
     user: parseFieldSelection(ctx.problems, userDeclaration, query),
     media: parseFieldSelection(ctx.problems, mediaDeclaration, query),
     poll: parseFieldSelection(ctx.problems, pollDeclaration, query),
   };
-  parseEnumList(ctx.problems, 'place.fields', str('place.fields'), PLACE_FIELDS);
+  parseSelectionText(ctx.problems, 'place.fields', str('place.fields'), PLACE_FIELDS);
   return selection;
 }
 
 /**
- * The users and posts one response reads, each row at most once: the visibility checks, the
- * expansions and the rows the response lists share them. Made for one response and dropped with
- * it; nothing here outlives the request (repeated answers are the response cache's business).
+ * The users, posts and media one response reads, each at most once: the visibility checks, the
+ * expansions and the rows the response lists share them. Rows come from the process's entity
+ * cache (src/platform/entities.ts), which reads the store only for what changed; inside a
+ * transaction everything is read through that transaction.
  */
 export class ResponseReads {
   private readonly users = new Map<string, UserRow | undefined>();
   private readonly posts = new Map<string, PostRow | undefined>();
+  private readonly media = new Map<string, MediaRow | undefined>();
 
-  constructor(private readonly db: DbOrTx) {}
+  constructor(
+    private readonly ctx: AppContext,
+    readonly db: DbOrTx = ctx.store.db,
+  ) {}
 
   /** Posts this response already read, so that the expansions do not read them again. */
   holdPosts(rows: readonly PostRow[]): this {
-    // findPostsByIds reads live posts only: a deleted one must still be missing from includes.
+    // Reads of posts answer live posts only: a deleted one must still be missing from includes.
     for (const row of rows) if (row.deleted_at === null && !this.posts.has(row.id)) this.posts.set(row.id, row);
     return this;
   }
 
-  /** What findUsersByIds answers, reading only the users this response has not read yet. */
+  /** Users with these ids, each read once per response, in the order asked. */
   usersByIds(ids: readonly string[]): Promise<UserRow[]> {
-    return readOnce(this.users, ids, (missing) => findUsersByIds(this.db, missing));
+    return readOnce(this.users, ids, (u) => u.id, (missing) => this.ctx.entities.users.read(this.db, missing));
   }
 
-  /** What findPostsByIds answers (live posts only), reading only the posts this response has not read yet. */
+  /** Live posts with these ids, each read once per response, in the order asked. */
   postsByIds(ids: readonly string[]): Promise<PostRow[]> {
-    return readOnce(this.posts, ids, (missing) => findPostsByIds(this.db, missing));
+    return readOnce(this.posts, ids, (p) => p.id, (missing) => this.ctx.entities.posts.read(this.db, missing));
+  }
+
+  /** Media with these keys, each read once per response, in the order asked. */
+  mediaByKeys(keys: readonly string[]): Promise<MediaRow[]> {
+    return readOnce(this.media, keys, (m) => m.media_key, (missing) => this.ctx.entities.media.read(this.db, missing));
   }
 }
 
-async function readOnce<Row extends { id: string }>(known: Map<string, Row | undefined>, ids: readonly string[], read: (ids: string[]) => Promise<Row[]>): Promise<Row[]> {
+async function readOnce<Row>(known: Map<string, Row | undefined>, ids: readonly string[], keyOf: (row: Row) => string, read: (ids: string[]) => Promise<Row[]>): Promise<Row[]> {
   const wanted = unique(ids);
   const missing = wanted.filter((id) => !known.has(id));
   if (missing.length > 0) {
     const rows = await read(missing);
     for (const id of missing) known.set(id, undefined);
-    for (const row of rows) known.set(row.id, row);
+    for (const row of rows) known.set(keyOf(row), row);
   }
+  // In the order asked: what follows read order (hidden-post errors, nested expansions) does not
+  // depend on what was kept from earlier responses.
   const rows: Row[] = [];
   for (const id of wanted) {
     const row = known.get(id);
     if (row) rows.push(row);
   }
-  // In id order, as SQLite answers `id in (...)` on the primary key: what follows read order
-  // (the order of hidden-post errors, of nested expansions) stays as it was with one query.
-  return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return rows;
 }
 
 /**
  * Which posts a viewer may see: a protected author's posts only by the author and approved
  * followers. Returns the ids of the posts the viewer may not see.
  */
-export async function hiddenPosts(ctx: AppContext, view: View, posts: readonly PostRow[], reads = new ResponseReads(ctx.store.db)): Promise<Set<string>> {
+export async function hiddenPosts(ctx: AppContext, view: View, posts: readonly PostRow[], reads = new ResponseReads(ctx)): Promise<Set<string>> {
   const authors = await reads.usersByIds(posts.map((p) => p.author_id));
-  const protectedAuthors = new Set(authors.filter((a) => a.protected === 1 && a.id !== view.viewerId).map((a) => a.id));
-  if (protectedAuthors.size === 0) return new Set();
-  const approved = view.viewerId ? await followedAmong(ctx.store.db, view.viewerId, [...protectedAuthors]) : new Set<string>();
-  return new Set(posts.filter((p) => protectedAuthors.has(p.author_id) && !approved.has(p.author_id)).map((p) => p.id));
+  const hiddenAuthors = await protectedFrom(reads.db, view, authors);
+  if (hiddenAuthors.size === 0) return hiddenAuthors;
+  return new Set(posts.filter((p) => hiddenAuthors.has(p.author_id)).map((p) => p.id));
+}
+
+/**
+ * The visibility rule of protected accounts (one place for every read and write that needs it):
+ * of `users`, the ids of the protected ones whose content the viewer may not see, being neither
+ * the account itself nor an approved follower.
+ */
+export async function protectedFrom(db: DbOrTx, view: View, users: readonly UserRow[]): Promise<Set<string>> {
+  const guarded = users.filter((u) => u.protected === 1 && u.id !== view.viewerId).map((u) => u.id);
+  if (guarded.length === 0) return new Set();
+  const approved = view.viewerId ? await followedAmong(db, view.viewerId, guarded) : new Set<string>();
+  return new Set(guarded.filter((id) => !approved.has(id)));
 }
 
 /** Adds connection_status data to the view for these users when that field was selected. */
-export async function withRelations(ctx: AppContext, view: View, selection: Selection, userIds: readonly string[]): Promise<View> {
+export async function withRelations(db: DbOrTx, view: View, selection: Selection, userIds: readonly string[]): Promise<View> {
   if (!selection.user.has('connection_status') || !view.viewerId) return view;
   const others = userIds.filter((id) => id !== view.viewerId);
-  const db = ctx.store.db;
   const [following, followers, requestSent, requestReceived, blocking, muting] = await Promise.all([
     followedAmong(db, view.viewerId, others),
     followersAmong(db, view.viewerId, others),
@@ -145,10 +167,10 @@ export async function withRelations(ctx: AppContext, view: View, selection: Sele
 }
 
 export interface Includes {
-  users?: Record<string, unknown>[];
-  posts?: Record<string, unknown>[];
-  media?: Record<string, unknown>[];
-  polls?: Record<string, unknown>[];
+  users?: WireItem[];
+  posts?: WireItem[];
+  media?: WireItem[];
+  polls?: WireItem[];
 }
 
 export interface Hydrated {
@@ -156,11 +178,10 @@ export interface Hydrated {
   /** Problems for related objects the viewer may not see (section "includes"). */
   errors: Problem[];
   view: View;
-  /**
-   * The wire post of a row with the selected post fields, converted once per response: a post in
-   * both `data` and `includes.posts` is the same object.
-   */
-  post(row: PostRow): Record<string, unknown>;
+  /** The wire post of a row with the selected post fields. */
+  post(row: PostRow): RawJson;
+  /** The wire user of a row with the selected user fields. */
+  user(row: UserRow): RawJson;
 }
 
 /** Loads and converts what the selected expansions name on `rows`; `reads` holds what the response has read already. */
@@ -171,53 +192,75 @@ export async function hydrate<Row>(
   declarations: ExpansionDeclarations<Row>,
   selection: Selection,
   primaryUserIds: readonly string[] = [],
-  reads = new ResponseReads(ctx.store.db),
+  reads = new ResponseReads(ctx),
 ): Promise<Hydrated> {
-  const db = ctx.store.db;
+  if (selection.expansions.size === 0) {
+    // Nothing to include: only the primaries' own wire objects (and connection_status, if asked).
+    const ownView = await withRelations(reads.db, view, selection, primaryUserIds);
+    return { errors: [], view: ownView, ...converters(selection, ownView) };
+  }
   const want: Record<IncludeTarget, string[]> = { users: [], usersByUsername: [], posts: [], media: [], polls: [], places: [] };
-  const nested: Array<ExpansionDeclaration<Row>> = [];
+  // Which expansion first named each post: a hidden one's error names that parameter.
+  const postNamedBy = new Map<string, string>();
+  const wantPosts = (keys: readonly string[], expansion: string) => {
+    for (const key of keys) if (!postNamedBy.has(key)) postNamedBy.set(key, expansion);
+    want.posts.push(...keys);
+  };
+  const nested: Array<[string, ExpansionDeclaration<Row>]> = [];
   for (const name of selection.expansions) {
     const decl = declarations[name];
-    if (decl.through) nested.push(decl);
-    for (const row of rows) want[decl.target].push(...decl.keys(row));
+    if (decl.through) nested.push([name, decl]);
+    for (const row of rows) {
+      if (decl.target === 'posts') wantPosts(decl.keys(row), name);
+      else want[decl.target].push(...decl.keys(row));
+    }
   }
   if (nested.length > 0) {
-    const throughIds = new Set(nested.flatMap((d) => rows.flatMap((r) => d.through!(r))));
+    const throughIds = new Set(nested.flatMap(([, d]) => rows.flatMap((r) => d.through!(r))));
     const throughPosts = await reads.postsByIds([...throughIds]);
-    for (const decl of nested) for (const post of throughPosts) want[decl.target].push(...decl.keysOfThrough!(post));
+    for (const [name, decl] of nested) {
+      for (const post of throughPosts) {
+        if (decl.target === 'posts') wantPosts(decl.keysOfThrough!(post), name);
+        else want[decl.target].push(...decl.keysOfThrough!(post));
+      }
+    }
   }
 
   const [byId, byName, postRows, mediaRows, pollRows] = await Promise.all([
     reads.usersByIds(want.users),
-    findUsersByUsernames(db, unique(want.usersByUsername)),
+    findUsersByUsernames(reads.db, unique(want.usersByUsername)),
     reads.postsByIds(want.posts),
-    findMediaByKeys(db, unique(want.media)),
-    findPollsByIds(db, unique(want.polls)),
+    reads.mediaByKeys(want.media),
+    findPollsByIds(reads.db, unique(want.polls)),
   ]);
 
   const errors: Problem[] = [];
   const hidden = await hiddenPosts(ctx, view, postRows, reads);
   for (const id of hidden) {
-    errors.push(ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'includes', parameter: 'referenced_posts.id' }));
+    const parameter = postNamedBy.get(id) ?? 'referenced_posts.id';
+    errors.push(ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'includes', parameter }));
   }
   const users = orderBy(uniqueBy([...byId, ...byName], (u) => u.id), [...want.users, ...want.usersByUsername.map((n) => n.toLowerCase())], (u) => [u.id, u.username_lower]);
   const posts = orderBy(postRows.filter((p) => !hidden.has(p.id)), want.posts, (p) => [p.id]);
   const media = orderBy(mediaRows, want.media, (m: MediaRow) => [m.media_key]);
   const polls = orderBy(pollRows, want.polls, (p) => [p.id]);
 
-  const fullView = await withRelations(ctx, view, selection, unique([...primaryUserIds, ...users.map((u) => u.id)]));
-  const wirePosts = new Map<PostRow, Record<string, unknown>>();
-  const post = (row: PostRow) => {
-    let wire = wirePosts.get(row);
-    if (!wire) wirePosts.set(row, (wire = selectFields(postDeclaration, row, selection.post, fullView)));
-    return wire;
-  };
+  const fullView = await withRelations(reads.db, view, selection, unique([...primaryUserIds, ...users.map((u) => u.id)]));
+  const { post, user } = converters(selection, fullView);
   const includes: Includes = {};
-  if (users.length) includes.users = users.map((u: UserRow) => selectFields(userDeclaration, u, selection.user, fullView));
+  if (users.length) includes.users = users.map(user);
   if (posts.length) includes.posts = posts.map(post);
-  if (media.length) includes.media = media.map((m) => selectFields(mediaDeclaration, m, selection.media, fullView));
-  if (polls.length) includes.polls = polls.map((p) => selectFields(pollDeclaration, p, selection.poll, fullView));
-  return { includes: Object.keys(includes).length ? includes : undefined, errors, view: fullView, post };
+  if (media.length) includes.media = media.map((m) => (selectFieldsJson(mediaDeclaration, m, selection.media, fullView)));
+  if (polls.length) includes.polls = polls.map((p) => (selectFieldsJson(pollDeclaration, p, selection.poll, fullView)));
+  return { includes: Object.keys(includes).length ? includes : undefined, errors, view: fullView, post, user };
+}
+
+/** The wire post and user of a response, with its selection and view. */
+function converters(selection: Selection, view: View): Pick<Hydrated, 'post' | 'user'> {
+  return {
+    post: (row) => selectFieldsJson(postDeclaration, row, selection.post, view),
+    user: (row) => selectFieldsJson(userDeclaration, row, selection.user, view),
+  };
 }
 
 function unique(items: readonly string[]): string[] {

@@ -27,9 +27,13 @@ export function installRouteAuth(app: FastifyInstance, ctx: AppContext): void {
     schema.security = auth.schemes.map((s) => ({ [SECURITY_SCHEME[s]]: [] }));
   });
   app.decorateRequest('caller', undefined);
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', async (request, reply) => {
     const auth = request.routeOptions.config.auth;
-    if (auth) request.caller = await authenticate(ctx, request, auth);
+    if (!auth) return;
+    request.caller = await authenticate(ctx, request, auth);
+    // Interface routes answer JSON: a handler may return the body already written as JSON text
+    // (src/http/json-body.ts), which Fastify then sends as it is.
+    reply.type('application/json; charset=utf-8');
   });
 }
 

@@ -1,4 +1,6 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import { jsonBody, type WireItem } from '../http/json-body.js';
+import type { Includes } from './expansions.js';
 
 /**
  * Shared wire schemas of the platform interface: they document the responses in the OpenAPI
@@ -204,12 +206,12 @@ export const selectionQuery = {
 };
 
 /** Drops the empty parts of a lookup result: `data` only when something was found. */
-export function lookupBody(result: { data: Record<string, unknown>[]; includes?: unknown; errors: unknown[] }, single: boolean) {
-  const body: Record<string, unknown> = {};
-  if (result.data.length > 0) body.data = single ? result.data[0] : result.data;
-  if (result.includes) body.includes = result.includes;
-  if (result.errors.length > 0) body.errors = result.errors;
-  return body;
+export function lookupBody(result: { data: WireItem[]; includes?: Includes; errors: unknown[] }, single: boolean): Buffer {
+  return jsonBody({
+    data: result.data.length === 0 ? undefined : single ? result.data[0] : result.data,
+    includes: result.includes as Record<string, WireItem[]> | undefined,
+    errors: result.errors.length > 0 ? result.errors : undefined,
+  });
 }
 
 /** `meta` of a paginated list (shared/reference: next_token, and newest_id/oldest_id on post timelines). */
@@ -231,13 +233,13 @@ export function pageResponse(item: TSchema) {
 }
 
 /** Drops the empty parts of a page: `data` only when something is listed, `meta` when given. */
-export function pageBody(result: { data: Record<string, unknown>[]; includes?: unknown; errors: unknown[]; meta?: unknown }) {
-  const body: Record<string, unknown> = {};
-  if (result.data.length > 0) body.data = result.data;
-  if (result.includes) body.includes = result.includes;
-  if (result.errors.length > 0) body.errors = result.errors;
-  if (result.meta) body.meta = result.meta;
-  return body;
+export function pageBody(result: { data: WireItem[]; includes?: Includes; errors: unknown[]; meta?: unknown }): Buffer {
+  return jsonBody({
+    data: result.data.length > 0 ? result.data : undefined,
+    includes: result.includes as Record<string, WireItem[]> | undefined,
+    errors: result.errors.length > 0 ? result.errors : undefined,
+    meta: result.meta || undefined,
+  });
 }
 
 /** The 200 body of a write: `data` with the named boolean (or string) fields, as the public platform answers. */

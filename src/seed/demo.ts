@@ -21,6 +21,23 @@ interface DemoWorkspace {
 }
 
 const DEMO_KEY = 'demo_workspace';
+/**
+ * The password hash of each demo user when the credentials file was last written with their
+ * password: while a user's hash is unchanged, the password the file holds is still theirs, and a
+ * restart need not check it again (scrypt is slow by design, and its memory stays with the
+ * process). The hashes are the users table's own; nothing secret is added.
+ */
+const PASSWORDS_KEY = 'demo_password_hashes_written';
+
+async function writtenPasswordHashes(db: DbOrTx): Promise<Record<string, string>> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', PASSWORDS_KEY).executeTakeFirst();
+  return row ? (JSON.parse(row.value) as Record<string, string>) : {};
+}
+
+async function recordPasswordHashes(db: DbOrTx, hashes: Record<string, string>): Promise<void> {
+  const value = toJson(hashes);
+  await db.insertInto('settings').values({ key: PASSWORDS_KEY, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+}
 export const DEMO_SCOPES = [
   'post.read', 'post.write', 'users.read', 'users.email', 'follows.read', 'follows.write', 'like.read', 'like.write', 'offline.access',
   'bookmark.read', 'bookmark.write', 'block.read', 'block.write', 'mute.read', 'mute.write', 'list.read', 'list.write', 'dm.read', 'dm.write', 'space.read',
@@ -170,6 +187,7 @@ export async function seedDemo(ctx: AppContext): Promise<CredentialsFile> {
       sample: { post_ids: [withMedia.id, reply.id, quote.id, announcement.id, privatePost.id, ...written.post_ids], media_keys: [...mediaKeys, ...written.media_keys] },
     };
     await tx.insertInto('settings').values({ key: DEMO_KEY, value: toJson(workspace) }).execute();
+    await recordPasswordHashes(tx, Object.fromEntries(users.map((u) => [u.id, u.password_hash!])));
 
     const userCredentials = [];
     for (const u of users) {
@@ -225,6 +243,8 @@ export async function demoCredentials(ctx: AppContext, workspace: DemoWorkspace,
     }
     const first = apps[0];
     const userCredentials = [];
+    const checked = await writtenPasswordHashes(tx);
+    const written: Record<string, string> = {};
     for (const user of users) {
       const old = previous?.users.find((u) => u.id === user.id);
       const stored = await tx
@@ -254,14 +274,16 @@ export async function demoCredentials(ctx: AppContext, workspace: DemoWorkspace,
         access = issued.accessToken;
         refresh = issued.refreshToken;
       }
+      let password = old?.password && user.password_hash && checked[user.id] === user.password_hash ? old.password : '';
       const candidates = [old?.password, demoPassword(user.username)].filter((p): p is string => !!p);
-      let password = '';
-      for (const candidate of candidates) if (await verifyPassword(candidate, user.password_hash)) { password = candidate; break; }
+      if (!password) for (const candidate of candidates) if (await verifyPassword(candidate, user.password_hash)) { password = candidate; break; }
+      if (password && user.password_hash) written[user.id] = user.password_hash;
       userCredentials.push({
         id: user.id, username: user.username, password, access_token: oauth1.token, access_token_secret: oauth1.secret,
         oauth2_access_token: access!, oauth2_refresh_token: refresh!, ads_account_ids: await adsAccountIdsOf(tx, user.id),
       });
     }
+    await recordPasswordHashes(tx, written);
     return { base_url: '', ads_url: '', ads_sandbox_url: '', apps: appCredentials, users: userCredentials, sample: workspace.sample };
   });
 }

@@ -1,13 +1,18 @@
-import { DeleteQueryNode, InsertQueryNode, RawNode, SelectQueryNode, TableNode, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import { AliasNode, DeleteQueryNode, InsertQueryNode, RawNode, SelectQueryNode, TableNode, UpdateQueryNode, type KyselyPlugin, type OperationNode, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
 
 /**
- * Counts the writes made through one Kysely instance: every query that is not a SELECT (or a raw
- * statement that reads) bumps the count, once before it runs and once after, so a reader that
- * compares the count before and after its own reads knows whether a write overlapped them.
+ * Counts the writes made through one Kysely instance, in all and per table: every query that is
+ * not a SELECT (or a raw statement that reads) bumps the counts, once before it runs and once
+ * after, so a reader that compares a count before and after its own reads knows whether a write
+ * overlapped them. A write whose tables cannot be told (raw SQL, a DELETE, whose cascades reach
+ * other tables) counts against every table.
  */
 export class WriteCounter implements KyselyPlugin {
   private count = 0;
-  private readonly pending = new WeakSet<object>();
+  /** Writes that may have touched any table. */
+  private everywhere = 0;
+  private readonly perTable = new Map<string, number>();
+  private readonly pending = new Map<object, string[] | undefined>();
 
   /** `bookkeeping`: tables no answer shows (replay-protection nonces), whose writes change nothing a reader sees. */
   constructor(private readonly bookkeeping: ReadonlySet<string> = new Set()) {}
@@ -16,22 +21,33 @@ export class WriteCounter implements KyselyPlugin {
     return this.count;
   }
 
+  /** A number that changes whenever `table` may have changed through this instance. */
+  writesTo(table: string): number {
+    return this.everywhere + (this.perTable.get(table) ?? 0);
+  }
+
   transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
-    if (isWrite(node) && !this.onlyBookkeeping(node)) {
-      this.count++;
-      this.pending.add(queryId);
+    if (isWrite(node)) {
+      const tables = writtenTables(node, this.bookkeeping);
+      if (tables && tables.every((t) => this.bookkeeping.has(t))) return node;
+      this.bump(tables);
+      this.pending.set(queryId, tables);
     }
     return node;
   }
 
   async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    if (this.pending.delete(queryId)) this.count++;
+    if (this.pending.has(queryId)) {
+      this.bump(this.pending.get(queryId));
+      this.pending.delete(queryId);
+    }
     return result;
   }
 
-  private onlyBookkeeping(node: RootOperationNode): boolean {
-    const tables = InsertQueryNode.is(node) ? [node.into] : DeleteQueryNode.is(node) ? node.from.froms : [];
-    return tables.length > 0 && tables.every((t) => t !== undefined && TableNode.is(t) && this.bookkeeping.has(t.table.identifier.name));
+  private bump(tables: string[] | undefined): void {
+    this.count++;
+    if (!tables) this.everywhere++;
+    else for (const t of tables) this.perTable.set(t, (this.perTable.get(t) ?? 0) + 1);
   }
 }
 
@@ -41,4 +57,23 @@ function isWrite(node: RootOperationNode): boolean {
   if (SelectQueryNode.is(node)) return false;
   if (RawNode.is(node)) return !READING.test(node.sqlFragments[0] ?? '');
   return true;
+}
+
+/** The tables a write changes; undefined when that cannot be told for sure. */
+function writtenTables(node: RootOperationNode, bookkeeping: ReadonlySet<string>): string[] | undefined {
+  if (InsertQueryNode.is(node)) return tableName(node.into);
+  if (DeleteQueryNode.is(node)) {
+    // A DELETE's cascades may reach any table, except from bookkeeping tables, which nothing references.
+    const names = node.from.froms.map((f) => tableName(f)?.[0]);
+    return names.every((n) => n !== undefined && bookkeeping.has(n)) ? (names as string[]) : undefined;
+  }
+  if (UpdateQueryNode.is(node) && node.table && !node.from && !node.joins?.length) return tableName(node.table);
+  return undefined;
+}
+
+function tableName(node: OperationNode | undefined): string[] | undefined {
+  if (!node) return undefined;
+  if (TableNode.is(node)) return [node.table.identifier.name];
+  if (AliasNode.is(node) && TableNode.is(node.node)) return [node.node.table.identifier.name];
+  return undefined;
 }

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import { WriteCounter } from './generation.js';
+import { withStatementCache } from './statement-cache.js';
 import { migrations } from './migrations/index.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
@@ -22,6 +23,11 @@ export interface Store {
    * processes write unseen; nothing may then be cached across requests.
    */
   generation(): string | undefined;
+  /**
+   * Like generation(), for one table: it changes when a write may have changed `table` (a write
+   * whose tables cannot be told counts for every table). Undefined on PostgreSQL.
+   */
+  tableGeneration(table: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -36,10 +42,13 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   let closePool = async () => {};
   const writes = new WriteCounter(new Set(['oauth_nonces']));
   let generation: () => string | undefined = () => undefined;
+  let tableGeneration: (table: string) => string | undefined = () => undefined;
   if (dialect === 'postgres') {
     // Counts and bigints come back as JS numbers; every id Plaza stores is text.
-    pg.types.setTypeParser(20, (v) => Number(v));
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // Loaded only for PostgreSQL: an embedded store's start-up need not wait for it.
+    const { default: pgModule } = await import('pg');
+    pgModule.types.setTypeParser(20, (v) => Number(v));
+    const pool = new pgModule.Pool({ connectionString: url, max: 10 });
     // An idle connection the server drops (a restart, an administrator) is an 'error' event on the
     // pool; unheard, it would end the process. The pool has already discarded that connection.
     pool.on('error', onConnectionError);
@@ -52,16 +61,28 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [writes] });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [writes] });
     // data_version changes when another connection commits to the file; this one's own writes are counted.
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
-    generation = () => `${writes.writes}:${dataVersion.get() as number}`;
+    // Read once per turn of the event loop: the requests served in one turn share it, and a commit
+    // by another connection is seen by every request of the next turn.
+    let version: number | undefined;
+    const currentDataVersion = () => {
+      if (version === undefined) {
+        version = dataVersion.get() as number;
+        setImmediate(() => (version = undefined));
+      }
+      return version;
+    };
+    generation = () => `${writes.writes}:${currentDataVersion()}`;
+    tableGeneration = (table) => `${writes.writesTo(table)}:${currentDataVersion()}`;
   }
   await migrate(db, dialect);
   return {
     db,
     dialect,
     generation,
+    tableGeneration,
     close: async () => {
       await db.destroy();
       await closePool();

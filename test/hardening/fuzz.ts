@@ -332,7 +332,12 @@ function sqliteDigester(file: string): (() => Record<string, string>) & { close(
  */
 function pick<T>(values: readonly T[], budget: Budget, random: () => number, slice: number): T[] {
   if (budget === 'ci') return values.filter((_, i) => (i + slice) % 3 === 0);
-  const extra = Array.from({ length: values.length }, () => randomValue(random) as T);
+  const asText = typeof values[0] === 'string';
+  const extra = Array.from({ length: values.length }, () => {
+    const v = randomValue(random);
+    // In a URL, a random value goes percent-encoded (lone surrogates replaced), or as sent when it is one of the encoded kinds.
+    return (asText ? (typeof v === 'string' ? (v.includes('%') ? v : encodeURIComponent(v.replace(/[\uD800-\uDFFF]/g, '\uFFFD'))) : encodeURIComponent(JSON.stringify(v))) : v) as T;
+  });
   return [...values, ...extra];
 }
 

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { startPlaza, type Plaza } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig, type ConfigOverrides } from '../../src/config.js';
+import { dropPostgresDatabase, freshPostgresDatabase } from './postgres.js';
 import type { CredentialsFile } from '../../src/seed/credentials.js';
 
 /**
@@ -61,31 +62,7 @@ async function boot(overrides: ConfigOverrides & { databaseUrl: string; dataDir:
   return test;
 }
 
-/** A new, empty PostgreSQL database next to `adminUrl`'s; drop it with dropPostgresDatabase. */
-export async function freshPostgresDatabase(adminUrl: string, prefix = 'plaza_test'): Promise<string> {
-  const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-export async function dropPostgresDatabase(url: string): Promise<void> {
-  const name = new URL(url).pathname.slice(1);
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
-}
+export { dropPostgresDatabase, freshPostgresDatabase } from './postgres.js';
 
 export interface CallOptions {
   method?: string;

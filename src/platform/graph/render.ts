@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { selectFields } from '../../http/fields.js';
 import type { PageMeta } from '../../http/pagination.js';
+import type { WireItem } from '../../http/json-body.js';
 import type { Problem } from '../../http/problems.js';
 import { hiddenPosts, hydrate, ResponseReads, type Includes, type Selection } from '../expansions.js';
 import { postExpansions } from '../posts/service.js';
@@ -11,7 +12,7 @@ import type { View } from '../view.js';
 
 /** One page of a list endpoint, before `pageBody` drops its empty parts. */
 export interface PageResult {
-  data: Record<string, unknown>[];
+  data: WireItem[];
   includes?: Includes;
   errors: Problem[];
   meta?: PageMeta;
@@ -21,8 +22,8 @@ export interface PageResult {
  * Posts of a timeline or list: a protected author's posts only for the author and approved
  * followers; every other one leaves `data` and becomes a not-authorized-for-resource item.
  */
-export async function renderPosts(ctx: AppContext, view: View, selection: Selection, rows: readonly PostRow[], meta?: PageMeta): Promise<PageResult> {
-  const reads = new ResponseReads(ctx.store.db).holdPosts(rows);
+export async function renderPosts(ctx: AppContext, view: View, selection: Selection, rows: readonly PostRow[], meta?: PageMeta, reads = new ResponseReads(ctx)): Promise<PageResult> {
+  reads.holdPosts(rows);
   const hidden = await hiddenPosts(ctx, view, rows, reads);
   const errors: Problem[] = [...hidden].map((id) =>
     ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter: 'id' }),
@@ -52,7 +53,7 @@ function visibleMeta(meta: PageMeta, visible: readonly PostRow[]): PageMeta {
 export async function renderUsers(ctx: AppContext, view: View, selection: Selection, rows: readonly UserRow[], meta?: PageMeta): Promise<PageResult> {
   const hydrated = await hydrate(ctx, view, rows, userExpansions, selection, rows.map((u) => u.id));
   return {
-    data: rows.map((u) => selectFields(userDeclaration, u, selection.user, hydrated.view)),
+    data: rows.map(hydrated.user),
     includes: hydrated.includes,
     errors: hydrated.errors,
     meta,

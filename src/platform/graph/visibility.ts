@@ -3,15 +3,14 @@ import { ProblemError, type Problem } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { findPostsByIds } from '../posts/store.js';
 import { editHistoryOf, type PostRow } from '../posts/wire.js';
-import { followedAmong, findUsersByIds } from '../users/store.js';
+import { protectedFrom } from '../expansions.js';
+import { findUsersByIds } from '../users/store.js';
 import type { UserRow } from '../users/wire.js';
 import type { View } from '../view.js';
 
 /** A protected account's posts and likes: only for the account itself and its approved followers. */
-export async function canSeeContentOf(ctx: AppContext, view: View, user: UserRow): Promise<boolean> {
-  if (user.protected !== 1 || view.viewerId === user.id) return true;
-  if (!view.viewerId) return false;
-  return (await followedAmong(ctx.store.db, view.viewerId, [user.id])).has(user.id);
+export async function canSeeContentOf(ctx: AppContext, view: View, user: UserRow, db: DbOrTx = ctx.store.db): Promise<boolean> {
+  return !(await protectedFrom(db, view, [user])).has(user.id);
 }
 
 /** The user a list endpoint is about, or the problem to answer instead (200 with `errors`, as lookups do). */
@@ -62,10 +61,8 @@ export async function requireVisiblePost(ctx: AppContext, db: DbOrTx, view: View
   const [named] = await findPostsByIds(db, [postId]);
   const post = named && (await latestOf(db, named));
   if (!post) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: postId, resource_id: postId, resource_type: 'post' }));
-  // Inside a transaction every read goes through `db`: the shared hiddenPosts reads the store itself.
   const [author] = await findUsersByIds(db, [post.author_id]);
-  const approved = author.protected !== 1 || author.id === view.viewerId || (!!view.viewerId && (await followedAmong(db, view.viewerId, [author.id])).has(author.id));
-  if (!approved) {
+  if (!(await canSeeContentOf(ctx, view, author, db))) {
     throw new ProblemError(403, ctx.problems.notAuthorizedForResource({ value: postId, resource_id: postId, resource_type: 'post', section: 'data', parameter }));
   }
   return post;

@@ -214,7 +214,7 @@ export async function unpinList(ctx: AppContext, caller: UserCaller, userId: str
 }
 
 interface ListSelection {
-  list: Set<string>;
+  list: ReadonlySet<string>;
   rest: Selection;
 }
 

@@ -237,8 +237,7 @@ export async function mediaRoutes(app: Listener, ctx: AppContext): Promise<void>
   app.get(
     '/2/media/upload',
     {
-      // The processing state moves with time, not only with writes.
-      config: { auth: mediaAuth, cache: false },
+      config: { auth: mediaAuth },
       schema: {
         operationId: 'getMediaUploadStatus',
         summary: 'The processing state of an upload',

@@ -25,4 +25,5 @@ export const mediaDeclaration: ResourceDeclaration<MediaRow, View> = {
     },
     width: (m) => m.width ?? undefined,
   },
+  viewKeys: {},
 };

@@ -5,7 +5,8 @@ import { parseIdList } from '../../http/params.js';
 import { callerOf } from '../route-auth.js';
 import { defaultErrorResponse, lookupBody, lookupResponse, PostSchema, selectionQuery } from '../schemas.js';
 import { viewOf } from '../view.js';
-import { viewPosts } from './service.js';
+import { parseSelection } from '../expansions.js';
+import { postExpansions, viewPosts } from './service.js';
 
 const readAuth = { schemes: ['user', 'app'] as ('user' | 'app')[], scopes: ['post.read', 'users.read'] };
 
@@ -27,7 +28,7 @@ export async function postRoutes(app: Listener, ctx: AppContext): Promise<void> 
     },
     async (request) => {
       const ids = parseIdList(ctx.problems, 'ids', request.query.ids);
-      const result = await viewPosts(ctx, viewOf(ctx.clock, callerOf(request)), ids, 'ids', request.query);
+      const result = await viewPosts(ctx, viewOf(ctx.clock, callerOf(request)), ids, 'ids', parseSelection(ctx, request.query, postExpansions));
       return lookupBody(result, false);
     },
   );
@@ -46,7 +47,7 @@ export async function postRoutes(app: Listener, ctx: AppContext): Promise<void> 
       },
     },
     async (request) => {
-      const result = await viewPosts(ctx, viewOf(ctx.clock, callerOf(request)), [request.params.id], 'id', request.query);
+      const result = await viewPosts(ctx, viewOf(ctx.clock, callerOf(request)), [request.params.id], 'id', parseSelection(ctx, request.query, postExpansions));
       return lookupBody(result, true);
     },
   );

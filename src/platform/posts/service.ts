@@ -1,6 +1,8 @@
 import type { AppContext } from '../../context.js';
+import type { WireItem } from '../../http/json-body.js';
 import type { Problem } from '../../http/problems.js';
-import { hiddenPosts, hydrate, parseSelection, ResponseReads, type ExpansionDeclarations, type Includes } from '../expansions.js';
+import { hiddenPosts, hydrate, ResponseReads, type ExpansionDeclarations, type Includes, type Selection } from '../expansions.js';
+import type { DbOrTx } from '../../store/store.js';
 import type { View } from '../view.js';
 import { addImpressions } from './store.js';
 import { editHistoryOf, mediaKeysOf, mentionedUsernames, pollIdsOf, referencedPostIds, type PostRow } from './wire.js';
@@ -36,10 +38,10 @@ export async function lookupPosts(
   view: View,
   ids: readonly string[],
   parameter: 'ids' | 'id',
-  query: Record<string, unknown>,
-): Promise<{ data: Record<string, unknown>[]; includes?: Includes; errors: Problem[]; posts: PostRow[] }> {
-  const selection = parseSelection(ctx, query, postExpansions);
-  const reads = new ResponseReads(ctx.store.db);
+  selection: Selection,
+  db: DbOrTx = ctx.store.db,
+): Promise<{ data: WireItem[]; includes?: Includes; errors: Problem[]; posts: PostRow[] }> {
+  const reads = new ResponseReads(ctx, db);
   const rows = await reads.postsByIds(ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const hidden = await hiddenPosts(ctx, view, rows, reads);
@@ -72,9 +74,9 @@ export async function viewPosts(
   view: View,
   ids: readonly string[],
   parameter: 'ids' | 'id',
-  query: Record<string, unknown>,
-): Promise<{ data: Record<string, unknown>[]; includes?: Includes; errors: Problem[] }> {
-  const { posts, ...result } = await lookupPosts(ctx, view, ids, parameter, query);
+  selection: Selection,
+): Promise<{ data: WireItem[]; includes?: Includes; errors: Problem[] }> {
+  const { posts, ...result } = await lookupPosts(ctx, view, ids, parameter, selection);
   if (view.viewerId && posts.length > 0) {
     const others = posts.filter((p) => p.author_id !== view.viewerId);
     await addImpressions(ctx.store.db, view.viewerId, others, others.flatMap(mediaKeysOf));

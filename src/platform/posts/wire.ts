@@ -62,12 +62,8 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     created_at: (p) => p.created_at,
     display_text_range: (p) => [0, codePointLength(p.text)],
     edit_controls: (p, view) => {
-      const controls = fromJson<{ edits_remaining: number; editable_until: string }>(p.edit_controls)!;
-      return {
-        edits_remaining: controls.edits_remaining,
-        is_edit_eligible: controls.edits_remaining > 0 && controls.editable_until > view.now.toISOString(),
-        editable_until: controls.editable_until,
-      };
+      const controls = editControlsOf(p);
+      return { edits_remaining: controls.edits_remaining, is_edit_eligible: isEditEligible(controls, view), editable_until: controls.editable_until };
     },
     edit_history_post_ids: (p) => jsonArray(p.edit_history_post_ids),
     entities: (p) => presentEntities(p.entities),
@@ -91,11 +87,38 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     source: (p) => p.source,
     withheld: (p) => fromJson(p.withheld) ?? undefined,
   },
+  viewKeys: { edit_controls: (p, view) => (isEditEligible(editControlsOf(p), view) ? 'editable' : '') },
 };
 
-export const referencedPostIds = (p: PostRow): string[] => (jsonArray(p.referenced_posts) as Array<{ id: string }>).map((r) => r.id);
-export const mediaKeysOf = (p: PostRow): string[] => jsonArray(p.media_keys) as string[];
-export const pollIdsOf = (p: PostRow): string[] => jsonArray(p.poll_ids) as string[];
-export const editHistoryOf = (p: PostRow): string[] => jsonArray(p.edit_history_post_ids) as string[];
-export const mentionedUsernames = (p: PostRow): string[] =>
-  ((fromJson<{ mentions?: Array<{ username: string }> }>(p.entities) ?? {}).mentions ?? []).map((m) => m.username);
+interface EditControls {
+  edits_remaining: number;
+  editable_until: string;
+}
+
+const parsedControls = new WeakMap<PostRow, EditControls>();
+/** The row's edit controls, parsed once per row object: rows are kept across requests, and a changed row is a new object. */
+function editControlsOf(p: PostRow): EditControls {
+  let controls = parsedControls.get(p);
+  if (!controls) parsedControls.set(p, (controls = fromJson<EditControls>(p.edit_controls)!));
+  return controls;
+}
+const isEditEligible = (controls: EditControls, view: View) => controls.edits_remaining > 0 && controls.editable_until > view.now.toISOString();
+
+/**
+ * What a row's JSON columns name, decoded once per row object: rows are kept across requests
+ * (src/platform/entities.ts) and a changed row is a new object. The arrays are shared: read only.
+ */
+function perRow<T>(derive: (p: PostRow) => T): (p: PostRow) => T {
+  const known = new WeakMap<PostRow, T>();
+  return (p) => {
+    let value = known.get(p);
+    if (value === undefined) known.set(p, (value = Object.freeze(derive(p)) as T));
+    return value;
+  };
+}
+
+export const referencedPostIds = perRow((p): string[] => (jsonArray(p.referenced_posts) as Array<{ id: string }>).map((r) => r.id));
+export const mediaKeysOf = perRow((p): string[] => jsonArray(p.media_keys) as string[]);
+export const pollIdsOf = perRow((p): string[] => jsonArray(p.poll_ids) as string[]);
+export const editHistoryOf = perRow((p): string[] => jsonArray(p.edit_history_post_ids) as string[]);
+export const mentionedUsernames = perRow((p): string[] => ((fromJson<{ mentions?: Array<{ username: string }> }>(p.entities) ?? {}).mentions ?? []).map((m) => m.username));

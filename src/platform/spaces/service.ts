@@ -16,7 +16,7 @@ import { findSpacesByIds, insertSpace, searchSpaces, spacesByCreators, updateSpa
 import { hostIdsOf, spaceDeclaration, spaceExpansions, TOPIC_FIELDS, type SpaceRow } from './wire.js';
 
 interface SpaceSelection {
-  space: Set<string>;
+  space: ReadonlySet<string>;
   rest: Selection;
 }
 

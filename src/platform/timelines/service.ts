@@ -1,7 +1,7 @@
 import type { UserCaller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { page } from '../../http/pagination.js';
-import { parseSelection } from '../expansions.js';
+import { parseSelection, ResponseReads } from '../expansions.js';
 import { requireSelf } from '../graph/access.js';
 import { compositeKey, parseTimePage, parseTimeWindow } from '../graph/query.js';
 import { errorsOnly, renderPosts, type PageResult } from '../graph/render.js';
@@ -9,28 +9,37 @@ import { subjectUser } from '../graph/visibility.js';
 import { postExpansions } from '../posts/service.js';
 import type { PostRow } from '../posts/wire.js';
 import type { View } from '../view.js';
-import { authoredBy, homeOf, mentioning, pagedPosts, type PostCondition } from './store.js';
+import { authoredBy, homeOf, mentioning, pagedPostKeys, pagedPostKeysOfAuthors, type PostCondition } from './store.js';
 
 /** max_results of the user timelines (5 to 100, default 10) and of the home timeline (1 to 100, default 100). */
 const USER_TIMELINE = { min: 5, max: 100, default: 10 };
 const HOME_TIMELINE = { min: 1, max: 100, default: 100 };
 
-async function timeline(ctx: AppContext, view: View, query: Record<string, unknown>, range: typeof USER_TIMELINE, where: () => Promise<PostCondition | PageResult>): Promise<PageResult> {
+/** Where a timeline's posts come from: a condition on posts, or a set of authors and a condition on their posts. */
+type Source = { where: PostCondition; authors?: readonly string[] };
+
+async function timeline(ctx: AppContext, view: View, query: Record<string, unknown>, range: typeof USER_TIMELINE, source: () => Promise<Source | PageResult>): Promise<PageResult> {
   const selection = parseSelection(ctx, query, postExpansions);
   const request = parseTimePage(ctx, query, range);
   const window = parseTimeWindow(ctx, query);
-  const condition = await where();
-  if (typeof condition !== 'function') return condition;
-  const rows = await pagedPosts(ctx.store.db, condition, window, request.maxResults + 1, request.after);
+  const from = await source();
+  if (!('where' in from)) return from;
+  const db = ctx.store.db;
+  const keys = from.authors
+    ? await pagedPostKeysOfAuthors(db, from.authors, from.where, window, request.maxResults + 1, request.after)
+    : await pagedPostKeys(db, from.where, window, request.maxResults + 1, request.after);
+  const reads = new ResponseReads(ctx);
+  const found = new Map((await reads.postsByIds(keys.map((k) => k.id))).map((p) => [p.id, p]));
+  const rows = keys.flatMap((k) => found.get(k.id) ?? []);
   const { items, meta } = page(rows, request.maxResults, (p: PostRow) => compositeKey(p.created_at, p.id), { ids: (p) => p.id });
-  return renderPosts(ctx, view, selection, items, meta);
+  return renderPosts(ctx, view, selection, items, meta, reads);
 }
 
 /** GET /2/users/{id}/posts: the user's posts, newest first; a protected user's only for approved followers. */
 export async function userPostsTimeline(ctx: AppContext, view: View, userId: string, query: Record<string, unknown>): Promise<PageResult> {
   return timeline(ctx, view, query, USER_TIMELINE, async () => {
     const subject = await subjectUser(ctx, view, userId, { protectedContent: true });
-    return subject.problem ? errorsOnly(subject.problem) : authoredBy(userId);
+    return subject.problem ? errorsOnly(subject.problem) : { where: authoredBy(userId) };
   });
 }
 
@@ -38,7 +47,7 @@ export async function userPostsTimeline(ctx: AppContext, view: View, userId: str
 export async function mentionsTimeline(ctx: AppContext, view: View, userId: string, query: Record<string, unknown>): Promise<PageResult> {
   return timeline(ctx, view, query, USER_TIMELINE, async () => {
     const subject = await subjectUser(ctx, view, userId);
-    return subject.problem ? errorsOnly(subject.problem) : mentioning(userId, subject.user.username);
+    return subject.problem ? errorsOnly(subject.problem) : { where: mentioning(userId, subject.user.username) };
   });
 }
 
@@ -48,5 +57,5 @@ export async function mentionsTimeline(ctx: AppContext, view: View, userId: stri
  */
 export async function homeTimeline(ctx: AppContext, caller: UserCaller, view: View, userId: string, query: Record<string, unknown>): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'read the home timeline');
-  return timeline(ctx, view, query, HOME_TIMELINE, async () => homeOf(userId));
+  return timeline(ctx, view, query, HOME_TIMELINE, () => homeOf(ctx.store.db, userId));
 }

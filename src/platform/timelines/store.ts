@@ -2,6 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { Database } from '../../store/schema.js';
 import type { DbOrTx } from '../../store/store.js';
 import type { TimeWindow } from '../graph/query.js';
+import { findPostsByIds } from '../posts/store.js';
 import type { PostRow } from '../posts/wire.js';
 
 type PostsEb = ExpressionBuilder<Database, 'posts'>;
@@ -13,12 +14,27 @@ export function likeLiteral(text: string): string {
 }
 
 
+type PostKey = { id: string; created_at: string };
+type PageAfter = { createdAt: string; id: string };
+
 /**
  * Live posts matching `where` within the window, newest first by (created_at, id), continuing
  * after `after` (a composite key), `limit` rows. An edited post shows as its latest version.
  */
-export async function pagedPosts(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: number, after?: { createdAt: string; id: string }): Promise<PostRow[]> {
-  let q = db.selectFrom('posts').selectAll('posts').where('posts.deleted_at', 'is', null).where('posts.superseded_by_id', 'is', null).where(where);
+export async function pagedPosts(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostRow[]> {
+  const keys = await pagedPostKeys(db, where, window, limit, after);
+  const rows = new Map((await findPostsByIds(db, keys.map((k) => k.id))).map((p) => [p.id, p]));
+  return keys.flatMap((k) => rows.get(k.id) ?? []);
+}
+
+/** What pagedPosts finds, as keys only: the rows themselves are read where they may be cached. */
+export async function pagedPostKeys(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostKey[]> {
+  return pageOf(db, where, window, limit, after).execute();
+}
+
+/** The page query: live latest versions matching `where` in the window, after the cursor, newest first. */
+function pageOf(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: number, after?: PageAfter) {
+  let q = db.selectFrom('posts').select(['posts.id', 'posts.created_at']).where('posts.deleted_at', 'is', null).where('posts.superseded_by_id', 'is', null).where(where);
   if (window.sinceId) q = q.where('posts.id', '>', window.sinceId);
   if (window.untilId) q = q.where('posts.id', '<', window.untilId);
   if (window.startTime) q = q.where('posts.created_at', '>=', window.startTime);
@@ -30,7 +46,25 @@ export async function pagedPosts(db: DbOrTx, where: PostCondition, window: TimeW
       eb.or([eb('posts.created_at', '<', after.createdAt), eb.and([eb('posts.created_at', '=', after.createdAt), eb('posts.id', '<', after.id)])]),
     );
   }
-  return q.orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit(limit).execute();
+  return q.orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit(limit);
+}
+
+/** Above this many authors, a page is one query over all their posts rather than one per author. */
+const MERGE_AUTHORS_MAX = 64;
+
+/**
+ * pagedPostKeys over the posts of a set of authors (a home timeline): each author's newest
+ * `limit` posts are read through the (author, created_at) index, and only those are merged and
+ * ordered, rather than every post of every author.
+ */
+export async function pagedPostKeysOfAuthors(db: DbOrTx, authors: readonly string[], where: PostCondition, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostKey[]> {
+  if (authors.length === 0) return [];
+  if (authors.length > MERGE_AUTHORS_MAX) return pagedPostKeys(db, (eb) => eb.and([eb('posts.author_id', 'in', authors), where(eb)]), window, limit, after);
+  const each = authors.map((author, i) =>
+    db.selectFrom(pageOf(db, (eb) => eb.and([eb('posts.author_id', '=', author), where(eb)]), window, limit, after).as(`a${i}`)).select(['id', 'created_at']),
+  );
+  const merged = each.slice(1).reduce((union, part) => union.unionAll(part), each[0]);
+  return db.selectFrom(merged.as('merged')).select(['id', 'created_at']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
 /** Posts by the user. */
@@ -50,17 +84,21 @@ export const mentioning = (userId: string, username: string): PostCondition => (
  * The home timeline of a user: their own posts and those of the accounts they follow, minus
  * the accounts they mute or block. A followed author's community post shows only when it was
  * shared with followers (the contract with posts: community_id IS NULL OR share_with_followers = 1).
+ * Answers the authors, and the condition their posts must meet.
  */
-export const homeOf = (userId: string): PostCondition => (eb) =>
-  eb.or([
-    eb('posts.author_id', '=', userId),
-    eb.and([
-      eb('posts.author_id', 'in', eb.selectFrom('follows').select('follows.target_user_id').where('follows.source_user_id', '=', userId)),
-      eb('posts.author_id', 'not in', eb.selectFrom('mutes').select('mutes.target_user_id').where('mutes.source_user_id', '=', userId)),
-      eb('posts.author_id', 'not in', eb.selectFrom('blocks').select('blocks.target_user_id').where('blocks.source_user_id', '=', userId)),
-      eb.or([eb('posts.community_id', 'is', null), eb('posts.share_with_followers', '=', 1)]),
-    ]),
-  ]);
+export async function homeOf(db: DbOrTx, userId: string): Promise<{ authors: string[]; where: PostCondition }> {
+  const followed = await db
+    .selectFrom('follows')
+    .select('follows.target_user_id')
+    .where('follows.source_user_id', '=', userId)
+    .where('follows.target_user_id', 'not in', (eb) => eb.selectFrom('mutes').select('mutes.target_user_id').where('mutes.source_user_id', '=', userId))
+    .where('follows.target_user_id', 'not in', (eb) => eb.selectFrom('blocks').select('blocks.target_user_id').where('blocks.source_user_id', '=', userId))
+    .execute();
+  return {
+    authors: [userId, ...followed.map((f) => f.target_user_id).filter((id) => id !== userId)],
+    where: (eb) => eb.or([eb('posts.author_id', '=', userId), eb('posts.community_id', 'is', null), eb('posts.share_with_followers', '=', 1)]),
+  };
+}
 
 /** Posts by the members of a list. */
 export const byMembersOf = (listId: string): PostCondition => (eb) =>

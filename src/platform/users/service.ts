@@ -1,10 +1,10 @@
 import type { AppContext } from '../../context.js';
-import { selectFields } from '../../http/fields.js';
+import type { WireItem } from '../../http/json-body.js';
 import type { Problem } from '../../http/problems.js';
-import { hydrate, parseSelection, type ExpansionDeclarations, type Includes } from '../expansions.js';
+import { hydrate, parseSelection, ResponseReads, type ExpansionDeclarations, type Includes } from '../expansions.js';
 import type { View } from '../view.js';
-import { findUsersByIds, findUsersByUsernames } from './store.js';
-import { affiliatedUserIds, userDeclaration, type UserRow } from './wire.js';
+import { findUsersByUsernames } from './store.js';
+import { affiliatedUserIds, type UserRow } from './wire.js';
 
 /** The expansions a user response accepts. */
 export const userExpansions: ExpansionDeclarations<UserRow> = {
@@ -14,7 +14,7 @@ export const userExpansions: ExpansionDeclarations<UserRow> = {
 };
 
 export interface UsersResult {
-  data: Record<string, unknown>[];
+  data: WireItem[];
   includes?: Includes;
   errors: Problem[];
 }
@@ -30,7 +30,8 @@ export async function lookupUsers(
   query: Record<string, unknown>,
 ): Promise<UsersResult> {
   const selection = parseSelection(ctx, query, userExpansions);
-  const rows = key.by === 'id' ? await findUsersByIds(ctx.store.db, keys) : await findUsersByUsernames(ctx.store.db, keys);
+  const reads = new ResponseReads(ctx);
+  const rows = key.by === 'id' ? await reads.usersByIds(keys) : await findUsersByUsernames(ctx.store.db, keys);
   const index = new Map(rows.map((u) => [key.by === 'id' ? u.id : u.username_lower, u]));
   const errors: Problem[] = [];
   const found: UserRow[] = [];
@@ -49,9 +50,9 @@ export async function lookupUsers(
       );
     }
   }
-  const hydrated = await hydrate(ctx, view, found, userExpansions, selection, found.map((u) => u.id));
+  const hydrated = await hydrate(ctx, view, found, userExpansions, selection, found.map((u) => u.id), reads);
   return {
-    data: found.map((u) => selectFields(userDeclaration, u, selection.user, hydrated.view)),
+    data: found.map(hydrated.user),
     includes: hydrated.includes,
     errors: [...errors, ...hydrated.errors],
   };

@@ -7,6 +7,9 @@ export type UserRow = UserTable;
 
 const bool = (n: number) => n === 1;
 
+/** A user's confirmed email is theirs to see, with the users.email scope. */
+const emailShownTo = (u: UserRow, view: View) => !!(view.emailVisible && view.viewerId === u.id && bool(u.email_confirmed) && u.email);
+
 /** The user object: defaults id, name and username, as on the public platform. */
 export const userDeclaration: ResourceDeclaration<UserRow, View> = {
   resource: 'user',
@@ -17,7 +20,7 @@ export const userDeclaration: ResourceDeclaration<UserRow, View> = {
     name: (u) => u.name,
     username: (u) => u.username,
     affiliation: (u) => fromJson(u.affiliation) ?? undefined,
-    confirmed_email: (u, view) => (view.emailVisible && view.viewerId === u.id && bool(u.email_confirmed) && u.email ? u.email : undefined),
+    confirmed_email: (u, view) => (emailShownTo(u, view) ? u.email! : undefined),
     connection_status: (u, view) => view.relations?.get(u.id),
     created_at: (u) => u.created_at,
     description: (u) => u.description,
@@ -46,6 +49,10 @@ export const userDeclaration: ResourceDeclaration<UserRow, View> = {
     verified: (u) => bool(u.verified),
     verified_type: (u) => u.verified_type,
     withheld: (u) => fromJson(u.withheld) ?? undefined,
+  },
+  viewKeys: {
+    confirmed_email: (u, view) => (emailShownTo(u, view) ? 'shown' : ''),
+    connection_status: (u, view) => view.relations?.get(u.id)?.join(',') ?? '-',
   },
 };
 

@@ -1,0 +1,49 @@
+import ajvCompiler from '@fastify/ajv-compiler';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import type { FastifyServerOptions } from 'fastify';
+
+/**
+ * Fastify's own schema compilers (Ajv for validation, fast-json-stringify for responses), each
+ * route's functions built on its first request instead of at start-up: the three listeners
+ * declare a few hundred schemas, and compiling them all up front is most of a cold start.
+ * `compileAllSchemas` builds whatever is still pending (the test suite does, so that a broken
+ * schema fails there, not on some route's first request in production).
+ */
+type Compile<F> = (route: { schema: unknown; method: string; url: string; httpPart?: string; httpStatus?: string; contentType?: string }) => F;
+
+const pending = new Set<() => void>();
+
+export function compileAllSchemas(): void {
+  for (const build of [...pending]) build();
+}
+
+function lazy<F extends (...args: any[]) => any>(build: () => F, exposeErrors: boolean): F {
+  let compiled: F | undefined;
+  const force = () => {
+    compiled ??= build();
+    pending.delete(force);
+    return compiled;
+  };
+  pending.add(force);
+  const run = ((...args: unknown[]) => force()(...args)) as F;
+  // Fastify reads a failed Ajv validation's `errors` from the function it was given.
+  if (exposeErrors) Object.defineProperty(run, 'errors', { get: () => (compiled as { errors?: unknown } | undefined)?.errors });
+  return run;
+}
+
+export function lazySchemaController(): NonNullable<FastifyServerOptions['schemaController']> {
+  const validators = ajvCompiler();
+  const serializers = SerializerSelector();
+  return {
+    compilersFactory: {
+      buildValidator(externalSchemas: unknown, options: unknown) {
+        const compile = validators(externalSchemas as never, options as never) as unknown as Compile<(data: unknown) => unknown>;
+        return (route: Parameters<Compile<unknown>>[0]) => lazy(() => compile(route), true);
+      },
+      buildSerializer(externalSchemas: unknown, options: unknown) {
+        const compile = serializers(externalSchemas as never, options as never) as unknown as Compile<(data: unknown) => string>;
+        return (route: Parameters<Compile<unknown>>[0]) => lazy(() => compile(route), false);
+      },
+    },
+  } as never;
+}

@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { before, test } from 'node:test';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { ManualClock } from '../../src/clock.js';
+import { parseSelection } from '../../src/platform/expansions.js';
+import { lookupPosts, postExpansions } from '../../src/platform/posts/service.js';
+import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { graphFixtures } from './graph-support.js';
+
+/**
+ * The read path keeps decoded posts, users and media across requests (src/platform/entities.ts):
+ * on SQLite while the table's write generation holds, on PostgreSQL while each row's version
+ * (xmin) is the one read. These tests read the same things twice, so that the second read comes
+ * from the cache, then change the store every way it can change, and expect the change at once.
+ */
+const onSqlite = !process.env.DATABASE_URL;
+
+let plaza: TestPlaza;
+let clock: ManualClock;
+let t: ReturnType<typeof fixtures>;
+let g: ReturnType<typeof graphFixtures>;
+before(async () => {
+  clock = new ManualClock();
+  plaza = await startTestPlaza({}, { clock });
+  t = fixtures(plaza);
+  g = graphFixtures(plaza);
+});
+
+const read = async (id: string, auth = t.appAuth, base?: string) => {
+  const res = base
+    ? await fetch(`${base}/2/posts/${id}?post.fields=public_metrics,text`, { headers: { authorization: `Bearer ${(auth as { bearer: string }).bearer}` } }).then(async (r) => ({ status: r.status, body: (await r.json()) as any, text: '' }))
+    : await t.get(`/2/posts/${id}?post.fields=public_metrics,text`, { auth });
+  assert.equal(res.status, 200, res.text);
+  return res.body.data as { text: string; public_metrics: Record<string, number> };
+};
+
+test('a read after a write through the API sees the write at once: a like and a reply change the counts of a post read before', async () => {
+  const created = await t.send('POST', '/2/posts', { auth: await g.enterpriseAs('ada'), body: { text: 'Counted while kept' } });
+  assert.equal(created.status, 201, created.text);
+  const postId: string = created.body.data.id;
+  const before = await read(postId);
+  assert.deepEqual(await read(postId), before);
+  const like = await t.send('POST', `/2/users/${t.user('dana').id}/likes`, { auth: await g.enterpriseAs('dana'), body: { post_id: postId } });
+  assert.equal(like.status, 200, like.text);
+  assert.equal((await read(postId)).public_metrics.like_count, before.public_metrics.like_count + 1);
+  const reply = await t.send('POST', '/2/posts', { auth: await g.enterpriseAs('chen'), body: { text: 'A reply for the cache test', reply: { in_reply_to_post_id: postId } } });
+  assert.equal(reply.status, 201, reply.text);
+  assert.equal((await read(postId)).public_metrics.reply_count, before.public_metrics.reply_count + 1);
+  const deleted = await t.send('DELETE', `/2/posts/${postId}`, { auth: await g.enterpriseAs('ada') });
+  assert.equal(deleted.status, 200, deleted.text);
+  const gone = await t.get(`/2/posts/${postId}`, { auth: t.appAuth });
+  assert.equal(gone.body.data, undefined, 'a deleted post is not served from what was kept');
+});
+
+test('a change written into the store by another connection, outside Plaza, is seen on the next read', async () => {
+  const postId = plaza.creds.sample.post_ids[1];
+  const original = (await read(postId)).text;
+  assert.equal((await read(postId)).text, original);
+  const changed = `${original} (changed elsewhere)`;
+  if (onSqlite) {
+    const other = new SQLite(path.join(plaza.dataDir, 'plaza.sqlite'));
+    try {
+      other.prepare('UPDATE posts SET text = ? WHERE id = ?').run(changed, postId);
+    } finally {
+      other.close();
+    }
+  } else {
+    const other = new pg.Client({ connectionString: plaza.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('UPDATE posts SET text = $1 WHERE id = $2', [changed, postId]);
+    } finally {
+      await other.end();
+    }
+  }
+  assert.equal((await read(postId)).text, changed);
+});
+
+test('two Plaza instances on one store, each with its own kept rows: a write through one is seen by the next read through the other', async () => {
+  const other = await startTestPlaza({ databaseUrl: plaza.databaseUrl });
+  const postId = plaza.creds.sample.post_ids[0];
+  const bearer = other.creds.apps[0].bearer_token;
+  const before = await read(postId, { bearer } as never, other.urls.base_url);
+  await read(postId, { bearer } as never, other.urls.base_url);
+  const like = await t.send('POST', `/2/users/${t.user('bruno').id}/likes`, { auth: await g.enterpriseAs('bruno'), body: { post_id: postId } });
+  assert.equal(like.status, 200, like.text);
+  assert.equal((await read(postId, { bearer } as never, other.urls.base_url)).public_metrics.like_count, before.public_metrics.like_count + 1);
+});
+
+test('what is kept is the row, not the answer: a protected post read by an approved follower is still withheld from an app-only caller', async () => {
+  const protectedId = plaza.creds.sample.post_ids[4];
+  const asFollower = await t.get(`/2/posts/${protectedId}`, { auth: t.oauth2As('ada') });
+  assert.equal(asFollower.body.data?.id, protectedId, asFollower.text);
+  const asApp = await t.get(`/2/posts/${protectedId}`, { auth: t.appAuth });
+  assert.equal(asApp.body.data, undefined);
+  assert.equal(asApp.body.errors[0].type, 'https://api.twitter.com/2/problems/not-authorized-for-resource');
+});
+
+test('a revoked OAuth 2.0 token stops working on the very next request', async () => {
+  const postId = plaza.creds.sample.post_ids[0];
+  const chen = t.user('chen');
+  const auth = { bearer: chen.oauth2_access_token };
+  assert.equal((await t.get(`/2/posts/${postId}`, { auth })).status, 200);
+  assert.equal((await t.get(`/2/posts/${postId}`, { auth })).status, 200);
+  const app = t.selfServe;
+  const revoke = await t.send('POST', '/2/oauth2/revoke', {
+    headers: { authorization: `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString('base64')}` },
+    form: { token: chen.oauth2_access_token, token_type_hint: 'access_token' },
+  });
+  assert.equal(revoke.status, 200, revoke.text);
+  assert.equal((await t.get(`/2/posts/${postId}`, { auth })).status, 401);
+});
+
+test("blocking a user takes effect on the next request: the blocked author's posts leave the home timeline read just before", async () => {
+  const dana = t.user('dana');
+  const ada = t.user('ada');
+  const auth = await g.enterpriseAs('dana', ['post.read', 'users.read', 'block.write', 'follows.write', 'tweet.write', 'offline.access']);
+  await t.send('POST', `/2/users/${dana.id}/following`, { auth, body: { target_user_id: ada.id } });
+  const posted = await t.send('POST', '/2/posts', { auth: await g.enterpriseAs('ada'), body: { text: 'Seen by dana until she blocks' } });
+  assert.equal(posted.status, 201, posted.text);
+  const home = () => t.get(`/2/users/${dana.id}/timelines/reverse_chronological?max_results=100`, { auth });
+  const ids = async () => ((await home()).body.data ?? []).map((p: { id: string }) => p.id);
+  assert.ok((await ids()).includes(posted.body.data.id));
+  assert.ok((await ids()).includes(posted.body.data.id));
+  const block = await t.send('POST', `/2/users/${dana.id}/blocking`, { auth, body: { target_user_id: ada.id } });
+  assert.equal(block.status, 200, block.text);
+  assert.ok(!(await ids()).includes(posted.body.data.id));
+});
+
+test('a lookup inside a transaction reads through it: it sees the transaction\'s own change, and nothing uncommitted is kept after a rollback', async () => {
+  const { ctx } = plaza;
+  const postId = plaza.creds.sample.post_ids[2];
+  const original = (await read(postId)).text;
+  const selection = parseSelection(ctx, {}, postExpansions);
+  await assert.rejects(
+    ctx.store.db.transaction().execute(async (tx) => {
+      await tx.updateTable('posts').set({ text: 'uncommitted' }).where('id', '=', postId).execute();
+      const inside = await lookupPosts(ctx, { now: clock.now() }, [postId], 'ids', selection, tx);
+      assert.equal(JSON.parse(JSON.stringify(inside.data[0])).text, 'uncommitted');
+      throw new Error('roll back');
+    }),
+    /roll back/,
+  );
+  assert.equal((await read(postId)).text, original);
+});
+
+test('the write generation of a table moves with every write that could change it, not with OAuth 1.0a nonces or writes to other tables', { skip: onSqlite ? false : 'SQLite only: PostgreSQL checks row versions instead' }, async () => {
+  const { store } = plaza.ctx;
+  const posts0 = store.tableGeneration('posts');
+  const users0 = store.tableGeneration('users');
+  await store.db.insertInto('oauth_nonces').values({ consumer_key: 'k', nonce: 'cache-test', timestamp: 1, created_at: clock.now().toISOString() }).execute();
+  await store.db.deleteFrom('oauth_nonces').where('nonce', '=', 'cache-test').execute();
+  assert.equal(store.tableGeneration('posts'), posts0);
+  await store.db.updateTable('users').set({ description: 'moved' }).where('id', '=', t.user('dana').id).execute();
+  assert.notEqual(store.tableGeneration('users'), users0);
+  assert.equal(store.tableGeneration('posts'), posts0);
+  await store.db.deleteFrom('follows').where('source_user_id', '=', 'nobody').execute();
+  assert.notEqual(store.tableGeneration('posts'), posts0, 'a DELETE may cascade anywhere');
+});
+
+test('time moves kept rows on: once the edit window has passed by the injected clock, is_edit_eligible is computed afresh', async () => {
+  const created = await t.send('POST', '/2/posts', { auth: await g.enterpriseAs('ada'), body: { text: 'Editable for an hour' } });
+  assert.equal(created.status, 201, created.text);
+  const get = () => t.get(`/2/posts/${created.body.data.id}?post.fields=edit_controls`, { auth: t.appAuth });
+  assert.equal((await get()).body.data.edit_controls.is_edit_eligible, true);
+  assert.equal((await get()).body.data.edit_controls.is_edit_eligible, true);
+  clock.advance(60 * 60_000);
+  assert.equal((await get()).body.data.edit_controls.is_edit_eligible, false);
+});
