@@ -1,12 +1,12 @@
 /**
  * Activity streams under load (issue #10): STREAMS open GET /2/activity/stream connections held by
  * one Plaza process; its RSS must stay under 200 MB, and one event must reach all of them within
- * 200 ms. Plaza runs as a child process (`plaza serve` on a temporary SQLite store) so its RSS is
- * its own, read from /proc; the streams are real sockets from this process.
+ * 200 ms. Plaza runs as a child process (the compiled `node dist/main.js serve`, built first, on a
+ * temporary SQLite store) so its RSS is its own, read from /proc; the streams are real sockets from this process.
  *
  *   npx tsx bench/activity-streams.ts            (STREAMS=1000 by default; STREAMS=50 for a smoke run)
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -18,9 +18,10 @@ const REACH_LIMIT_MS = 200;
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 
 async function main(): Promise<void> {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-bench-activity-'));
   const credsFile = path.join(dir, 'credentials.json');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--db', path.join(dir, 'plaza.sqlite'), '--credentials-file', credsFile, '--data-dir', dir], {
+  const child = spawn(process.execPath, ['dist/main.js', 'serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--db', path.join(dir, 'plaza.sqlite'), '--credentials-file', credsFile, '--data-dir', dir], {
     env: {
       ...process.env,
       LOG_LEVEL: 'warn',

@@ -188,8 +188,13 @@ function operatorLeaf(name: string, rawValue: string, raw: string, at: number): 
   return fail('is not an operator');
 }
 
+/** The longest word PostgreSQL's text search indexes (2 KB); longer ones could never match there. */
+const MAX_WORD_BYTES = 2046;
+const UTF8 = new TextEncoder();
+
 function textLeaf(text: string, raw: string, phrase: boolean, near: number | undefined, at: number): LeafNode {
   const tokens = tokenize(text);
+  if (tokens.some((t) => UTF8.encode(t).length > MAX_WORD_BYTES)) throw new QueryError(at, `a word longer than ${MAX_WORD_BYTES} bytes cannot be searched`);
   if (tokens.length === 0) {
     if (text.trim().length === 0) throw new QueryError(at, 'empty quoted phrase');
     return { kind: 'symbol', value: text.trim(), raw };

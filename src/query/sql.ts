@@ -27,13 +27,31 @@ interface TextDialect {
   andNot(positive: string, negative: readonly string[]): string;
 }
 
+/**
+ * `parts` joined by `op` as a balanced tree of parentheses: long queries (4,096 characters hold
+ * a thousand terms) stay within SQLite's expression depth (1,000) and FTS5's (256).
+ */
+function balanced(parts: readonly string[], op: string): string {
+  if (parts.length === 1) return parts[0];
+  const mid = Math.ceil(parts.length / 2);
+  return `(${balanced(parts.slice(0, mid), op)} ${op} ${balanced(parts.slice(mid), op)})`;
+}
+
+function balancedSql(parts: readonly Cond[], op: 'and' | 'or'): Cond {
+  if (parts.length === 1) return parts[0];
+  const mid = Math.ceil(parts.length / 2);
+  const left = balancedSql(parts.slice(0, mid), op);
+  const right = balancedSql(parts.slice(mid), op);
+  return op === 'and' ? sql<SqlBool>`(${left} and ${right})` : sql<SqlBool>`(${left} or ${right})`;
+}
+
 const fts5: TextDialect = {
   word: (t) => `"${t.replace(/"/g, '""')}"`,
   phrase: (ts) => `"${ts.map((t) => t.replace(/"/g, '""')).join(' ')}"`,
   near: (ts, n) => `NEAR(${ts.map((t) => fts5.word(t)).join(' ')}, ${n})`,
-  and: (ps) => `(${ps.join(' AND ')})`,
-  or: (ps) => `(${ps.join(' OR ')})`,
-  andNot: (p, ns) => `(${[p, ...ns].join(' NOT ')})`,
+  and: (ps) => balanced(ps, 'AND'),
+  or: (ps) => balanced(ps, 'OR'),
+  andNot: (p, ns) => `(${p} NOT ${balanced(ns, 'OR')})`,
 };
 
 function permutations<T>(items: readonly T[]): T[][] {
@@ -59,9 +77,9 @@ const tsquery: TextDialect = {
       .flatMap((order) => gapLists(order.length - 1, n).map((gaps) => order.map((t, i) => (i === 0 ? tsquery.word(t) : `<${gaps[i - 1]}> ${tsquery.word(t)}`)).join(' ')))
       .map((alt) => `(${alt})`)
       .join(' | ')})`,
-  and: (ps) => `(${ps.join(' & ')})`,
-  or: (ps) => `(${ps.join(' | ')})`,
-  andNot: (p, ns) => `(${[p, ...ns.map((x) => `!${x}`)].join(' & ')})`,
+  and: (ps) => balanced(ps, '&'),
+  or: (ps) => balanced(ps, '|'),
+  andNot: (p, ns) => `(${p} & !${balanced(ns, '|')})`,
 };
 
 export class SqlCompiler {
@@ -119,12 +137,12 @@ export class SqlCompiler {
       case 'and': {
         const { text, rest } = this.splitAnd(node.children);
         const parts = [...(text ? [this.fullText(text)] : []), ...rest.map((c) => this.node(c))];
-        return parts.length === 1 ? parts[0] : sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
+        return balancedSql(parts, 'and');
       }
       case 'or': {
         const text = this.textOf(node);
         if (text) return this.fullText(text);
-        return sql<SqlBool>`(${sql.join(node.children.map((c) => this.node(c)), sql` or `)})`;
+        return balancedSql(node.children.map((c) => this.node(c)), 'or');
       }
       case 'not':
         return sql<SqlBool>`(not ${this.node(node.child)})`;

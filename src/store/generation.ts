@@ -59,8 +59,15 @@ function isWrite(node: RootOperationNode): boolean {
   return true;
 }
 
+/** A raw UPDATE or INSERT names the table it writes first (triggers write only derived search indexes, which no cached read shows). */
+const RAW_WRITE = /^\s*(?:update|insert\s+into)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?\s/i;
+
 /** The tables a write changes; undefined when that cannot be told for sure. */
 function writtenTables(node: RootOperationNode, bookkeeping: ReadonlySet<string>): string[] | undefined {
+  if (RawNode.is(node)) {
+    const table = RAW_WRITE.exec(node.sqlFragments[0] ?? '')?.[1];
+    return table ? [table] : undefined;
+  }
   if (InsertQueryNode.is(node)) return tableName(node.into);
   if (DeleteQueryNode.is(node)) {
     // A DELETE's cascades may reach any table, except from bookkeeping tables, which nothing references.

@@ -316,9 +316,11 @@ function sqliteDigester(file: string): (() => Record<string, string>) & { close(
   const fn = () => {
     const out: Record<string, string> = {};
     for (const table of tables) {
-      const hash = crypto.createHash('sha256');
-      for (const row of db.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).iterate()) hash.update(JSON.stringify(row, (_k, v) => (Buffer.isBuffer(v) ? v.toString('base64') : typeof v === 'bigint' ? String(v) : v)));
-      out[table] = hash.digest('hex');
+      // Rows sorted by their text: some tables have no rowid to order by.
+      const rows = (db.prepare(`SELECT * FROM "${table}"`).all() as unknown[]).map((row) =>
+        JSON.stringify(row, (_k, v) => (Buffer.isBuffer(v) ? v.toString('base64') : typeof v === 'bigint' ? String(v) : v)),
+      );
+      out[table] = crypto.createHash('sha256').update(rows.sort().join('\n')).digest('hex');
     }
     return out;
   };

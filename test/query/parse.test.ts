@@ -118,3 +118,7 @@ test('"unbalanced parenthesis at N", empty queries, stray OR and dangling negati
   bad('cat OR OR dog', 'OR needs a keyword or operator on each side at 5');
   bad('cat - dog', 'negation "-" must come right before a keyword or operator at 5');
 });
+
+test('a word longer than the text index holds (2046 bytes) is refused rather than never matching', () => {
+  bad(`cat ${'x'.repeat(2047)}`, 'a word longer than 2046 bytes cannot be searched at 5');
+});

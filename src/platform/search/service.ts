@@ -165,13 +165,13 @@ export async function searchPosts(ctx: AppContext, caller: Caller, view: View, i
     const offset = m ? Number(m[1]) : 0;
     const rows = await searchByRelevancy(ctx.store.db, where, scope, maxResults + 1, offset);
     ({ items, meta } = page(rows, maxResults, () => `offset ${offset + maxResults}`));
-    if (items.length > 0) Object.assign(meta, { newest_id: items.reduce((a, b) => (BigInt(b.id) > BigInt(a.id) ? b : a)).id, oldest_id: items.reduce((a, b) => (BigInt(b.id) < BigInt(a.id) ? b : a)).id });
   }
   const result = await renderPosts(ctx, view, selection, items, meta);
-  if (result.meta && sortOrder === 'relevancy' && result.data.length > 0) {
-    // renderPosts reads newest and oldest from the order of `data`; relevancy orders otherwise.
-    const ids = result.data.map((d) => String((d as { id: string }).id)).sort((a, b) => (BigInt(a) < BigInt(b) ? 1 : -1));
-    Object.assign(result.meta, { newest_id: ids[0], oldest_id: ids[ids.length - 1] });
+  if (result.meta && sortOrder === 'relevancy' && items.length > 0) {
+    // newest_id and oldest_id name the page's newest and oldest posts, whatever their order.
+    // The store already left out what the viewer may not see, so `items` is what `data` holds.
+    const byId = items.map((p) => p.id).sort((a, b) => (BigInt(a) < BigInt(b) ? 1 : -1));
+    Object.assign(result.meta, { newest_id: byId[0], oldest_id: byId[byId.length - 1] });
   }
   return result;
 }

@@ -1,0 +1,169 @@
+/**
+ * Seeds a store with generated posts for the benchmarks: `npx tsx scripts/seed-posts.ts --db
+ * ./data/bench.sqlite --count 1000000` (or --db postgres://...). Authors are `--users` generated
+ * accounts (seed_user_N); posts spread evenly over the last `--days` days (default 10, so recent
+ * search sees 70% of them), newest last, with keywords from a skewed vocabulary (a few words are
+ * common, most rare), hashtags, mentions, links, replies and engagement counts. Ids are
+ * time-ordered like Plaza's own. Progress goes to stderr as a one-line bar (no dependency: a
+ * carriage-return line is all a bar needs).
+ *
+ * The store's search index (migration 0008) is kept by its triggers (SQLite) and generated
+ * columns (PostgreSQL) as for any post; posts are inserted in batches of 500, one transaction
+ * per 20 batches.
+ */
+import { sql } from 'kysely';
+import { pathToFileURL } from 'node:url';
+import type { PostRow } from '../src/platform/posts/wire.js';
+import { parseEntities } from '../src/platform/posts/entities.js';
+import { openStore, type Db } from '../src/store/store.js';
+
+const EPOCH_MS = 1288834974657n;
+
+/** A fixed vocabulary: common words first, then `rare` generated ones (w0001...). */
+export function vocabulary(rare = 5000): string[] {
+  const common = ['plaza', 'news', 'today', 'music', 'game', 'coffee', 'café', 'weather', 'rain', 'sun', 'city', 'train', 'photo', 'video', 'code', 'open', 'launch', 'team', 'match', 'goal'];
+  return [...common, ...Array.from({ length: rare }, (_, i) => `w${String(i).padStart(4, '0')}`)];
+}
+
+/** Deterministic PRNG (mulberry32). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface SeedOptions {
+  count: number;
+  users: number;
+  days: number;
+  /** The time the newest post is written at. */
+  now: Date;
+  seed?: number;
+  progress?: (done: number, total: number) => void;
+}
+
+export interface SeedResult {
+  usernames: string[];
+  words: string[];
+  seconds: number;
+}
+
+/** Generated authors seed_user_0..N-1 (created when missing). */
+async function seedUsers(db: Db, count: number, now: Date): Promise<string[][]> {
+  const existing = new Map((await db.selectFrom('users').select(['id', 'username']).where('username', 'like', 'seed_user_%').execute()).map((u) => [u.username, u.id]));
+  const out: string[][] = [];
+  const rows = [];
+  for (let i = 0; i < count; i++) {
+    const username = `seed_user_${i}`;
+    let id = existing.get(username);
+    if (!id) {
+      id = (((BigInt(now.getTime() - 400 * 86_400_000) - EPOCH_MS) << 22n) | BigInt(i)).toString();
+      rows.push({
+        id, username, username_lower: username, name: `Seed User ${i}`, password_hash: null, email: null, email_confirmed: 0,
+        created_at: new Date(now.getTime() - 400 * 86_400_000).toISOString(), description: i % 3 === 0 ? 'data scientist in Zürich' : 'writes about music and code',
+        location: i % 2 ? 'Paris' : 'London', url: null, profile_image_url: 'https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png',
+        profile_banner_url: null, protected: 0, verified: i % 10 === 0 ? 1 : 0, verified_type: i % 10 === 0 ? 'blue' : 'none', subscription_type: 'None',
+        parody: 0, is_identity_verified: 0, pinned_post_id: null, most_recent_post_id: null, affiliation: null, entities: '{}', withheld: null,
+        followers_count: 0, following_count: 0, post_count: 0, listed_count: 0, like_count: 0, media_count: 0,
+      });
+    }
+    out.push([id, username]);
+  }
+  for (let i = 0; i < rows.length; i += 500) await db.insertInto('users').values(rows.slice(i, i + 500)).execute();
+  return out;
+}
+
+/** Writes `count` generated posts; returns the authors' usernames and the vocabulary. */
+export async function seedPosts(db: Db, o: SeedOptions): Promise<SeedResult> {
+  const started = Date.now();
+  const random = prng(o.seed ?? 1);
+  const words = vocabulary();
+  const authors = await seedUsers(db, o.users, o.now);
+  // Zipf-like: index = floor(n^(u^1.6)) favours the first words strongly.
+  const word = () => words[Math.min(words.length - 1, Math.floor(Math.pow(words.length, Math.pow(random(), 1.6))) - 1)];
+  const end = o.now.getTime();
+  const span = o.days * 86_400_000;
+  const BATCH = 500;
+  const PER_TX = 20;
+  const recent: Array<{ id: string; author: string; conversation: string }> = [];
+  for (let done = 0; done < o.count; ) {
+    await db.transaction().execute(async (tx) => {
+      for (let b = 0; b < PER_TX && done < o.count; b++) {
+        const rows: PostRow[] = [];
+        for (let k = 0; k < BATCH && done < o.count; k++, done++) {
+          const ms = end - span + Math.floor((done * span) / o.count);
+          const id = (((BigInt(ms) - EPOCH_MS) << 22n) | BigInt(done & 0x3fffff)).toString();
+          const [authorId] = authors[Math.floor(random() * authors.length)];
+          const parts = Array.from({ length: 4 + Math.floor(random() * 8) }, word);
+          if (random() < 0.2) parts.push(`#${word()}`);
+          if (random() < 0.1) parts.push(`@${authors[Math.floor(random() * authors.length)][1]}`);
+          if (random() < 0.05) parts.push(`https://example.com/${word()}`);
+          const parent = recent.length > 0 && random() < 0.15 ? recent[Math.floor(random() * recent.length)] : undefined;
+          const text = parts.join(' ');
+          rows.push({
+            id, author_id: authorId, text, created_at: new Date(ms).toISOString(), conversation_id: parent ? parent.conversation : id,
+            in_reply_to_user_id: parent ? parent.author : null, referenced_posts: parent ? JSON.stringify([{ type: 'replied_to', id: parent.id }]) : '[]',
+            media_keys: '[]', poll_ids: '[]', lang: random() < 0.8 ? 'en' : 'fr', source: 'Plaza seed', possibly_sensitive: 0, reply_settings: 'everyone',
+            entities: JSON.stringify(parseEntities(text)), context_annotations: '[]', paid_partnership: 0, community_id: null,
+            edit_history_post_ids: JSON.stringify([id]), edit_controls: JSON.stringify({ edits_remaining: 5, editable_until: new Date(ms + 3_600_000).toISOString() }),
+            geo: null, withheld: null, scopes: null, retweet_count: Math.floor(random() * random() * 20), reply_count: Math.floor(random() * random() * 10),
+            like_count: Math.floor(random() * random() * 100), quote_count: 0, bookmark_count: 0, impression_count: 0, deleted_at: null,
+            in_reply_to_post_id: parent ? parent.id : null, quoted_post_id: null, reposted_post_id: null, share_with_followers: 0, reply_hidden: 0, superseded_by_id: null,
+          });
+          if (recent.length < 1000) recent.push({ id, author: authorId, conversation: parent ? parent.conversation : id });
+          else if (random() < 0.01) recent[Math.floor(random() * recent.length)] = { id, author: authorId, conversation: parent ? parent.conversation : id };
+        }
+        await tx.insertInto('posts').values(rows).execute();
+      }
+    });
+    o.progress?.(done, o.count);
+  }
+  return { usernames: authors.map(([, u]) => u), words, seconds: (Date.now() - started) / 1000 };
+}
+
+/** A one-line progress bar on stderr: `[#####.....]  50%  500000/1000000  12.3k posts/s  eta 40s`. */
+export function progressBar(label: string): (done: number, total: number) => void {
+  const started = Date.now();
+  let last = 0;
+  return (done, total) => {
+    const now = Date.now();
+    if (done < total && now - last < 200) return;
+    last = now;
+    const width = 30;
+    const filled = Math.round((done / total) * width);
+    const rate = done / Math.max(0.001, (now - started) / 1000);
+    const eta = rate > 0 ? Math.round((total - done) / rate) : 0;
+    process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(Math.floor((done / total) * 100)).padStart(3)}%  ${done}/${total}  ${(rate / 1000).toFixed(1)}k posts/s  eta ${eta}s  `);
+    if (done >= total) process.stderr.write('\n');
+  };
+}
+
+function flag(name: string, fallback?: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+}
+
+async function main(): Promise<void> {
+  const url = flag('db') ?? process.env.DATABASE_URL;
+  if (!url) {
+    process.stderr.write('usage: npx tsx scripts/seed-posts.ts --db <sqlite path | postgres:// URL> [--count 1000000] [--users 1000] [--days 10]\n');
+    process.exit(2);
+  }
+  const store = await openStore(url);
+  try {
+    const count = Number(flag('count', '1000000'));
+    const result = await seedPosts(store.db, { count, users: Number(flag('users', '1000')), days: Number(flag('days', '10')), now: new Date(), progress: progressBar('seeding posts') });
+    if (store.dialect === 'postgres') await sql`analyze posts`.execute(store.db);
+    else await sql`analyze`.execute(store.db);
+    process.stderr.write(`seeded ${count} posts in ${result.seconds.toFixed(1)} s\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
