@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPlaza } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { coverageMarkdown } from './coverage.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const plaza = await startPlaza(loadConfig({ port: 0, adsPort: 0, adsSandboxPort: 0, databaseUrl: ':memory:', seedDemo: false, logLevel: 'silent' }, {}));
@@ -15,6 +16,14 @@ try {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
   process.stdout.write(`wrote ${path.relative(root, file)}\n`);
+  // The coverage table needs the public description's list, which shared/ beside the project holds.
+  const reference = path.join(root, '..', 'shared', 'reference', 'coverage.md');
+  if (fs.existsSync(reference)) {
+    const coverage = path.join(root, 'docs', 'coverage.md');
+    fs.mkdirSync(path.dirname(coverage), { recursive: true });
+    fs.writeFileSync(coverage, coverageMarkdown(fs.readFileSync(reference, 'utf8'), document));
+    process.stdout.write(`wrote ${path.relative(root, coverage)}\n`);
+  }
 } finally {
   await plaza.close();
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { before, test } from 'node:test';
+import { coverageMarkdown } from '../../scripts/coverage.js';
 import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
 
 let plaza: TestPlaza;
@@ -13,6 +14,13 @@ before(async () => {
 test('the served OpenAPI description equals the committed openapi/platform.json (run `npm run openapi:write` after changing a route)', () => {
   const committed = JSON.parse(fs.readFileSync(new URL('../../openapi/platform.json', import.meta.url), 'utf8'));
   assert.deepEqual(document, committed);
+});
+
+const reference = new URL('../../../shared/reference/coverage.md', import.meta.url);
+
+test('docs/coverage.md, the public description\'s operations and which Plaza serves, is up to date (run `npm run openapi:write`)', { skip: fs.existsSync(reference) ? false : 'needs ../shared/reference/coverage.md' }, () => {
+  const committed = fs.readFileSync(new URL('../../docs/coverage.md', import.meta.url), 'utf8');
+  assert.equal(committed, coverageMarkdown(fs.readFileSync(reference, 'utf8'), document));
 });
 
 test('the description is OpenAPI 3.0 at description version 2.166, with no server-level security requirement', () => {
