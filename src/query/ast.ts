@@ -31,7 +31,8 @@ export type QueryNode =
   /** A keyword without word characters (an emoji, a symbol): matched as a substring of the text. */
   | { kind: 'symbol'; value: string; raw: string }
   | { kind: 'hashtag' | 'cashtag' | 'mention'; value: string; raw: string }
-  | { kind: 'from' | 'to' | 'reposts_of'; user: string; raw: string }
+  /** `ids`: the users `user` names, when the caller resolved them (resolveUsers); the SQL compiler then uses the index. */
+  | { kind: 'from' | 'to' | 'reposts_of'; user: string; raw: string; ids?: string[] }
   | { kind: 'url'; value: string; raw: string }
   | { kind: 'conversation_id'; value: string; raw: string }
   | { kind: 'bio' | 'bio_name' | 'bio_location'; tokens: string[]; raw: string }
@@ -79,4 +80,21 @@ export function positiveLeaves(node: QueryNode, negated = false): LeafNode[] {
 /** Whether the query asks for words of the post's text (keyword results, in the release history's words). */
 export function hasKeyword(node: QueryNode): boolean {
   return positiveLeaves(node).some((l) => l.kind === 'text' || l.kind === 'symbol');
+}
+
+/** `node` with each from:, to: and reposts_of: given the ids `lookup` finds for its user. */
+export function withUserIds(node: QueryNode, lookup: ReadonlyMap<string, string[]>): QueryNode {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return { ...node, children: node.children.map((c) => withUserIds(c, lookup)) };
+    case 'not':
+      return { ...node, child: withUserIds(node.child, lookup) };
+    case 'from':
+    case 'to':
+    case 'reposts_of':
+      return { ...node, ids: lookup.get(node.user) ?? [] };
+    default:
+      return node;
+  }
 }

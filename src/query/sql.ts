@@ -45,10 +45,13 @@ function balancedSql(parts: readonly Cond[], op: 'and' | 'or'): Cond {
   return op === 'and' ? sql<SqlBool>`(${left} and ${right})` : sql<SqlBool>`(${left} or ${right})`;
 }
 
+const quoted = (t: string) => `"${t.replace(/"/g, '""')}"`;
+
+/** FTS5: words are looked up in the `text` column only (posts_fts also indexes author_id). */
 const fts5: TextDialect = {
-  word: (t) => `"${t.replace(/"/g, '""')}"`,
-  phrase: (ts) => `"${ts.map((t) => t.replace(/"/g, '""')).join(' ')}"`,
-  near: (ts, n) => `NEAR(${ts.map((t) => fts5.word(t)).join(' ')}, ${n})`,
+  word: (t) => `text : ${quoted(t)}`,
+  phrase: (ts) => `text : "${ts.map((t) => t.replace(/"/g, '""')).join(' ')}"`,
+  near: (ts, n) => `text : NEAR(${ts.map(quoted).join(' ')}, ${n})`,
   and: (ps) => balanced(ps, 'AND'),
   or: (ps) => balanced(ps, 'OR'),
   andNot: (p, ns) => `(${p} NOT ${balanced(ns, 'OR')})`,
@@ -95,6 +98,9 @@ export class SqlCompiler {
 
   /** A text-only subtree as one full-text expression, so the index answers it in one lookup. */
   private textOf(node: QueryNode): string | undefined {
+    if (node.kind === 'from' && node.ids && node.ids.length > 0 && this.lite) {
+      return node.ids.length === 1 ? `author_id : ${quoted(node.ids[0])}` : balanced(node.ids.map((id) => `author_id : ${quoted(id)}`), 'OR');
+    }
     if (node.kind === 'text') {
       if (node.near !== undefined) return this.text.near(node.tokens, node.near);
       return node.phrase ? this.text.phrase(node.tokens) : this.text.word(node.tokens[0]);
@@ -157,9 +163,10 @@ export class SqlCompiler {
     return this.dialect === 'sqlite';
   }
 
-  /** Users named by username (case-insensitive) or id. */
-  private usersNamed(user: string) {
-    return sql`(select users.id from users where users.username_lower = ${user} or users.id = ${user})`;
+  /** The users a from:/to:/reposts_of: names: its resolved ids, else by username (case-insensitive) or id. */
+  private users(node: { user: string; ids?: string[] }) {
+    if (node.ids) return node.ids.length > 0 ? sql`(${sql.join(node.ids)})` : sql`(select users.id from users where 1 = 0)`;
+    return sql`(select users.id from users where users.username_lower = ${node.user} or users.id = ${node.user})`;
   }
 
   /** Elements of a JSON array held in a text column (or under `key` of a JSON object), as rows `e` of one JSON value column `v`. */
@@ -204,7 +211,7 @@ export class SqlCompiler {
 
   private bio(column: 'description' | 'name' | 'location', tokens: readonly string[]): Cond {
     if (this.lite) {
-      const match = `${column} : ${fts5.phrase(tokens)}`;
+      const match = `${column} : "${tokens.map((t) => t.replace(/"/g, '""')).join(' ')}"`;
       return sql<SqlBool>`posts.author_id in (select users.id from users where users.rowid in (select rowid from users_fts where users_fts match ${match}))`;
     }
     const weight = { description: 'A', name: 'B', location: 'C' }[column];
@@ -230,11 +237,11 @@ export class SqlCompiler {
       case 'mention':
         return this.entityIs('mentions', 'username', node.value);
       case 'from':
-        return sql<SqlBool>`posts.author_id in ${this.usersNamed(node.user)}`;
+        return sql<SqlBool>`posts.author_id in ${this.users(node)}`;
       case 'to':
-        return sql<SqlBool>`(posts.in_reply_to_user_id is not null and posts.in_reply_to_user_id in ${this.usersNamed(node.user)})`;
+        return sql<SqlBool>`(posts.in_reply_to_user_id is not null and posts.in_reply_to_user_id in ${this.users(node)})`;
       case 'reposts_of':
-        return sql<SqlBool>`(posts.reposted_post_id is not null and posts.reposted_post_id in (select src.id from posts as src where src.author_id in ${this.usersNamed(node.user)}))`;
+        return sql<SqlBool>`(posts.reposted_post_id is not null and posts.reposted_post_id in (select src.id from posts as src where src.author_id in ${this.users(node)}))`;
       case 'url': {
         const url = this.lite ? sql`lower(coalesce(${this.field('expanded_url')}, ${this.field('url')}, ''))` : sql`lower(coalesce(${this.field('expanded_url')}, ${this.field('url')}, ''))`;
         const found = this.lite ? sql`instr(${url}, ${node.value}) > 0` : sql`strpos(${url}, ${node.value}) > 0`;

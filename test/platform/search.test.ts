@@ -299,3 +299,13 @@ test('a 4,096-character enterprise query of a thousand terms is answered, not a 
     assert.equal(res.status, 200, `${q.slice(0, 40)}...: ${res.text.slice(0, 300)}`);
   }
 });
+
+test('the README\'s search: query=plaza -is:retweet with expansions=author_id finds the demo\'s plaza post and its author', async () => {
+  const res = await search('plaza -is:retweet', '&expansions=author_id&user.fields=username');
+  assert.equal(res.status, 200, res.text);
+  assert.ok(res.body.data.some((p: any) => p.text.startsWith('Evening at the plaza')));
+  assert.ok(res.body.includes.users.some((u: any) => u.username === 'ada'));
+  const counts = await g.get('/2/posts/counts/recent?query=plaza&granularity=day', { auth: g.appAuth });
+  assert.equal(counts.status, 200);
+  assert.ok(counts.body.meta.total_post_count >= 1);
+});

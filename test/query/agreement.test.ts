@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { compileMatcher, compileSql, parseQuery, QueryError } from '../../src/query/index.js';
-import { matchablePosts } from '../../src/platform/search/store.js';
+import { matchablePosts, resolveUsers } from '../../src/platform/search/store.js';
 import type { MatchablePost } from '../../src/query/match.js';
 import type { PostRow } from '../../src/platform/posts/wire.js';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
@@ -29,6 +29,10 @@ async function bothBackEnds(query: string): Promise<{ sql: string[]; memory: str
 async function agree(query: string): Promise<number> {
   const { sql, memory } = await bothBackEnds(query);
   assert.deepEqual(sql, memory, `back-ends disagree on ${JSON.stringify(query)} (${plaza.ctx.store.dialect})`);
+  // With users resolved to ids, as the search service compiles, the indexes answer the same.
+  const resolved = await resolveUsers(plaza.ctx.store.db, parseQuery(query));
+  const rows = await plaza.ctx.store.db.selectFrom('posts').select('posts.id').where('posts.id', 'in', corpus.map((p) => p.id)).where(compileSql(resolved, plaza.ctx.store.dialect)).execute();
+  assert.deepEqual(rows.map((r) => r.id).sort(), memory, `resolved users: back-ends disagree on ${JSON.stringify(query)} (${plaza.ctx.store.dialect})`);
   return sql.length;
 }
 

@@ -14,7 +14,7 @@ import { REGISTRATION_URL } from '../graph/tiers.js';
 import { postExpansions } from '../posts/service.js';
 import type { PostRow } from '../posts/wire.js';
 import type { View } from '../view.js';
-import { countByBucket, searchByRecency, searchByRelevancy, type SearchScope } from './store.js';
+import { countByBucket, resolveUsers, searchByRecency, searchByRelevancy, type SearchScope } from './store.js';
 
 /** The two indexes of spec 000's search and counts: the last 7 days, and the full archive. */
 export type SearchIndex = 'recent' | 'all';
@@ -149,7 +149,7 @@ export async function searchPosts(ctx: AppContext, caller: Caller, view: View, i
   const sortOrder = query.sort_order ?? 'recency';
   if (sortOrder !== 'recency' && sortOrder !== 'relevancy') throw bad(ctx, 'sort_order', sortOrder, `The \`sort_order\` query parameter value [${String(sortOrder)}] is not one of [recency, relevancy]`);
   const token = pageToken(ctx, query);
-  const where = compileSql(ast, ctx.store.dialect);
+  const where = compileSql(await resolveUsers(ctx.store.db, ast), ctx.store.dialect);
   const invalidToken = (): never => {
     throw bad(ctx, token.name, query[token.name], `The \`${token.name}\` query parameter value [${String(query[token.name])}] is not a valid token`);
   };
@@ -217,7 +217,7 @@ export async function countPosts(ctx: AppContext, caller: Caller, view: View, in
   const windowStart = Date.parse(scope.startTime);
   const pageStart = index === 'all' ? Math.max(windowStart, pageEnd - ARCHIVE_PAGE_MS) : windowStart;
   const pageScope = { ...scope, startTime: new Date(pageStart).toISOString(), endTime: new Date(pageEnd).toISOString() };
-  const counts = await countByBucket(ctx.store.db, compileSql(ast, ctx.store.dialect), pageScope, BUCKET[granularity].prefix);
+  const counts = await countByBucket(ctx.store.db, compileSql(await resolveUsers(ctx.store.db, ast), ctx.store.dialect), pageScope, BUCKET[granularity].prefix);
 
   const data: CountsResult['data'] = [];
   let total = 0;

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { leavesOf, withUserIds, type QueryNode } from '../../query/ast.js';
 import type { MatchablePost } from '../../query/match.js';
 import { fromJson, type DbOrTx } from '../../store/store.js';
 import type { PostRow } from '../posts/wire.js';
@@ -132,4 +133,13 @@ export async function matchablePosts(db: DbOrTx, rows: readonly PostRow[]): Prom
       repostCount: r.retweet_count,
     };
   });
+}
+
+/** The query with every from:, to: and reposts_of: resolved to user ids (by username, case-insensitive, or id), so the indexes answer them. */
+export async function resolveUsers(db: DbOrTx, ast: QueryNode): Promise<QueryNode> {
+  const names = [...new Set(leavesOf(ast).flatMap((l) => (l.kind === 'from' || l.kind === 'to' || l.kind === 'reposts_of' ? [l.user] : [])))];
+  if (names.length === 0) return ast;
+  const found = await db.selectFrom('users').select(['id', 'username_lower']).where((eb) => eb.or([eb('username_lower', 'in', names), eb('id', 'in', names)])).execute();
+  const lookup = new Map(names.map((n) => [n, found.filter((u) => u.username_lower === n || u.id === n).map((u) => u.id)]));
+  return withUserIds(ast, lookup);
 }
