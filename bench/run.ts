@@ -223,7 +223,7 @@ function verdictLine(r: ScenarioResult): string {
 function startupLines(s: StartupResult): string[] {
   return [
     `- **${s.coldStartPass ? 'PASS' : 'FAIL'}** cold start of \`node dist/main.js serve\` on an existing store, process start to the first answer of GET /2/posts/{id}: ${s.restartMs} ms (target < ${s.coldStartTargetMs} ms); on an empty store, with the demo seed: ${s.firstStartMs} ms`,
-    `- **${s.rssPass ? 'PASS' : 'FAIL'}** idle RSS of the whole process tree, ${s.idleSeconds} s after the first answer: \`node dist/main.js serve\` ${s.nodeTreeMb.toFixed(1)} MB (target < ${s.rssTargetMb} MB); \`npm start\` ${s.npmTreeMb.toFixed(1)} MB (npm itself ${s.npmOwnMb.toFixed(1)} MB of it)`,
+    `- **${s.rssPass ? 'PASS' : 'FAIL'}** idle RSS of the whole process tree, ${s.idleSeconds} s after the first answer: \`node dist/main.js serve\` ${s.nodeTreeMb.toFixed(1)} MB (target < ${s.rssTargetMb} MB); \`npm start\` ${s.npmTreeMb.toFixed(1)} MB (npm itself ${s.npmOwnMb.toFixed(1)} MB of it); after the first start, which seeded the demo workspace, ${s.firstStartTreeMb.toFixed(1)} MB`,
   ];
 }
 
