@@ -3,6 +3,7 @@
  * names one request and checks its first answer. bench/run.ts measures each against Plaza and
  * against a bare Fastify route returning the same body.
  */
+import { mulberry32 } from '../scripts/prng.js';
 import type { Plaza } from '../src/app.js';
 import { newPostRow, recordPost } from '../src/platform/posts/build.js';
 import { postDeclaration, type PostRow } from '../src/platform/posts/wire.js';
@@ -119,14 +120,6 @@ function checkPosts(status: number, body: unknown, expected: readonly string[], 
 
 const selection = (extra: Record<string, string> = {}) => new URLSearchParams({ ...extra, 'post.fields': POST_FIELDS, expansions: EXPANSIONS });
 
-/** A deterministic generator, so two runs ask for the same population of requests. */
-function random(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    return x / 2147483648;
-  };
-}
 
 /** `count` distinct items of `items`, in random order. */
 function sample<T>(items: readonly T[], count: number, next: () => number): T[] {
@@ -150,7 +143,7 @@ export const postsLookup = scenario<{ ids: string[] }>({
     return { ids: await seedPosts(bench, await publicDemoUsers(bench), LOOKUP_POOL) };
   },
   async requests(bench, { ids }) {
-    const next = random(8);
+    const next = mulberry32(8);
     const paths = Array.from({ length: LOOKUP_PATHS }, () => `/2/posts?${selection({ ids: sample(ids, POST_COUNT, next).join(',') })}`);
     return {
       paths,

@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import type { PostRow } from '../src/platform/posts/wire.js';
 import { parseEntities } from '../src/platform/posts/entities.js';
 import { openStore, type Db } from '../src/store/store.js';
+import { mulberry32 } from './prng.js';
 
 const EPOCH_MS = 1288834974657n;
 
@@ -23,18 +24,6 @@ const EPOCH_MS = 1288834974657n;
 export function vocabulary(rare = 5000): string[] {
   const common = ['plaza', 'news', 'today', 'music', 'game', 'coffee', 'café', 'weather', 'rain', 'sun', 'city', 'train', 'photo', 'video', 'code', 'open', 'launch', 'team', 'match', 'goal'];
   return [...common, ...Array.from({ length: rare }, (_, i) => `w${String(i).padStart(4, '0')}`)];
-}
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface SeedOptions {
@@ -103,7 +92,7 @@ export async function seedPosts(db: Db, o: SeedOptions & { dialect?: 'sqlite' | 
 }
 
 async function writePosts(db: Db, o: SeedOptions, started: number): Promise<SeedResult> {
-  const random = prng(o.seed ?? 1);
+  const random = mulberry32(o.seed ?? 1);
   const words = vocabulary();
   const authors = await seedUsers(db, o.users, o.now);
   // Zipf-like: index = floor(n^(u^1.6)) favours the first words strongly.

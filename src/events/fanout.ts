@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { WebhookDeliveryTable } from '../store/schema-events.js';
 import { eventsAfter, lastEventSeq } from './log.js';
-import { ensureCursor, insertDeliveries, moveCursor, readCursor } from './outbox.js';
+import { ensureCursor, insertDeliveries, moveCursor, pendingDelivery, readCursor } from './outbox.js';
 import { webhookRouters } from './webhook-routers.js';
 
 export const WEBHOOK_CURSOR = 'webhooks';
@@ -33,24 +33,12 @@ export async function fanOutOnce(ctx: AppContext): Promise<number> {
         for (const target of await routers[route]!(ctx, tx, event)) {
           const part = parts.get(target.webhookId) ?? 0;
           parts.set(target.webhookId, part + 1);
-          rows.push({
-            id: ctx.ids.next(),
-            webhook_id: target.webhookId,
-            event_id: event.id,
-            event_seq: Number(event.seq),
-            route,
-            part,
-            replay_job_id: '',
-            body: JSON.stringify(target.body),
-            status: 'pending',
-            attempts: 0,
-            next_attempt_at: now,
-            claimed_until: null,
-            last_status: null,
-            last_error: null,
-            created_at: now,
-            delivered_at: null,
-          });
+          rows.push(
+            pendingDelivery(
+              { id: ctx.ids.next(), webhook_id: target.webhookId, event_id: event.id, event_seq: Number(event.seq), route, part, replay_job_id: '', body: JSON.stringify(target.body) },
+              now,
+            ),
+          );
         }
       }
     }

@@ -34,6 +34,14 @@ export async function moveCursor(db: DbOrTx, name: string, seq: number): Promise
   await db.updateTable('event_cursors').set({ seq }).where('name', '=', name).execute();
 }
 
+/** What identifies a delivery and what it sends; the rest of its row is the state of a new one. */
+export type NewDelivery = Pick<DeliveryRow, 'id' | 'webhook_id' | 'event_id' | 'event_seq' | 'route' | 'part' | 'replay_job_id' | 'body'>;
+
+/** A delivery as it enters the outbox: pending, due now, never tried. */
+export function pendingDelivery(delivery: NewDelivery, now: string): DeliveryRow {
+  return { ...delivery, status: 'pending', attempts: 0, next_attempt_at: now, claimed_until: null, last_status: null, last_error: null, created_at: now, delivered_at: null };
+}
+
 /** Inserts deliveries; one that exists already (the same webhook, event, route and job) is kept as it is. */
 export async function insertDeliveries(db: DbOrTx, rows: DeliveryRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 200) {

@@ -3,8 +3,7 @@ import type { AppContext } from '../context.js';
 import { invalidParameter } from '../http/params.js';
 import { ProblemError } from '../http/problems.js';
 import { findWebhookOfApp } from '../platform/webhooks/store.js';
-import type { WebhookDeliveryTable } from '../store/schema-events.js';
-import { insertDeliveries } from './outbox.js';
+import { insertDeliveries, pendingDelivery } from './outbox.js';
 
 /**
  * Replay (shared/reference/platform.md §1 "Replay"): a job that re-delivers to one webhook the
@@ -80,19 +79,7 @@ export async function startReplay(ctx: AppContext, app: AppRow, webhookId: strin
       .execute();
     await insertDeliveries(
       tx,
-      originals.map((o): WebhookDeliveryTable => ({
-        ...o,
-        id: ctx.ids.next(),
-        replay_job_id: jobId,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        claimed_until: null,
-        last_status: null,
-        last_error: null,
-        created_at: now,
-        delivered_at: null,
-      })),
+      originals.map((o) => pendingDelivery({ ...o, id: ctx.ids.next(), replay_job_id: jobId }, now)),
     );
   });
   ctx.events.notify();
@@ -132,26 +119,8 @@ export async function finishReplayJobs(ctx: AppContext): Promise<void> {
           job_id: job.id,
         },
       };
-      await insertDeliveries(tx, [
-        {
-          id: ctx.ids.next(),
-          webhook_id: job.webhook_id,
-          event_id: `replay-${job.id}`,
-          event_seq: 0,
-          route: -1,
-          part: 0,
-          replay_job_id: job.id,
-          body: JSON.stringify(body),
-          status: 'pending',
-          attempts: 0,
-          next_attempt_at: now,
-          claimed_until: null,
-          last_status: null,
-          last_error: null,
-          created_at: now,
-          delivered_at: null,
-        },
-      ]);
+      const completion = { id: ctx.ids.next(), webhook_id: job.webhook_id, event_id: `replay-${job.id}`, event_seq: 0, route: -1, part: 0, replay_job_id: job.id, body: JSON.stringify(body) };
+      await insertDeliveries(tx, [pendingDelivery(completion, now)]);
     });
   }
 }

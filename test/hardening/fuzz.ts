@@ -6,6 +6,7 @@ import { hmacSha1Signature, percentEncode, signatureBaseString } from '../../src
 import type { OffsetClock } from '../../src/clock.js';
 import type { OAuth1Credentials, TestPlaza } from '../support/server.js';
 import { adsErrorShape, platformErrorShape } from './shapes.js';
+import { mulberry32 } from '../../scripts/prng.js';
 
 /**
  * A schema-driven fuzzer over Plaza's own interface descriptions: every operation of the
@@ -369,13 +370,3 @@ function flip(signature: string): string {
   return c + signature.slice(1);
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

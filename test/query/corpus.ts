@@ -1,17 +1,11 @@
 import { newPostRow } from '../../src/platform/posts/build.js';
 import type { PostRow } from '../../src/platform/posts/wire.js';
 import type { TestPlaza } from '../support/server.js';
+import { mulberry32 } from '../../scripts/prng.js';
 
 /** A small seeded PRNG (mulberry32), so a failing generated case can be replayed. */
 export function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
   const chance = (p: number) => next() < p;
   const int = (max: number) => Math.floor(next() * (max + 1));
