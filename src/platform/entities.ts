@@ -78,6 +78,8 @@ export class EntityCache<Row extends object> {
 
   private async readValidated(db: DbOrTx, keys: readonly string[]): Promise<Row[]> {
     const { table, key } = this.spec;
+    // Nothing kept for these keys: no version to compare, so read the rows at once (one round trip).
+    if (!keys.some((k) => this.entries.has(k))) return this.fetchVersioned(db, keys, []);
     const current = await sql<{ k: string; v: string }>`select ${sql.ref(key)} as k, xmin::text as v from ${sql.table(table)} where ${sql.ref(key)} = any(${[...keys]})${this.liveCondition()}`.execute(db);
     const out: Row[] = [];
     const stale: string[] = [];
@@ -86,8 +88,13 @@ export class EntityCache<Row extends object> {
       if (entry && entry.version === v) out.push(entry.row);
       else stale.push(k);
     }
-    if (stale.length === 0) return out;
-    const fresh = await sql<Row & { __version: string }>`select *, xmin::text as __version from ${sql.table(table)} where ${sql.ref(key)} = any(${stale})${this.liveCondition()}`.execute(db);
+    return stale.length === 0 ? out : this.fetchVersioned(db, stale, out);
+  }
+
+  /** Reads these rows with their versions, keeps them, and adds them to `out`. */
+  private async fetchVersioned(db: DbOrTx, keys: readonly string[], out: Row[]): Promise<Row[]> {
+    const { table, key } = this.spec;
+    const fresh = await sql<Row & { __version: string }>`select *, xmin::text as __version from ${sql.table(table)} where ${sql.ref(key)} = any(${[...keys]})${this.liveCondition()}`.execute(db);
     for (const row of fresh.rows) {
       const version = row.__version;
       delete (row as { __version?: string }).__version;

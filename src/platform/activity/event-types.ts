@@ -117,7 +117,8 @@ const byDmSide = ({ event, filter }: MatchInput) => {
 const postText = (p: any): string | undefined => (typeof p?.text === 'string' ? p.text : undefined);
 const refsOf = (p: any, type: string): string[] => (Array.isArray(p?.referenced_posts) ? p.referenced_posts.filter((r: any) => r?.type === type).map((r: any) => String(r.id)) : []);
 
-function profile(name: string, since: string, logType = name): ActivityEventType {
+/** A type about one user (the log entry's subject), filtered by user id only. */
+function aboutUser(name: string, since: string, logType = name): ActivityEventType {
   return { name, logTypes: [logType], since, user: 'required', keyword: false, direction: false, matches: bySubject };
 }
 
@@ -145,25 +146,20 @@ function postAbout(name: string, concerns: (input: MatchInput) => boolean): Acti
 }
 
 const TYPES: ActivityEventType[] = [
-  profile('profile.update.bio', DAY.beta),
-  profile('profile.update.profile_picture', DAY.beta),
-  profile('profile.update.banner_picture', DAY.beta),
-  profile('profile.update.geo', DAY.beta),
-  profile('profile.update.url', DAY.beta),
-  profile('profile.update.verified', DAY.profileBadges),
-  profile('profile.update.affiliate', DAY.profileBadges),
-  profile('profile.update.screenname', DAY.profileBadges),
+  aboutUser('profile.update.bio', DAY.beta),
+  aboutUser('profile.update.profile_picture', DAY.beta),
+  aboutUser('profile.update.banner_picture', DAY.beta),
+  aboutUser('profile.update.geo', DAY.beta),
+  aboutUser('profile.update.url', DAY.beta),
+  aboutUser('profile.update.verified', DAY.profileBadges),
+  aboutUser('profile.update.affiliate', DAY.profileBadges),
+  aboutUser('profile.update.screenname', DAY.profileBadges),
   // The reference's names for the same changes (spec 000 names them verified, affiliate, screenname).
-  profile('profile.update.verified_badge', DAY.profileBadges, 'profile.update.verified'),
-  profile('profile.update.affiliate_badge', DAY.profileBadges, 'profile.update.affiliate'),
-  profile('profile.update.handle', DAY.profileBadges, 'profile.update.screenname'),
+  aboutUser('profile.update.verified_badge', DAY.profileBadges, 'profile.update.verified'),
+  aboutUser('profile.update.affiliate_badge', DAY.profileBadges, 'profile.update.affiliate'),
+  aboutUser('profile.update.handle', DAY.profileBadges, 'profile.update.screenname'),
   ...['follow.follow', 'follow.unfollow'].map((name): ActivityEventType => ({
-    name,
-    logTypes: [name],
-    since: DAY.beta,
-    user: 'required',
-    keyword: false,
-    direction: false,
+    ...aboutUser(name, DAY.beta),
     matches: ({ event, filter }) => event.payload?.source?.data?.id === filter.user_id || event.payload?.target?.data?.id === filter.user_id,
   })),
   {
@@ -223,15 +219,7 @@ const TYPES: ActivityEventType[] = [
     direction: false,
     matches: ({ event, filter }) => keywordIn([event.payload?.headline, event.payload?.summary, event.payload?.hook, event.payload?.category], filter.keyword),
   },
-  ...['broadcast.start', 'broadcast.end', 'broadcast.chat'].map((name): ActivityEventType => ({
-    name,
-    logTypes: [name],
-    since: DAY.beta,
-    user: 'required',
-    keyword: false,
-    direction: false,
-    matches: bySubject,
-  })),
+  ...['broadcast.start', 'broadcast.end', 'broadcast.chat'].map((name) => aboutUser(name, DAY.beta)),
   // An app hears of the revocations of its own authorizations; the filter is empty (reference §7).
   { name: 'oauth.revoke', logTypes: ['oauth.revoke'], since: DAY.beta, user: 'none', keyword: false, direction: false, matches: ({ event, appId }) => event.payload?.app_id === appId },
 ];
