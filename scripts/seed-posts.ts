@@ -8,8 +8,7 @@
  * carriage-return line is all a bar needs).
  *
  * The store's search index (migration 0008) is kept by its triggers (SQLite) and generated
- * columns (PostgreSQL) as for any post; posts are inserted in batches of 500, one transaction
- * per 20 batches.
+ * columns (PostgreSQL) as for any post; seedPosts says how each store is written.
  */
 import { sql } from 'kysely';
 import { pathToFileURL } from 'node:url';
@@ -34,6 +33,8 @@ export interface SeedOptions {
   now: Date;
   seed?: number;
   progress?: (done: number, total: number) => void;
+  /** PostgreSQL: drop the secondary indexes for the load and build them after (default: for 50,000 posts or more). */
+  bulkIndexes?: boolean;
 }
 
 export interface SeedResult {
@@ -68,73 +69,150 @@ async function seedUsers(db: Db, count: number, now: Date): Promise<string[][]> 
 }
 
 /**
- * Writes `count` generated posts; returns the authors' usernames and the vocabulary. On
- * PostgreSQL a large load drops the posts' GIN text index first and builds it again at the end
- * (one build is far cheaper than a million incremental updates), as bulk loads do.
+ * Writes `count` generated posts; returns the authors' usernames and the vocabulary.
+ * - SQLite: batches of 500 rows, one transaction per 20 batches; the FTS5 triggers index each post.
+ * - PostgreSQL, for a large load (50,000 posts or more), as bulk loads are done: the posts'
+ *   secondary indexes (btree and GIN) are dropped first and built once at the end, which is far
+ *   cheaper than a million incremental updates; rows go in as multi-row INSERT ... SELECT FROM
+ *   unnest() of one array per column (one parameter per column for 5,000 rows, not one per value),
+ *   with two writers in flight so the server computes the text column of one batch while this
+ *   process generates the next.
  */
 export async function seedPosts(db: Db, o: SeedOptions & { dialect?: 'sqlite' | 'postgres' }): Promise<SeedResult> {
   const started = Date.now();
-  const rebuild: string[] = [];
-  if (o.dialect === 'postgres' && o.count >= 50_000) {
-    const indexes = await sql<{ indexname: string; indexdef: string }>`select indexname, indexdef from pg_indexes where tablename = 'posts' and indexdef ilike '%using gin%'`.execute(db);
-    for (const i of indexes.rows) {
-      await sql`drop index ${sql.id(i.indexname)}`.execute(db);
-      rebuild.push(i.indexdef);
-    }
-  }
-  let result: SeedResult;
-  try {
-    result = await writePosts(db, o, started);
-  } finally {
-    for (const def of rebuild) await sql.raw(def).execute(db);
-  }
-  return { ...result, seconds: (Date.now() - started) / 1000 };
-}
-
-async function writePosts(db: Db, o: SeedOptions, started: number): Promise<SeedResult> {
   const random = mulberry32(o.seed ?? 1);
   const words = vocabulary();
   const authors = await seedUsers(db, o.users, o.now);
+  const batches = generatePosts(o, random, words, authors, o.dialect === 'postgres' ? PG_BATCH : SQLITE_BATCH);
+  if (o.dialect === 'postgres') {
+    const rebuild = (o.bulkIndexes ?? o.count >= BULK_MIN) ? await dropSecondaryIndexes(db) : [];
+    try {
+      await writePostgres(db, batches, o);
+    } finally {
+      await rebuildIndexes(db, rebuild);
+    }
+  } else {
+    await writeSqlite(db, batches, o);
+  }
+  return { usernames: authors.map(([, u]) => u), words, seconds: (Date.now() - started) / 1000 };
+}
+
+const SQLITE_BATCH = 500;
+const SQLITE_BATCHES_PER_TX = 20;
+const PG_BATCH = 5000;
+const PG_WRITERS = 2;
+/** Below this many posts, dropping and building the indexes again costs more than it saves. */
+const BULK_MIN = 50_000;
+
+/** The generated posts, `size` at a time, oldest first. */
+function* generatePosts(o: SeedOptions, random: () => number, words: string[], authors: string[][], size: number): Generator<PostRow[]> {
   // Zipf-like: index = floor(n^(u^1.6)) favours the first words strongly.
   const word = () => words[Math.min(words.length - 1, Math.floor(Math.pow(words.length, Math.pow(random(), 1.6))) - 1)];
   const end = o.now.getTime();
   const span = o.days * 86_400_000;
-  const BATCH = 500;
-  const PER_TX = 20;
   const recent: Array<{ id: string; author: string; conversation: string }> = [];
   for (let done = 0; done < o.count; ) {
+    const rows: PostRow[] = [];
+    for (let k = 0; k < size && done < o.count; k++, done++) {
+      const ms = end - span + Math.floor((done * span) / o.count);
+      const id = (((BigInt(ms) - EPOCH_MS) << 22n) | BigInt(done & 0x3fffff)).toString();
+      const [authorId] = authors[Math.floor(random() * authors.length)];
+      const parts = Array.from({ length: 4 + Math.floor(random() * 8) }, word);
+      if (random() < 0.2) parts.push(`#${word()}`);
+      if (random() < 0.1) parts.push(`@${authors[Math.floor(random() * authors.length)][1]}`);
+      if (random() < 0.05) parts.push(`https://example.com/${word()}`);
+      const parent = recent.length > 0 && random() < 0.15 ? recent[Math.floor(random() * recent.length)] : undefined;
+      const text = parts.join(' ');
+      rows.push({
+        id, author_id: authorId, text, created_at: new Date(ms).toISOString(), conversation_id: parent ? parent.conversation : id,
+        in_reply_to_user_id: parent ? parent.author : null, referenced_posts: parent ? JSON.stringify([{ type: 'replied_to', id: parent.id }]) : '[]',
+        media_keys: '[]', poll_ids: '[]', lang: random() < 0.8 ? 'en' : 'fr', source: 'Plaza seed', possibly_sensitive: 0, reply_settings: 'everyone',
+        entities: JSON.stringify(parseEntities(text)), context_annotations: '[]', paid_partnership: 0, community_id: null,
+        edit_history_post_ids: JSON.stringify([id]), edit_controls: JSON.stringify({ edits_remaining: 5, editable_until: new Date(ms + 3_600_000).toISOString() }),
+        geo: null, withheld: null, scopes: null, retweet_count: Math.floor(random() * random() * 20), reply_count: Math.floor(random() * random() * 10),
+        like_count: Math.floor(random() * random() * 100), quote_count: 0, bookmark_count: 0, impression_count: 0, deleted_at: null,
+        in_reply_to_post_id: parent ? parent.id : null, quoted_post_id: null, reposted_post_id: null, share_with_followers: 0, reply_hidden: 0, superseded_by_id: null,
+        nullcast: 0,
+      });
+      if (recent.length < 1000) recent.push({ id, author: authorId, conversation: parent ? parent.conversation : id });
+      else if (random() < 0.01) recent[Math.floor(random() * recent.length)] = { id, author: authorId, conversation: parent ? parent.conversation : id };
+    }
+    yield rows;
+  }
+}
+
+async function writeSqlite(db: Db, batches: Iterator<PostRow[]>, o: SeedOptions): Promise<void> {
+  let done = 0;
+  for (let finished = false; !finished; ) {
     await db.transaction().execute(async (tx) => {
-      for (let b = 0; b < PER_TX && done < o.count; b++) {
-        const rows: PostRow[] = [];
-        for (let k = 0; k < BATCH && done < o.count; k++, done++) {
-          const ms = end - span + Math.floor((done * span) / o.count);
-          const id = (((BigInt(ms) - EPOCH_MS) << 22n) | BigInt(done & 0x3fffff)).toString();
-          const [authorId] = authors[Math.floor(random() * authors.length)];
-          const parts = Array.from({ length: 4 + Math.floor(random() * 8) }, word);
-          if (random() < 0.2) parts.push(`#${word()}`);
-          if (random() < 0.1) parts.push(`@${authors[Math.floor(random() * authors.length)][1]}`);
-          if (random() < 0.05) parts.push(`https://example.com/${word()}`);
-          const parent = recent.length > 0 && random() < 0.15 ? recent[Math.floor(random() * recent.length)] : undefined;
-          const text = parts.join(' ');
-          rows.push({
-            id, author_id: authorId, text, created_at: new Date(ms).toISOString(), conversation_id: parent ? parent.conversation : id,
-            in_reply_to_user_id: parent ? parent.author : null, referenced_posts: parent ? JSON.stringify([{ type: 'replied_to', id: parent.id }]) : '[]',
-            media_keys: '[]', poll_ids: '[]', lang: random() < 0.8 ? 'en' : 'fr', source: 'Plaza seed', possibly_sensitive: 0, reply_settings: 'everyone',
-            entities: JSON.stringify(parseEntities(text)), context_annotations: '[]', paid_partnership: 0, community_id: null,
-            edit_history_post_ids: JSON.stringify([id]), edit_controls: JSON.stringify({ edits_remaining: 5, editable_until: new Date(ms + 3_600_000).toISOString() }),
-            geo: null, withheld: null, scopes: null, retweet_count: Math.floor(random() * random() * 20), reply_count: Math.floor(random() * random() * 10),
-            like_count: Math.floor(random() * random() * 100), quote_count: 0, bookmark_count: 0, impression_count: 0, deleted_at: null,
-            in_reply_to_post_id: parent ? parent.id : null, quoted_post_id: null, reposted_post_id: null, share_with_followers: 0, reply_hidden: 0, superseded_by_id: null,
-          });
-          if (recent.length < 1000) recent.push({ id, author: authorId, conversation: parent ? parent.conversation : id });
-          else if (random() < 0.01) recent[Math.floor(random() * recent.length)] = { id, author: authorId, conversation: parent ? parent.conversation : id };
+      for (let b = 0; b < SQLITE_BATCHES_PER_TX; b++) {
+        const next = batches.next();
+        if (next.done) {
+          finished = true;
+          return;
         }
-        await tx.insertInto('posts').values(rows).execute();
+        await tx.insertInto('posts').values(next.value).execute();
+        done += next.value.length;
       }
     });
     o.progress?.(done, o.count);
   }
-  return { usernames: authors.map(([, u]) => u), words, seconds: (Date.now() - started) / 1000 };
+}
+
+/** One INSERT ... SELECT FROM unnest() per batch: an array per column, integer columns as int8[]. */
+async function insertUnnest(db: Db, rows: readonly PostRow[]): Promise<void> {
+  const columns = Object.keys(rows[0]) as Array<keyof PostRow>;
+  const arrays = columns.map((c) => {
+    const values = rows.map((r) => r[c]);
+    const numeric = typeof rows[0][c] === 'number';
+    return numeric ? sql`${values}::int8[]` : sql`${values}::text[]`;
+  });
+  await sql`insert into posts (${sql.join(columns.map((c) => sql.id(c)))}) select * from unnest(${sql.join(arrays)})`.execute(db);
+}
+
+async function writePostgres(db: Db, batches: Iterable<PostRow[]>, o: SeedOptions): Promise<void> {
+  let done = 0;
+  const inFlight = new Set<Promise<void>>();
+  let failure: unknown;
+  for (const rows of batches) {
+    const write: Promise<void> = insertUnnest(db, rows).then(
+      () => {
+        done += rows.length;
+        o.progress?.(done, o.count);
+      },
+      (err) => {
+        failure ??= err;
+      },
+    );
+    const tracked = write.finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+    if (inFlight.size >= PG_WRITERS) await Promise.race(inFlight);
+    if (failure) break;
+  }
+  await Promise.all(inFlight);
+  if (failure) throw failure;
+}
+
+/** Drops the non-unique indexes of posts (the primary key and unique ones stay); answers their definitions. */
+async function dropSecondaryIndexes(db: Db): Promise<string[]> {
+  const indexes = await sql<{ indexname: string; indexdef: string }>`
+    select c.relname as indexname, pg_get_indexdef(c.oid) as indexdef
+    from pg_index x join pg_class c on c.oid = x.indexrelid
+    where x.indrelid = 'posts'::regclass and not x.indisunique`.execute(db);
+  for (const i of indexes.rows) await sql`drop index ${sql.id(i.indexname)}`.execute(db);
+  return indexes.rows.map((i) => i.indexdef);
+}
+
+/** Builds the dropped indexes again, `PG_WRITERS` at a time (each on its own connection, with room to sort in memory). */
+async function rebuildIndexes(db: Db, definitions: readonly string[]): Promise<void> {
+  const queue = [...definitions];
+  const builder = () =>
+    db.connection().execute(async (conn) => {
+      await sql`set maintenance_work_mem = '256MB'`.execute(conn);
+      for (let def = queue.shift(); def !== undefined; def = queue.shift()) await sql.raw(def).execute(conn);
+      await sql`reset maintenance_work_mem`.execute(conn);
+    });
+  await Promise.all(Array.from({ length: Math.min(PG_WRITERS, queue.length) }, builder));
 }
 
 /** A one-line progress bar on stderr: `[#####.....]  50%  500000/1000000  12.3k posts/s  eta 40s`. */

@@ -45,7 +45,15 @@ export function compileMatcher(ast: QueryNode): (post: MatchablePost) => boolean
   return (post) => evaluate(ast, new Facts(post));
 }
 
-/** One evaluation's lazily computed words. */
+/**
+ * compileMatcher's matcher over one post's facts (`new MatchFacts(post)`), so that many queries
+ * checked against one post, as the filtered stream's rule index does, tokenize it once.
+ */
+export function compileFactsMatcher(ast: QueryNode): (facts: MatchFacts) => boolean {
+  return (facts) => evaluate(ast, facts);
+}
+
+/** One post's lazily computed words. */
 class Facts {
   private words?: string[];
   private bios = new Map<string, string[]>();
@@ -59,6 +67,10 @@ class Facts {
     return words;
   }
 }
+
+/** What a matcher computes of one post, shareable between matchers of the same post. */
+export { Facts as MatchFacts };
+type MatchFacts = Facts;
 
 function evaluate(node: QueryNode, facts: Facts): boolean {
   switch (node.kind) {

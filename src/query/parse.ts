@@ -211,6 +211,15 @@ function textLeaf(text: string, raw: string, phrase: boolean, near: number | und
   return { kind: 'text', tokens, phrase: phrase || tokens.length > 1, raw };
 }
 
+/**
+ * A keyword (`phrase` false: one word of plain text) or a quoted phrase, built from plain text
+ * rather than parsed, so no character of it is an operator: the keyword criteria of the
+ * advertising interface's audience estimates are these. Throws QueryError on blank text.
+ */
+export function keywordNode(text: string, phrase: boolean): LeafNode {
+  return textLeaf(text, phrase ? `"${text}"` : text, phrase, undefined, 1);
+}
+
 function wordLeaf(text: string, at: number): LeafNode {
   const sigil = text[0];
   if ((sigil === '#' || sigil === '@' || sigil === '$') && text.length > 1) {

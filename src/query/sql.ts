@@ -45,12 +45,14 @@ function balancedSql(parts: readonly Cond[], op: 'and' | 'or'): Cond {
   return op === 'and' ? sql<SqlBool>`(${left} and ${right})` : sql<SqlBool>`(${left} or ${right})`;
 }
 
+/** An FTS5 string: its words in a row (one word, or a phrase), double quotes doubled. */
 const quoted = (t: string) => `"${t.replace(/"/g, '""')}"`;
+const quotedPhrase = (ts: readonly string[]) => quoted(ts.join(' '));
 
 /** FTS5: words are looked up in the `text` column only (posts_fts also indexes author_id). */
 const fts5: TextDialect = {
   word: (t) => `text : ${quoted(t)}`,
-  phrase: (ts) => `text : "${ts.map((t) => t.replace(/"/g, '""')).join(' ')}"`,
+  phrase: (ts) => `text : ${quotedPhrase(ts)}`,
   near: (ts, n) => `text : NEAR(${ts.map(quoted).join(' ')}, ${n})`,
   and: (ps) => balanced(ps, 'AND'),
   or: (ps) => balanced(ps, 'OR'),
@@ -211,7 +213,7 @@ export class SqlCompiler {
 
   private bio(column: 'description' | 'name' | 'location', tokens: readonly string[]): Cond {
     if (this.lite) {
-      const match = `${column} : "${tokens.map((t) => t.replace(/"/g, '""')).join(' ')}"`;
+      const match = `${column} : ${quotedPhrase(tokens)}`;
       return sql<SqlBool>`posts.author_id in (select users.id from users where users.rowid in (select rowid from users_fts where users_fts match ${match}))`;
     }
     const weight = { description: 'A', name: 'B', location: 'C' }[column];
@@ -321,6 +323,24 @@ export class SqlCompiler {
         return sql<SqlBool>`(posts.retweet_count >= ${node.count})`;
     }
   }
+}
+
+/**
+ * Users search (GET /2/users/search) on the names index of migration 0013: a condition on `users`
+ * that holds when, for each of `words` (each the tokens of one word of the query), the username
+ * or the name holds those tokens in a row, the last one as the start of a word (`dana rea` finds
+ * "Dana Reader"). Quoted as every full-text expression of the language is; no words matches nobody.
+ */
+export function compileNameSearch(words: ReadonlyArray<readonly string[]>, dialect: SqlDialect): RawBuilder<SqlBool> {
+  const parts = words.filter((w) => w.length > 0);
+  if (parts.length === 0) return FALSE_;
+  if (dialect === 'sqlite') {
+    const phrases = parts.map((ts) => `{username name} : ${quotedPhrase(ts)} *`);
+    return sql<SqlBool>`users.rowid in (select rowid from user_names_fts where user_names_fts match ${fts5.and(phrases)})`;
+  }
+  // The username's words weigh A and the name's B (migration 0013), so one phrase stays in one of them.
+  const phrase = (ts: readonly string[], weight: 'A' | 'B') => `(${ts.map((t, i) => `${tsquery.word(t)}:${i === ts.length - 1 ? '*' : ''}${weight}`).join(' <-> ')})`;
+  return sql<SqlBool>`users.names_tsv @@ ${tsquery.and(parts.map((ts) => `(${phrase(ts, 'A')} | ${phrase(ts, 'B')})`))}::tsquery`;
 }
 
 /** AST -> the condition on `posts` in `dialect`. */

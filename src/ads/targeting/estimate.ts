@@ -1,5 +1,9 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import type { QueryNode } from '../../query/ast.js';
+import { keywordNode } from '../../query/parse.js';
+import { compileSql, type SqlDialect } from '../../query/sql.js';
 import type { DbOrTx } from '../../store/store.js';
+import { audienceUsers } from '../audiences/service.js';
+import { doNotReachUsers } from '../do-not-reach/service.js';
 import type { AccountRow } from '../actor.js';
 import { AdsError } from '../http/errors.js';
 import { oneOf, text } from '../http/params.js';
@@ -47,23 +51,26 @@ export function parseEstimateBody(body: unknown, contentType: string): Criterion
   });
 }
 
-function likeAny(words: string[]): Expression<SqlBool> {
-  const parts = words.map((w) => sql<SqlBool>`lower(text) like ${`%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
-  return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
+/**
+ * A keyword criterion as a query of the search language, over the same text index: BROAD_KEYWORD
+ * any of its words, UNORDERED_KEYWORD all of them in any order, PHRASE_KEYWORD and EXACT_KEYWORD
+ * its words in a row. Words match whole words of a post, case and accents aside.
+ */
+export function keywordQuery(type: 'BROAD_KEYWORD' | 'UNORDERED_KEYWORD' | 'PHRASE_KEYWORD' | 'EXACT_KEYWORD', value: string): QueryNode | undefined {
+  if (type === 'PHRASE_KEYWORD' || type === 'EXACT_KEYWORD') return value.trim() ? keywordNode(value, true) : undefined;
+  const words = value.split(/\s+/).filter(Boolean).map((w) => keywordNode(w, false));
+  if (words.length <= 1) return words[0];
+  return { kind: type === 'BROAD_KEYWORD' ? 'or' : 'and', children: words };
 }
 
-function likeAll(words: string[]): Expression<SqlBool> {
-  const parts = words.map((w) => sql<SqlBool>`lower(text) like ${`%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
-  return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
-}
-
-async function postAuthors(db: DbOrTx, where: Expression<SqlBool>): Promise<string[]> {
-  const rows = await db.selectFrom('posts').select('author_id').distinct().where('deleted_at', 'is', null).where(where).execute();
+async function postAuthors(db: DbOrTx, dialect: SqlDialect, query: QueryNode | undefined): Promise<string[]> {
+  if (!query) return [];
+  const rows = await db.selectFrom('posts').select('author_id').distinct().where('deleted_at', 'is', null).where(compileSql(query, dialect)).execute();
   return rows.map((r) => r.author_id);
 }
 
 /** The users a criterion reaches, or undefined when Plaza has no data for its type. */
-async function reached(db: DbOrTx, c: CriterionInput): Promise<string[] | undefined> {
+async function reached(db: DbOrTx, c: CriterionInput, accountId: string, now: Date, dialect: SqlDialect): Promise<string[] | undefined> {
   const value = c.targeting_value.toLowerCase();
   switch (c.targeting_type) {
     case 'FOLLOWERS_OF_USER': {
@@ -84,24 +91,25 @@ async function reached(db: DbOrTx, c: CriterionInput): Promise<string[] | undefi
       return [...new Set([...direct.map((r) => r.source_user_id), ...alike.map((r) => r.source_user_id)])].filter((id) => id !== c.targeting_value);
     }
     case 'BROAD_KEYWORD':
-      return postAuthors(db, likeAny(value.split(/\s+/).filter(Boolean)));
     case 'UNORDERED_KEYWORD':
-      return postAuthors(db, likeAll(value.split(/\s+/).filter(Boolean)));
     case 'PHRASE_KEYWORD':
     case 'EXACT_KEYWORD':
-      return postAuthors(db, likeAll([value]));
+      return postAuthors(db, dialect, keywordQuery(c.targeting_type, c.targeting_value));
     case 'LANGUAGE': {
       const rows = await db.selectFrom('posts').select('author_id').distinct().where('deleted_at', 'is', null).where('lang', '=', value).execute();
       return rows.map((r) => r.author_id);
     }
+    case 'CUSTOM_AUDIENCE':
+    case 'CUSTOM_AUDIENCE_EXPANDED':
+      return audienceUsers(db, accountId, c.targeting_value, now);
     default:
       return undefined;
   }
 }
 
-export async function estimateAudience(db: DbOrTx, account: AccountRow, criteria: CriterionInput[]) {
+export async function estimateAudience(db: DbOrTx, account: AccountRow, criteria: CriterionInput[], now: Date, dialect: SqlDialect) {
   for (const [i, c] of criteria.entries()) {
-    await describeCriterion(db, account, c, `targeting_criteria[${i}].`);
+    await describeCriterion(db, account, c, now, `targeting_criteria[${i}].`);
     checkCriteriaSet(criteria.slice(0, i), c);
   }
   if (!criteria.some((c) => c.operator_type === 'EQ' && PRIMARY_TARGETING_TYPES.includes(c.targeting_type))) {
@@ -111,10 +119,11 @@ export async function estimateAudience(db: DbOrTx, account: AccountRow, criteria
     );
   }
   const audience = new Set<string>();
-  const excluded = new Set<string>();
+  // Users the account's do-not-reach list matches are never reached.
+  const excluded = await doNotReachUsers(db, account.id, now);
   const narrowing: Array<Set<string>> = [];
   for (const c of criteria) {
-    const users = await reached(db, c);
+    const users = await reached(db, c, account.id, now, dialect);
     if (users === undefined) continue;
     const primary = PRIMARY_TARGETING_TYPES.includes(c.targeting_type) || KEYWORD_TYPES.includes(c.targeting_type);
     if (c.operator_type === 'NE') users.forEach((u) => excluded.add(u));

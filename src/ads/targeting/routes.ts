@@ -59,7 +59,7 @@ export function targetingRoutes(ads: AdsRoutes): void {
     handler: async (call) => {
       const criteria = parseEstimateBody(call.body, call.contentType);
       call.echo('targeting_criteria', criteria);
-      return one(await estimateAudience(call.db, call.account, criteria));
+      return one(await estimateAudience(call.db, call.account, criteria, call.actor.ctx.clock.now(), call.actor.ctx.store.dialect));
     },
   });
 }

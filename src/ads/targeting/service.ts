@@ -1,6 +1,7 @@
 import { findUserById } from '../../auth/store.js';
 import type { DbOrTx } from '../../store/store.js';
 import type { AccountRow, AdsActor } from '../actor.js';
+import { isTargetableAudience as audienceTargetable } from '../audiences/service.js';
 import { recordChange } from '../history/record.js';
 import { AdsError } from '../http/errors.js';
 import { entitySorting, runList, type ListRequest } from '../http/list.js';
@@ -32,16 +33,13 @@ export interface CriterionInput {
   operator_type: string;
 }
 
-/**
- * Custom audiences arrive with the audiences resource; until then no audience of any account
- * is targetable, so targeting one is refused.
- */
-async function isTargetableAudience(_db: DbOrTx, _accountId: string, _audienceId: string): Promise<boolean> {
-  return false;
+/** The account owns the audience or holds a live permission on it, and the audience is targetable now (src/ads/audiences). */
+async function isTargetableAudience(db: DbOrTx, accountId: string, audienceId: string, now: Date): Promise<boolean> {
+  return audienceTargetable(db, accountId, audienceId, now);
 }
 
 /** Checks one criterion on its own and works out its display name. `at` prefixes parameter names (audience estimate). */
-export async function describeCriterion(db: DbOrTx, account: AccountRow, c: CriterionInput, at = ''): Promise<{ name: string; location_type: string | null }> {
+export async function describeCriterion(db: DbOrTx, account: AccountRow, c: CriterionInput, now: Date, at = ''): Promise<{ name: string; location_type: string | null }> {
   if (c.targeting_type === 'APP_LIST' && c.operator_type !== 'NE') {
     throw AdsError.invalidParameter(`${at}operator_type`, 'targeting_type APP_LIST may be used only with operator_type NE');
   }
@@ -50,7 +48,7 @@ export async function describeCriterion(db: DbOrTx, account: AccountRow, c: Crit
     if (!user) throw AdsError.invalidParameter(`${at}targeting_value`, `User ${c.targeting_value} was not found`, 'INVALID_USER_ID');
     return { name: `@${user.username}`, location_type: null };
   }
-  if (AUDIENCE_TYPES.includes(c.targeting_type) && !(await isTargetableAudience(db, account.id, c.targeting_value))) {
+  if (AUDIENCE_TYPES.includes(c.targeting_type) && !(await isTargetableAudience(db, account.id, c.targeting_value, now))) {
     throw AdsError.invalidParameter(`${at}targeting_value`, `Custom audience ${c.targeting_value} was not found or is not targetable`);
   }
   if (c.targeting_type === 'LOCATION') {
@@ -72,7 +70,7 @@ export function checkCriteriaSet(existing: Array<Pick<CriterionInput, 'targeting
 
 export async function createTargetingCriterion(actor: AdsActor, db: DbOrTx, account: AccountRow, p: CriterionInput & { line_item_id: string }): Promise<TargetingCriterionRow> {
   const lineItem = await getLineItem(db, account, p.line_item_id);
-  const described = await describeCriterion(db, account, p);
+  const described = await describeCriterion(db, account, p, actor.ctx.clock.now());
   checkCriteriaSet(await liveCriteriaOfTypes(db, lineItem.id, ['AGE', 'LOCATION']), p);
   const now = actor.ctx.clock.now().toISOString();
   const row: TargetingCriterionRow = {

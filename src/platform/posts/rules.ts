@@ -77,7 +77,7 @@ export async function checkMentionsSummoned(ctx: AppContext, db: DbOrTx, caller:
   const users = await findUsersByUsernames(db, [...new Set(usernames.map((u) => u.toLowerCase()))]);
   for (const user of users) {
     if (user.id === caller.user.id || conversation.has(user.id) || addressed.has(user.username_lower)) continue;
-    if (await hasSummoned(db, user.id, caller.user.id, caller.user.username)) continue;
+    if (await hasSummoned(db, ctx.store.dialect, user.id, caller.user.id, caller.user.username)) continue;
     const problem = ctx.problems.notAuthorizedForResource({ value: user.username, resource_id: user.id, resource_type: 'user', section: 'data', parameter: 'text' });
     throw new ProblemError(403, {
       ...problem,

@@ -1,4 +1,5 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { compileSql, type SqlDialect } from '../../query/sql.js';
 import type { DbOrTx } from '../../store/store.js';
 import type { PostRow } from './wire.js';
 
@@ -18,12 +19,12 @@ export async function insertPost(db: DbOrTx, row: PostRow): Promise<void> {
   await db.insertInto('posts').values(row).execute();
 }
 
-/** A LIKE pattern matching `text` literally, with `!` as the escape character. */
-const likeLiteral = (text: string) => text.replace(/[!%_]/g, (c) => `!${c}`);
-
-/** Whether the post's parsed entities mention @username (case-insensitively). */
-export function mentionsUsername(username: string) {
-  return sql<SqlBool>`lower(${sql.ref('posts.entities')}) like ${`%"username":"${likeLiteral(username.toLowerCase())}"%`} escape '!'`;
+/**
+ * Whether the post mentions @username (case-insensitively): the query language's `@username`
+ * operator, answered by the text index and the post's parsed entities.
+ */
+export function mentionsUsername(username: string, dialect: SqlDialect): RawBuilder<SqlBool> {
+  return compileSql({ kind: 'mention', value: username.toLowerCase(), raw: `@${username}` }, dialect);
 }
 
 /**
@@ -31,7 +32,7 @@ export function mentionsUsername(username: string) {
  * @username or quotes one of the user's posts. A repost's `RT @author:` prefix names the source's
  * author without addressing them, so reposts do not count.
  */
-export async function hasSummoned(db: DbOrTx, authorId: string, userId: string, username: string): Promise<boolean> {
+export async function hasSummoned(db: DbOrTx, dialect: SqlDialect, authorId: string, userId: string, username: string): Promise<boolean> {
   const row = await db
     .selectFrom('posts')
     .select('posts.id')
@@ -39,7 +40,7 @@ export async function hasSummoned(db: DbOrTx, authorId: string, userId: string, 
     .where('posts.deleted_at', 'is', null)
     .where('posts.reposted_post_id', 'is', null)
     .where((eb) =>
-      eb.or([mentionsUsername(username), eb('posts.quoted_post_id', 'in', eb.selectFrom('posts as q').select('q.id').where('q.author_id', '=', userId))]),
+      eb.or([mentionsUsername(username, dialect), eb('posts.quoted_post_id', 'in', eb.selectFrom('posts as q').select('q.id').where('q.author_id', '=', userId))]),
     )
     .limit(1)
     .executeTakeFirst();

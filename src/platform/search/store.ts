@@ -22,6 +22,8 @@ function scoped(db: DbOrTx, where: RawBuilder<SqlBool>, scope: SearchScope) {
     .selectFrom('posts')
     .where('posts.deleted_at', 'is', null)
     .where('posts.superseded_by_id', 'is', null)
+    // Promoted-only posts (nullcast, made through the advertising interface) are never found.
+    .where('posts.nullcast', '=', 0)
     .where('posts.created_at', '>=', scope.startTime)
     .where('posts.created_at', '<', scope.endTime)
     .where(where);

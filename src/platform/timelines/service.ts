@@ -47,7 +47,7 @@ export async function userPostsTimeline(ctx: AppContext, view: View, userId: str
 export async function mentionsTimeline(ctx: AppContext, view: View, userId: string, query: Record<string, unknown>): Promise<PageResult> {
   return timeline(ctx, view, query, USER_TIMELINE, async () => {
     const subject = await subjectUser(ctx, view, userId);
-    return subject.problem ? errorsOnly(subject.problem) : { where: mentioning(userId, subject.user.username) };
+    return subject.problem ? errorsOnly(subject.problem) : { where: mentioning(userId, subject.user.username, ctx.store.dialect) };
   });
 }
 

@@ -1,8 +1,9 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { SqlDialect } from '../../query/sql.js';
 import type { Database } from '../../store/schema.js';
 import type { DbOrTx } from '../../store/store.js';
 import type { TimeWindow } from '../graph/query.js';
-import { findPostsByIds } from '../posts/store.js';
+import { findPostsByIds, mentionsUsername } from '../posts/store.js';
 import type { PostRow } from '../posts/wire.js';
 
 type PostsEb = ExpressionBuilder<Database, 'posts'>;
@@ -34,7 +35,8 @@ export async function pagedPostKeys(db: DbOrTx, where: PostCondition, window: Ti
 
 /** The page query: live latest versions matching `where` in the window, after the cursor, newest first. */
 function pageOf(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: number, after?: PageAfter) {
-  let q = db.selectFrom('posts').select(['posts.id', 'posts.created_at']).where('posts.deleted_at', 'is', null).where('posts.superseded_by_id', 'is', null).where(where);
+  // A promoted-only (nullcast) post of the advertising interface is on no timeline.
+  let q = db.selectFrom('posts').select(['posts.id', 'posts.created_at']).where('posts.deleted_at', 'is', null).where('posts.superseded_by_id', 'is', null).where('posts.nullcast', '=', 0).where(where);
   if (window.sinceId) q = q.where('posts.id', '>', window.sinceId);
   if (window.untilId) q = q.where('posts.id', '<', window.untilId);
   if (window.startTime) q = q.where('posts.created_at', '>=', window.startTime);
@@ -71,14 +73,8 @@ export async function pagedPostKeysOfAuthors(db: DbOrTx, authors: readonly strin
 export const authoredBy = (userId: string): PostCondition => (eb) => eb('posts.author_id', '=', userId);
 
 /** Posts of others that mention @username, or reply to the user. */
-export const mentioning = (userId: string, username: string): PostCondition => (eb) =>
-  eb.and([
-    eb('posts.author_id', '!=', userId),
-    eb.or([
-      eb('posts.in_reply_to_user_id', '=', userId),
-      sql<SqlBool>`lower(${sql.ref('posts.entities')}) like ${`%"username":"${likeLiteral(username.toLowerCase())}"%`} escape '!'`,
-    ]),
-  ]);
+export const mentioning = (userId: string, username: string, dialect: SqlDialect): PostCondition => (eb) =>
+  eb.and([eb('posts.author_id', '!=', userId), eb.or([eb('posts.in_reply_to_user_id', '=', userId), mentionsUsername(username, dialect)])]);
 
 /**
  * The home timeline of a user: their own posts and those of the accounts they follow, minus

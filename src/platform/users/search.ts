@@ -19,7 +19,7 @@ export async function searchUsers(ctx: AppContext, view: View, query: Record<str
   const text = String(query.query ?? '').trim();
   const words = text.split(/\s+/).filter(Boolean);
   if (words.length === 0) throw invalidParameter(ctx.problems, 'query', [text], 'The `query` query parameter can not be blank');
-  const rows = await findUsersMatching(ctx.store.db, words, text, maxResults + 1, offset);
+  const rows = await findUsersMatching(ctx.store.db, ctx.store.dialect, words, text, maxResults + 1, offset);
   const items = rows.slice(0, maxResults);
   const meta = { result_count: items.length, ...(rows.length > maxResults ? { next_token: encodePageToken(String(offset + maxResults)) } : {}) };
   return renderUsers(ctx, view, selection, items, meta);

@@ -1,6 +1,7 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
+import { tokenize } from '../../query/ast.js';
+import { compileNameSearch, type SqlDialect } from '../../query/sql.js';
 import type { DbOrTx } from '../../store/store.js';
-import { likeLiteral } from '../timelines/store.js';
 import type { UserRow } from './wire.js';
 
 export async function findUsersByIds(db: DbOrTx, ids: readonly string[]): Promise<UserRow[]> {
@@ -43,16 +44,14 @@ export async function followersAmong(db: DbOrTx, viewerId: string, others: reado
 }
 
 /**
- * Users whose username or name holds every word of the query, case-insensitively: an exact
- * username first, then the most followed.
+ * Users whose username or name holds every word of the query at the start of one of its words
+ * (case and accents aside), through the names index: an exact username first, then the most followed.
  */
-export async function findUsersMatching(db: DbOrTx, words: readonly string[], exact: string, limit: number, offset: number): Promise<UserRow[]> {
-  let q = db.selectFrom('users').selectAll();
-  for (const word of words) {
-    const pattern = `%${likeLiteral(word.toLowerCase())}%`;
-    q = q.where(sql<SqlBool>`(${sql.ref('username_lower')} like ${pattern} escape '!' or lower(${sql.ref('name')}) like ${pattern} escape '!')`);
-  }
-  return q
+export async function findUsersMatching(db: DbOrTx, dialect: SqlDialect, words: readonly string[], exact: string, limit: number, offset: number): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(compileNameSearch(words.map(tokenize), dialect))
     .orderBy(sql`case when ${sql.ref('username_lower')} = ${exact.toLowerCase()} then 0 else 1 end`)
     .orderBy('followers_count', 'desc')
     .orderBy('id', 'desc')

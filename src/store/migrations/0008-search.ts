@@ -21,6 +21,23 @@ function accentTable(): { accented: string; base: string } {
 }
 
 /**
+ * PostgreSQL: the words of the text expression `expr` as a tsvector, cut as src/query's
+ * tokenize() cuts them. Combining marks (text written decomposed) go first, then precomposed
+ * accents, then every run of other characters becomes one space. Text that is all ASCII (as many
+ * bytes as characters) has no accents to fold and skips that work, the most costly part of
+ * writing a post's index entry (translate() looks each character up in a long table).
+ */
+export function foldedTsvector(expr: string): string {
+  const { accented, base } = accentTable();
+  const marks = `[${'\u0300'}-${'\u036f'}]`;
+  const folded = `case when octet_length(${expr}) = char_length(${expr}) then lower(${expr}) else translate(regexp_replace(lower(${expr}), '${marks}', '', 'g'), '${accented}', '${base}') end`;
+  return `to_tsvector('simple', regexp_replace(${folded}, '[^[:alnum:]]+', ' ', 'g'))`;
+}
+
+/** SQLite: the FTS5 tokenizer that cuts text as src/query's tokenize() does. */
+export const FTS5_TOKENIZER = `tokenize = "unicode61 remove_diacritics 2 categories 'L* N*'"`;
+
+/**
  * Full-text search over posts and profiles (shared/reference/platform.md §9), the indexes of
  * src/query's SQL compiler. Both engines cut text into runs of letters and digits, lowercased,
  * accents removed, as src/query's tokenize() does, so the SQL and in-memory back-ends agree.
@@ -31,7 +48,7 @@ function accentTable(): { accented: string; base: string } {
  */
 export async function up(db: Kysely<any>, dialect: StoreDialect): Promise<void> {
   if (dialect === 'sqlite') {
-    const tokenizer = `tokenize = "unicode61 remove_diacritics 2 categories 'L* N*'"`;
+    const tokenizer = FTS5_TOKENIZER;
     // author_id is indexed beside the text so `words from:user` is one FTS5 lookup: probing the
     // index once per row of the author's posts costs far more than intersecting two doclists.
     await sql.raw(`create virtual table posts_fts using fts5(text, author_id, content = 'posts', content_rowid = 'rowid', ${tokenizer})`).execute(db);
@@ -61,12 +78,7 @@ export async function up(db: Kysely<any>, dialect: StoreDialect): Promise<void> 
       .execute(db);
     await sql.raw(`insert into users_fts(rowid, description, name, location) select rowid, ${cols} from users`).execute(db);
   } else {
-    const { accented, base } = accentTable();
-    // Combining marks (text written decomposed) go first, then precomposed accents, then every
-    // run of other characters becomes one space.
-    const marks = `[${'\u0300'}-${'\u036f'}]`;
-    const words = (expr: string) =>
-      `to_tsvector('simple', regexp_replace(translate(regexp_replace(lower(${expr}), '${marks}', '', 'g'), '${accented}', '${base}'), '[^[:alnum:]]+', ' ', 'g'))`;
+    const words = foldedTsvector;
     await sql.raw(`alter table posts add column search_tsv tsvector generated always as (${words('text')}) stored`).execute(db);
     await sql.raw(`create index posts_search_tsv on posts using gin (search_tsv)`).execute(db);
     const profile =
