@@ -11,6 +11,8 @@ import { Problems } from './http/problems.js';
 import type { Listener } from './http/server.js';
 import { buildPlatform } from './platform/app.js';
 import { createEntities } from './platform/entities.js';
+import { StreamRuleBook } from './platform/stream-rules/book.js';
+import { StreamEngine } from './platform/streams/engine.js';
 import { readCredentials, writeCredentials, type CredentialsFile } from './seed/credentials.js';
 import { demoCredentials, demoWorkspace, seedDemo } from './seed/demo.js';
 import { IdGenerator } from './store/ids.js';
@@ -34,6 +36,9 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
   const store = await openStore(config.databaseUrl, (err) => log.warn({ err }, 'a database connection was closed by the server'));
   const clock = deps.clock ?? systemClock;
   const ctx: AppContext = {
+    // Set just below: the engine is handed the context it belongs to.
+    streams: undefined as unknown as StreamEngine,
+    streamRules: undefined as unknown as StreamRuleBook,
     config,
     store,
     clock,
@@ -43,6 +48,8 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     entities: createEntities(store),
     events: createEventBus({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, onError: (err) => log.warn({ err }, 'the event bus lost Redis; consumers fall back on polling') }),
   };
+  ctx.streams = new StreamEngine(ctx);
+  ctx.streamRules = new StreamRuleBook(ctx);
   const metrics = new Metrics();
   const platform = await buildPlatform(ctx, metrics);
   const ads = await buildAds(ctx, metrics, 'production');
@@ -70,6 +77,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     }
   } catch (err) {
     await Promise.allSettled(listeners.map((l) => l.close()));
+    ctx.streamRules.close();
     await ctx.events.close();
     await store.close();
     throw err;
@@ -88,6 +96,9 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     async close() {
       if (closed) return;
       closed = true;
+      // Streams end first, each with its OperationalDisconnect line, so no listener waits on them.
+      await ctx.streams.close();
+      ctx.streamRules.close();
       await Promise.allSettled(listeners.map((l) => l.close()));
       await eventWorkers.close();
       await ctx.events.close();

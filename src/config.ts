@@ -28,6 +28,14 @@ export interface Config {
   activityStreamBufferBytes: number;
   /** Activity stream: how often the event log is read when no wake-up came (the bus's safety net), in milliseconds. */
   activityPollMs: number;
+  /** Filtered stream: rules an enterprise app may hold ("25,000 and more"; self-serve apps hold 1,000). */
+  enterpriseStreamRules: number;
+  /** Concurrent connections one self-serve (pay-per-use) app may hold to each persistent stream endpoint, across processes. */
+  streamConnectionsSelfServe: number;
+  /** Concurrent connections one enterprise app may hold to each persistent stream endpoint (each partition counted apart), across processes. */
+  streamConnectionsEnterprise: number;
+  /** An open connection record not refreshed for this long belongs to a process that died: it no longer counts, in milliseconds. */
+  streamConnectionStaleMs: number;
   logLevel: string;
   redisUrl?: string;
   /** Seed the demo workspace into an empty store on start. */
@@ -79,6 +87,10 @@ export function loadConfig(flags: ConfigOverrides = {}, env: NodeJS.ProcessEnv =
     activityStreamConnections: flags.activityStreamConnections ?? intFrom(env.PLAZA_ACTIVITY_STREAM_CONNECTIONS, 10),
     activityStreamBufferBytes: flags.activityStreamBufferBytes ?? intFrom(env.PLAZA_ACTIVITY_STREAM_BUFFER_BYTES, 4 * 1024 * 1024),
     activityPollMs: flags.activityPollMs ?? intFrom(env.PLAZA_ACTIVITY_POLL_MS, 1_000),
+    enterpriseStreamRules: flags.enterpriseStreamRules ?? intFrom(env.PLAZA_ENTERPRISE_STREAM_RULES, 25_000),
+    streamConnectionsSelfServe: flags.streamConnectionsSelfServe ?? intFrom(env.PLAZA_STREAM_CONNECTIONS_SELF_SERVE, 1),
+    streamConnectionsEnterprise: flags.streamConnectionsEnterprise ?? intFrom(env.PLAZA_STREAM_CONNECTIONS_ENTERPRISE, 2),
+    streamConnectionStaleMs: flags.streamConnectionStaleMs ?? intFrom(env.PLAZA_STREAM_CONNECTION_STALE_MS, 60_000),
     logLevel: flags.logLevel ?? env.LOG_LEVEL ?? 'info',
     redisUrl: flags.redisUrl ?? env.REDIS_URL,
     seedDemo: flags.seedDemo ?? env.PLAZA_SEED_DEMO !== 'false',

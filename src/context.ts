@@ -4,6 +4,8 @@ import type { Config } from './config.js';
 import type { EventBus } from './events/bus.js';
 import type { Problems } from './http/problems.js';
 import type { Entities } from './platform/entities.js';
+import type { StreamRuleBook } from './platform/stream-rules/book.js';
+import type { StreamEngine } from './platform/streams/engine.js';
 import type { IdGenerator } from './store/ids.js';
 import type { Store } from './store/store.js';
 
@@ -19,4 +21,8 @@ export interface AppContext {
   entities: Entities;
   /** Wakes the event log's consumers when it may have grown (src/events/bus.ts). */
   events: EventBus;
+  /** The persistent streams of this process, on one reader of the event log (src/platform/streams/engine.ts). */
+  streams: StreamEngine;
+  /** Every app's filtered-stream rules, indexed once for the process (src/platform/stream-rules/book.ts). */
+  streamRules: StreamRuleBook;
 }

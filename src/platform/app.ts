@@ -28,6 +28,9 @@ import { webhookRoutes } from './webhooks/routes.js';
 import { accountActivityRoutes } from './account-activity/routes.js';
 import { activityRoutes } from './activity/routes.js';
 import { searchRoutes } from './search/routes.js';
+import { connectionRoutes } from './streams/connections-routes.js';
+import { streamRoutes } from './streams/routes.js';
+import { streamRuleRoutes } from './stream-rules/routes.js';
 
 /** The description version the spec names (spec 000 "What the service does"). */
 export const PLATFORM_DESCRIPTION_VERSION = '2.166';
@@ -84,6 +87,9 @@ export async function buildPlatform(ctx: AppContext, metrics: Metrics): Promise<
     await communityRoutes(routes as Listener, ctx);
     await activityRoutes(routes as Listener, ctx);
     await searchRoutes(routes as Listener, ctx);
+    await streamRoutes(routes as Listener, ctx);
+    await connectionRoutes(routes as Listener, ctx);
+    await streamRuleRoutes(routes as Listener, ctx);
   });
   await app.register(oauthTokenRoutes(ctx));
   await app.register(webPages(ctx));

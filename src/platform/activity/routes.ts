@@ -6,7 +6,7 @@ import type { Listener } from '../../http/server.js';
 import { callerOf } from '../route-auth.js';
 import { defaultErrorResponse } from '../schemas.js';
 import { createSubscription, deleteSubscription, deleteSubscriptions, listSubscriptions, updateSubscription } from './service.js';
-import { ActivityStreams } from './stream.js';
+import { openActivityStream } from './stream.js';
 
 const Id = Type.String({ pattern: '^[0-9]{1,19}$' });
 const Direction = Type.Union([Type.Literal('sent'), Type.Literal('received')]);
@@ -35,9 +35,8 @@ const appOrUser = { schemes: ['app', 'user'] as ('app' | 'user')[] };
 const tags = ['Account Activity'];
 
 export async function activityRoutes(app: Listener, ctx: AppContext): Promise<void> {
-  const streams = new ActivityStreams(ctx);
   // Before the listener waits for its connections to end: streams end themselves, saying why.
-  app.addHook('preClose', async () => streams.close());
+  app.addHook('preClose', async () => ctx.streams.close());
 
   app.post(
     '/2/activity/subscriptions',
@@ -158,6 +157,6 @@ export async function activityRoutes(app: Listener, ctx: AppContext): Promise<vo
         ),
       },
     },
-    async (request, reply) => streams.open(callerOf(request).app, request.query, request, reply),
+    async (request, reply) => openActivityStream(ctx, callerOf(request).app, request.query, request, reply),
   );
 }
