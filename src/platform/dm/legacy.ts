@@ -12,7 +12,7 @@ import type { MediaRow } from '../media/wire.js';
 
 const millis = (iso: string) => String(new Date(iso).getTime());
 
-function legacyEntities(entities: PostEntities) {
+export function legacyEntities(entities: PostEntities) {
   return {
     hashtags: (entities.hashtags ?? []).map((h) => ({ text: h.tag, indices: [h.start, h.end] })),
     symbols: (entities.cashtags ?? []).map((c) => ({ text: c.tag, indices: [c.start, c.end] })),

@@ -1,0 +1,161 @@
+import { AdsError } from '../http/errors.js';
+import { count, cursor, flag, sortBy, standardList } from '../http/list.js';
+import { Param, PLATFORM_ID, bool, idList, listItems, oneOf, platformId, text, time } from '../http/params.js';
+import { one, page, pathId, type AdsRoutes } from '../http/route.js';
+import { SCHEDULED_SORTING, createScheduled, deleteScheduled, getScheduled, listScheduled, updateScheduledPost, type PostKind } from './scheduled.js';
+import {
+  CONVERSATION_SETTINGS,
+  MAX_POST_NAME,
+  MAX_VIDEO_DESCRIPTION,
+  MAX_VIDEO_TITLE,
+  VIDEO_CTAS,
+  createAdsPost,
+  getAdsPost,
+  listAdsPosts,
+  renameAdsPost,
+} from './service.js';
+import { ADS_POST_SORTING } from './store.js';
+import { adsPostWire, draftPostWire, inDialect, scheduledPostWire, type Dialect, type PostMode } from './wire.js';
+
+/** media_keys: comma-separated media keys (at most 4 are ever valid). */
+function mediaKeys(): Param<string[]> {
+  return new Param((raw, name) => {
+    const items = listItems(raw, name);
+    if (items.length === 0) throw AdsError.invalidParameter(name, `Expected at least one media key for ${name}`);
+    if (items.length > 4) throw AdsError.invalidParameter(name, `${name} may hold up to 4 images, or 1 GIF, or 1 video; got ${items.length} keys`);
+    const bad = items.find((k) => !/^[0-9]{1,3}_[0-9]{1,19}$/.test(k));
+    if (bad !== undefined) throw AdsError.invalidParameter(name, `Expected media keys such as 3_1234, got ${JSON.stringify(bad.slice(0, 100))} for ${name}`);
+    return items;
+  });
+}
+
+/**
+ * Posts through the advertising interface at Plaza's paths (…/post, …/posts/:post_id/name,
+ * scheduled_posts, draft_posts) and, so the official SDKs work, at the public platform's
+ * (…/tweet, …/tweets/:tweet_id/name, scheduled_tweets, draft_tweets, tweet_mode), answered with
+ * that dialect's field names.
+ */
+export function adsPostRoutes(ads: AdsRoutes): void {
+  const account = '/accounts/:account_id';
+  for (const d of ['post', 'tweet'] as Dialect[]) {
+    const idName = `${d}_id`;
+    const modeName = `${d}_mode`;
+    // A path id of another shape than a post id is simply not found.
+    const postIdOf = (call: { path: Record<string, string> }) => (PLATFORM_ID.test(call.path[idName]) ? call.path[idName] : undefined);
+
+    ads.route({
+      method: 'POST',
+      url: `${account}/${d}`,
+      rate: 'write',
+      params: {
+        as_user_id: platformId().required(),
+        text: text({ trim: false }),
+        card_uri: text({ max: 100 }),
+        conversation_settings: oneOf(CONVERSATION_SETTINGS),
+        media_keys: mediaKeys(),
+        name: text({ max: MAX_POST_NAME }),
+        nullcast: bool().default(true),
+        trim_user: bool().default(false),
+        [modeName]: oneOf(['compat', 'extended'] as const),
+        video_cta: oneOf(VIDEO_CTAS),
+        video_cta_value: text({ max: 2048 }),
+        video_description: text({ max: MAX_VIDEO_DESCRIPTION }),
+        video_title: text({ max: MAX_VIDEO_TITLE }),
+      },
+      handler: async (call) => {
+        const made = await createAdsPost(call.actor, call.db, call.account, { ...call.params, source: call.caller.app.name });
+        const mode = (call.params as Record<string, unknown>)[modeName] as PostMode | undefined;
+        // conversation_settings is not in this response (spec 001); GET and the name update show it.
+        return one(adsPostWire(made, { mode, trimUser: call.params.trim_user }));
+      },
+    });
+
+    ads.route({
+      method: 'PUT',
+      url: `${account}/${d}s/:${idName}/name`,
+      rate: 'write',
+      params: { name: text({ max: MAX_POST_NAME }).nullable() },
+      handler: async (call) => one(inDialect(adsPostWire(await renameAdsPost(call.actor, call.db, call.account, postIdOf(call), call.params.name), { full: true }), d)),
+    });
+
+    ads.route({
+      method: 'GET',
+      url: `${account}/${d}s`,
+      rate: 'entity-read',
+      params: {
+        [`${d}_ids`]: idList({ pattern: PLATFORM_ID, patternText: 'Long' }),
+        count: count(),
+        cursor: cursor(),
+        sort_by: sortBy(Object.keys(ADS_POST_SORTING.fields)),
+        with_total_count: flag(),
+        trim_user: flag(),
+      },
+      handler: async (call) => {
+        const ids = (call.params as Record<string, unknown>)[`${d}_ids`] as string[] | undefined;
+        return page(await listAdsPosts(call.db, call.account, { ...call.params, post_ids: ids }), (p) => inDialect(adsPostWire(p, { full: true, trimUser: call.params.trim_user }), d));
+      },
+    });
+
+    ads.route({
+      method: 'GET',
+      url: `${account}/${d}s/:${idName}`,
+      rate: 'entity-read',
+      params: { trim_user: flag() },
+      handler: async (call) => one(inDialect(adsPostWire(await getAdsPost(call.db, call.account, postIdOf(call)), { full: true, trimUser: call.params.trim_user }), d)),
+    });
+
+    for (const kind of ['scheduled', 'draft'] as PostKind[]) {
+      const base = `${account}/${kind}_${d}s`;
+      const pathName = `${kind}_${d}_id`;
+      const wire = (row: Parameters<typeof scheduledPostWire>[0]) => inDialect(kind === 'scheduled' ? scheduledPostWire(row) : draftPostWire(row), d);
+      const content = (update: boolean) => ({
+        as_user_id: update ? platformId() : platformId().required(),
+        text: text({ trim: false }).nullable(),
+        card_uri: text({ max: 100 }).nullable(),
+        media_keys: mediaKeys().nullable(),
+        nullcast: bool(),
+        name: text({ max: MAX_POST_NAME }).nullable(),
+        ...(kind === 'scheduled' ? { scheduled_at: update ? time() : time().required() } : {}),
+      });
+
+      ads.route({
+        method: 'GET',
+        url: base,
+        rate: 'entity-read',
+        params: { [`${kind}_${d}_ids`]: idList(), user_id: platformId(), ...standardList(Object.keys(SCHEDULED_SORTING.fields)) },
+        handler: async (call) => {
+          const ids = (call.params as Record<string, unknown>)[`${kind}_${d}_ids`] as string[] | undefined;
+          return page(await listScheduled(call.db, call.account, kind, { ...call.params, ids }), wire);
+        },
+      });
+      ads.route({
+        method: 'GET',
+        url: `${base}/:${pathName}`,
+        rate: 'entity-read',
+        params: {},
+        handler: async (call) => one(wire(await getScheduled(call.db, call.account, kind, pathId(call, pathName)))),
+      });
+      ads.route({
+        method: 'POST',
+        url: base,
+        rate: 'write',
+        params: content(false),
+        handler: async (call) => one(wire(await createScheduled(call.actor, call.db, call.account, kind, call.params as typeof call.params & { as_user_id: string }))),
+      });
+      ads.route({
+        method: 'PUT',
+        url: `${base}/:${pathName}`,
+        rate: 'write',
+        params: content(true),
+        handler: async (call) => one(wire(await updateScheduledPost(call.actor, call.db, call.account, kind, pathId(call, pathName), call.params))),
+      });
+      ads.route({
+        method: 'DELETE',
+        url: `${base}/:${pathName}`,
+        rate: 'write',
+        params: {},
+        handler: async (call) => one(wire(await deleteScheduled(call.db, call.account, kind, pathId(call, pathName)))),
+      });
+    }
+  }
+}
