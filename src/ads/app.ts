@@ -2,8 +2,14 @@ import type { AppContext } from '../context.js';
 import type { Metrics } from '../http/metrics.js';
 import { MAX_BODY_DEPTH, nestedDeeperThan } from '../http/nul.js';
 import { createListener, type Listener } from '../http/server.js';
+import { accountMediaRoutes } from './account-media/routes.js';
 import { accountRoutes } from './accounts/routes.js';
+import { audienceRoutes } from './audiences/routes.js';
+import { catalogRoutes } from './catalogs/routes.js';
+import { doNotReachRoutes } from './do-not-reach/routes.js';
+import { keywordInsightRoutes } from './keyword-insights/routes.js';
 import { campaignRoutes } from './campaigns/routes.js';
+import { cardRoutes } from './cards/routes.js';
 import { categoryRoutes } from './categories/routes.js';
 import { fundingInstrumentRoutes } from './funding-instruments/routes.js';
 import { historyRoutes } from './history/routes.js';
@@ -11,6 +17,10 @@ import { AdsError, installAdsErrors } from './http/errors.js';
 import { AdsRateLimiter } from './http/rate-limit.js';
 import { AdsRoutes } from './http/route.js';
 import { lineItemRoutes } from './line-items/routes.js';
+import { mediaCreativeRoutes } from './media-creatives/routes.js';
+import { mediaLibraryRoutes } from './media-library/routes.js';
+import { adsPostRoutes } from './posts/routes.js';
+import { startScheduledPublisher } from './posts/scheduled.js';
 import { promotedRoutes } from './promoted/routes.js';
 import { targetingRoutes } from './targeting/routes.js';
 
@@ -39,6 +49,20 @@ export async function buildAds(ctx: AppContext, metrics: Metrics, environment: A
   categoryRoutes(ads);
   promotedRoutes(ads);
   historyRoutes(ads);
+  mediaLibraryRoutes(ads);
+  accountMediaRoutes(ads);
+  mediaCreativeRoutes(ads);
+  cardRoutes(ads);
+  adsPostRoutes(ads);
+  // One publisher of scheduled posts per process (the store is shared by both environments).
+  if (environment === 'production') {
+    const publisher = startScheduledPublisher(ctx);
+    app.addHook('onClose', () => publisher.close());
+  }
+  audienceRoutes(ads);
+  doNotReachRoutes(ads);
+  catalogRoutes(ads);
+  keywordInsightRoutes(ads);
   return app;
 }
 

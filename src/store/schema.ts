@@ -7,13 +7,17 @@ import type { Generated } from 'kysely';
  */
 import type { ActivityTables } from './schema-activity.js';
 import type { AdsTables } from './schema-ads.js';
+import type { AdsMediaTables } from './schema-ads-media.js';
+import type { AdsAudienceTables } from './schema-ads-audiences.js';
 import type { EventsTables } from './schema-events.js';
 import type { GraphTables } from './schema-graph.js';
 import type { OAuthFlowTables } from './schema-oauth.js';
 import type { PostsTables } from './schema-posts.js';
+import type { StreamTables } from './schema-stream.js';
+import type { StreamConnectionTables } from './schema-stream-connections.js';
 
 /** Every table: the foundation's here, each later area's in its own schema file. */
-export interface Database extends FoundationTables, AdsTables, OAuthFlowTables, PostsTables, GraphTables, ActivityTables, EventsTables {}
+export interface Database extends FoundationTables, AdsTables, OAuthFlowTables, PostsTables, GraphTables, ActivityTables, EventsTables, AdsMediaTables, AdsAudienceTables, StreamTables, StreamConnectionTables {}
 
 export interface FoundationTables {
   apps: AppTable;

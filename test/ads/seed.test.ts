@@ -34,7 +34,7 @@ test('the demo seed gives each demo user an ads account with a funding instrumen
   }
   const ada = k.accountOf('ada');
   const promoted = await k.ads.get(`/12/accounts/${ada}/promoted_posts`);
-  assert.equal(promoted.body.data.length, 1, 'ada\'s latest post is promoted');
+  assert.equal(promoted.body.data.length, 2, 'ada\'s latest post is promoted, and her promoted-only post (issue #13)');
 });
 
 test('ads_account_ids lists the accounts a user administers first, then those shared with them; a later start reads them back from the store', async () => {

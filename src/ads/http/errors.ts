@@ -27,6 +27,8 @@ export class AdsError extends Error {
     /** Authentication-level errors echo empty params, as the public platform does. */
     readonly echo = true,
     readonly headers: Record<string, string> = {},
+    /** A whole body sent instead of `{errors, request}` (batch item errors: `operation_errors`). */
+    readonly body?: Record<string, unknown>,
   ) {
     super(errors.map((e) => e.message).join('; '));
     this.name = 'AdsError';
@@ -106,6 +108,7 @@ export function installAdsErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AdsError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+      if (error.body) return reply.code(error.status).type('application/json; charset=utf-8').serializer(JSON.stringify).send(error.body);
       return sendAdsError(reply, request, error.status, error.errors, error.echo);
     }
     if (error.validation) {

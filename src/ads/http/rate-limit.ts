@@ -18,7 +18,9 @@ export type RateCategory =
   /** Targeting criteria reads: one category per user, 400 per 15 minutes. */
   | 'targeting-read'
   /** GET endpoints without :account_id: per endpoint and user, 5 per 15 minutes. */
-  | 'global-read';
+  | 'global-read'
+  /** Custom audience users batches: per ad account, 1,500 per minute (spec 001 "Limits"). */
+  | 'audience-users';
 
 const MINUTE = 60_000;
 const QUARTER = 15 * MINUTE;
@@ -34,6 +36,7 @@ export const RATE_LIMITS: Record<RateCategory, Limit> = {
   'account-read': { limit: 2_000, windowMs: QUARTER },
   'targeting-read': { limit: 400, windowMs: QUARTER },
   'global-read': { limit: 5, windowMs: QUARTER },
+  'audience-users': { limit: 1_500, windowMs: MINUTE },
 };
 /** The application-wide quota shown at user level on account-limited endpoints. */
 export const APP_GLOBAL_QUOTA: Limit = { limit: 100_000, windowMs: QUARTER };

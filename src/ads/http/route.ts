@@ -66,6 +66,8 @@ export interface AdsRouteDef<S extends ParamSpec> {
   sandboxOnly?: boolean;
   /** Lets a deleted account through the access check (GET and DELETE of the account itself). */
   deletedAccount?: boolean;
+  /** A body limit above the listener's, checked before the body is read (batch uploads). */
+  bodyLimit?: number;
   handler(call: AdsCall<Parsed<S>>): Promise<AdsBody>;
 }
 
@@ -115,6 +117,7 @@ export class AdsRoutes {
     this.app.route({
       method: def.method,
       url,
+      ...(def.bodyLimit !== undefined ? { bodyLimit: def.bodyLimit } : {}),
       handler: async (request, reply) => {
         const body = await this.handle(def, `${def.method} ${url}`, request, reply);
         return reply.code(200).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
@@ -199,7 +202,14 @@ export class AdsRoutes {
       Object.assign(headers, rateHeaders('x-account-rate-limit', account), rateHeaders('x-rate-limit', app));
       exceeded = account.exceeded || app.exceeded;
     } else {
-      const key = category === 'write' ? `write|user:${userId}` : category === 'targeting-read' ? `targeting|user:${userId}` : `${endpoint}|user:${userId}`;
+      const key =
+        category === 'write'
+          ? `write|user:${userId}`
+          : category === 'targeting-read'
+            ? `targeting|user:${userId}`
+            : category === 'audience-users' && access
+              ? `audience-users|account:${access.account.id}`
+              : `${endpoint}|user:${userId}`;
       const state = this.limiter.take(key, RATE_LIMITS[category]);
       Object.assign(headers, rateHeaders('x-rate-limit', state));
       exceeded = state.exceeded;

@@ -8,6 +8,11 @@ import * as m0005 from './0005-graph.js';
 import * as m0006 from './0006-events.js';
 import * as m0007 from './0007-activity.js';
 import * as m0008 from './0008-search.js';
+import * as m0009 from './0009-stream-rules.js';
+import * as m0010 from './0010-stream-connections.js';
+import * as m0011 from './0011-ads-media.js';
+import * as m0012 from './0012-ads-audiences.js';
+import * as m0013 from './0013-user-search.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -23,4 +28,9 @@ export const migrations: Record<string, PlazaMigration> = {
   '0006-events': m0006,
   '0007-activity': m0007,
   '0008-search': m0008,
+  '0009-stream-rules': m0009,
+  '0010-stream-connections': m0010,
+  '0011-ads-media': m0011,
+  '0012-ads-audiences': m0012,
+  '0013-user-search': m0013,
 };

@@ -1,0 +1,108 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { compileSql, tokenize, type QueryNode } from '../../query/index.js';
+import type { StoreDialect } from '../../store/store.js';
+import type { DbOrTx } from '../../store/store.js';
+import { AdsError } from '../http/errors.js';
+
+/**
+ * GET insights/keywords/search (spec 001 "Keyword insights"): how many of the platform's posts
+ * match the keywords (OR-ed) and none of the negative keywords, per DAY or HOUR of the window,
+ * and the terms that co-occur most with them there. Posts are matched by the query language's
+ * SQL compiler over the full-text index of migration 0008 (FTS5 or tsvector), as search is;
+ * deleted posts, superseded edit versions, reposts and protected authors' posts are left out.
+ */
+export const MAX_KEYWORDS = 10;
+export const MAX_RANGE_MS = 7 * 24 * 60 * 60 * 1000;
+export const RELATED_KEYWORDS = 30;
+/** Related keywords are counted over the window's most recent matching posts, at most this many. */
+const RELATED_SAMPLE = 2000;
+
+const BUCKETS = { HOUR: { ms: 3_600_000, prefix: 13 }, DAY: { ms: 86_400_000, prefix: 10 } } as const;
+export type Granularity = keyof typeof BUCKETS;
+
+/** Words too common to say anything about a keyword. */
+const STOP_WORDS = new Set(
+  ('a an and are as at be but by for from has have he her his i if in is it its me my no not of on or our she so that the their them ' +
+    'they this to too us was we were what when which who will with you your rt just than then there these those been do does did can ' +
+    'could would should about into over out up down all any some more most very also how why where am http https www com')
+    .split(' '),
+);
+
+export interface InsightQuery {
+  granularity: Granularity;
+  keywords: string[];
+  negative_keywords?: string[];
+  start_time: string;
+  end_time?: string;
+  location?: string;
+}
+
+/** One keyword as the query language's node: a word, a phrase of several, or a symbol. */
+function keywordNode(keyword: string): QueryNode {
+  const tokens = tokenize(keyword);
+  if (tokens.length === 0) return { kind: 'symbol', value: keyword, raw: keyword };
+  return { kind: 'text', tokens, phrase: tokens.length > 1, raw: keyword };
+}
+
+function matchCondition(q: InsightQuery, dialect: StoreDialect): RawBuilder<SqlBool> {
+  const any: QueryNode = { kind: 'or', children: q.keywords.map(keywordNode) };
+  const parts: QueryNode[] = [q.keywords.length === 1 ? any.children[0] : any];
+  if (q.negative_keywords?.length) parts.push({ kind: 'not', child: { kind: 'or', children: q.negative_keywords.map(keywordNode) } });
+  if (q.location) parts.push({ kind: 'place_country', value: q.location, raw: `place_country:${q.location}` });
+  return compileSql(parts.length === 1 ? parts[0] : { kind: 'and', children: parts }, dialect);
+}
+
+function window(q: InsightQuery, now: Date): { start: number; end: number } {
+  const start = Date.parse(q.start_time);
+  const end = q.end_time !== undefined ? Date.parse(q.end_time) : now.getTime();
+  if (end <= start) throw AdsError.invalidParameter(q.end_time !== undefined ? 'end_time' : 'start_time', 'end_time (default now) must be after start_time');
+  if (end - start > MAX_RANGE_MS) throw AdsError.invalidParameter('end_time', 'The time range of keyword insights is at most 7 days');
+  return { start, end };
+}
+
+export function checkKeywords(q: Pick<InsightQuery, 'keywords' | 'negative_keywords'>): void {
+  const total = q.keywords.length + (q.negative_keywords?.length ?? 0);
+  if (total > MAX_KEYWORDS) {
+    throw AdsError.invalidParameter('keywords', `At most ${MAX_KEYWORDS} keywords and negative_keywords together, got ${total}`);
+  }
+}
+
+export async function keywordInsights(db: DbOrTx, dialect: StoreDialect, q: InsightQuery, now: Date) {
+  checkKeywords(q);
+  const { start, end } = window(q, now);
+  const bucket = BUCKETS[q.granularity];
+  const scoped = () =>
+    db
+      .selectFrom('posts')
+      .where('posts.deleted_at', 'is', null)
+      .where('posts.superseded_by_id', 'is', null)
+      .where('posts.reposted_post_id', 'is', null)
+      .where('posts.nullcast', '=', 0)
+      .where('posts.created_at', '>=', new Date(start).toISOString())
+      .where('posts.created_at', '<', new Date(end).toISOString())
+      .where('posts.author_id', 'not in', db.selectFrom('users').select('users.id').where('users.protected', '=', 1))
+      .where(matchCondition(q, dialect));
+
+  const key = sql<string>`substr(posts.created_at, 1, ${sql.lit(bucket.prefix)})`;
+  const counted = await scoped().select([key.as('bucket'), (eb) => eb.fn.countAll<number | string>().as('n')]).groupBy(key).execute();
+  const counts = new Map(counted.map((r) => [r.bucket, Number(r.n)]));
+  const post_volume: number[] = [];
+  for (let at = Math.floor(start / bucket.ms) * bucket.ms; at < end; at += bucket.ms) {
+    post_volume.push(counts.get(new Date(at).toISOString().slice(0, bucket.prefix)) ?? 0);
+  }
+
+  const texts = await scoped().select('posts.text').orderBy('posts.created_at', 'desc').limit(RELATED_SAMPLE).execute();
+  const own = new Set([...q.keywords, ...(q.negative_keywords ?? [])].flatMap(tokenize));
+  const seen = new Map<string, number>();
+  for (const { text } of texts) {
+    for (const word of new Set(tokenize(text))) {
+      if (own.has(word) || STOP_WORDS.has(word) || word.length < 2 || /^[0-9]+$/.test(word)) continue;
+      seen.set(word, (seen.get(word) ?? 0) + 1);
+    }
+  }
+  const related_keywords = [...seen.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, RELATED_KEYWORDS)
+    .map(([word]) => word);
+  return { related_keywords, post_volume };
+}
