@@ -85,6 +85,11 @@ export class EntityCache<Row extends object> {
     return this.store.dialect === 'postgres' ? this.readValidated(db, keys) : this.readByGeneration(db, keys);
   }
 
+  /** The kept row of a key, current or not: a guess at what a read will need next, never an answer. */
+  peek(key: string): Row | undefined {
+    return this.entries.get(key)?.row;
+  }
+
   private async readByGeneration(db: DbOrTx, keys: readonly string[]): Promise<Row[]> {
     const generation = this.store.tableGeneration(this.spec.table);
     if (generation !== this.generation) {
