@@ -70,12 +70,23 @@ function unauthorized(ctx: AppContext): ProblemError {
   return new ProblemError(401, ctx.problems.aboutBlank(401, 'Unauthorized'));
 }
 
-/** Works out who is calling, then checks the route accepts that scheme and its scopes. */
-export async function authenticate(ctx: AppContext, request: FastifyRequest, auth: RouteAuth): Promise<Caller> {
-  const caller = await identifyCaller(ctx, request);
-  if (!caller) throw unauthorized(ctx);
-  const accepted = caller.kind === 'app' ? auth.schemes.includes('app') : auth.schemes.includes('user');
-  if (!accepted) {
+/**
+ * Works out who is calling, then checks the route accepts that scheme and its scopes. A bearer
+ * token already resolved under the store's current generation answers at once (no promise turn).
+ */
+export function authenticate(ctx: AppContext, request: FastifyRequest, auth: RouteAuth): Caller | Promise<Caller> {
+  const known = knownBearerCaller(ctx, request.headers.authorization);
+  if (known) return accepted(ctx, known, auth);
+  return identifyCaller(ctx, request).then((caller) => {
+    if (!caller) throw unauthorized(ctx);
+    return accepted(ctx, caller, auth);
+  });
+}
+
+/** The caller, when the route accepts its scheme and scopes. */
+function accepted(ctx: AppContext, caller: Caller, auth: RouteAuth): Caller {
+  const ok = caller.kind === 'app' ? auth.schemes.includes('app') : auth.schemes.includes('user');
+  if (!ok) {
     throw new ProblemError(
       403,
       ctx.problems.unsupportedAuthentication(
@@ -95,21 +106,30 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest, aut
   return caller;
 }
 
+const BEARER = /^Bearer\s+/i;
+
+/** The remembered caller of a bearer token, while the store is unchanged and the token unexpired. */
+function knownBearerCaller(ctx: AppContext, header: string | undefined): Caller | undefined {
+  if (!header || !BEARER.test(header)) return undefined;
+  const generation = ctx.store.generation();
+  if (generation === undefined) return undefined;
+  const known = bearerMemo(ctx.store).get(header.replace(BEARER, '').trim());
+  if (!known || known.generation !== generation) return undefined;
+  return known.expiresAt === null || known.expiresAt > ctx.clock.now().toISOString() ? known.caller : undefined;
+}
+
 async function identifyCaller(ctx: AppContext, request: FastifyRequest): Promise<Caller | undefined> {
   const header = request.headers.authorization;
   if (!header) return undefined;
-  if (/^Bearer\s+/i.test(header)) {
-    const token = header.replace(/^Bearer\s+/i, '').trim();
-    const tokenHash = hashToken(token);
+  if (BEARER.test(header)) {
+    const token = header.replace(BEARER, '').trim();
     const generation = ctx.store.generation();
     const now = ctx.clock.now().toISOString();
-    const memo = bearerMemo(ctx.store);
-    const known = memo.get(tokenHash);
-    if (known && generation !== undefined && known.generation === generation && (known.expiresAt === null || known.expiresAt > now)) return known.caller;
-    const caller = await identifyBearer(ctx, token, tokenHash, now);
+    const caller = await identifyBearer(ctx, token, hashToken(token), now);
     if (caller && generation !== undefined && generation === ctx.store.generation()) {
+      const memo = bearerMemo(ctx.store);
       if (memo.size >= BEARER_MEMO_SIZE) memo.clear();
-      memo.set(tokenHash, { generation, caller: caller.caller, expiresAt: caller.expiresAt });
+      memo.set(token, { generation, caller: caller.caller, expiresAt: caller.expiresAt });
     }
     return caller?.caller;
   }
@@ -118,9 +138,9 @@ async function identifyCaller(ctx: AppContext, request: FastifyRequest): Promise
 }
 
 /**
- * Who a bearer token belongs to, remembered per store while the store is unchanged (any write,
- * such as a revocation, bumps its generation) and the token unexpired: repeated reads with one
- * token then cost no query.
+ * Who a bearer token belongs to, remembered per store (keyed by the token as presented) while the
+ * store is unchanged (any write, such as a revocation, bumps its generation) and the token
+ * unexpired: repeated reads with one token then cost no query and no hashing.
  */
 const BEARER_MEMO_SIZE = 10_000;
 const bearerMemos = new WeakMap<Store, Map<string, { generation: string; caller: Caller; expiresAt: string | null }>>();
