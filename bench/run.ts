@@ -24,7 +24,7 @@ import { loadConfig } from '../src/config.js';
 import { dropPostgresDatabase, freshPostgresDatabase } from '../test/support/postgres.js';
 import { profileWhile, type ProfileSummary } from './profile.js';
 import { measureStartup, type StartupResult } from './startup.js';
-import { scenarios, type Bench, type Scenario } from './scenarios.js';
+import { settled, scenarios, type Bench, type Scenario } from './scenarios.js';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -42,6 +42,8 @@ const RESULTS_END = '<!-- bench:latest-results:end -->';
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** The scenario whose Plaza side is CPU-profiled (on SQLite). */
 const PROFILED = process.env.BENCH_PROFILE ?? 'posts-lookup-100';
+/** The store whose pass is profiled (BENCH_PROFILE_STORE=postgres to see the other). */
+const PROFILED_STORE = process.env.BENCH_PROFILE_STORE ?? 'sqlite';
 
 function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -146,6 +148,7 @@ const spread = <T>(items: readonly T[], count: number): T[] => (items.length <= 
 async function runScenario(bench: Bench, s: Scenario, store: StoreName, scratch: string): Promise<ScenarioResult> {
   console.log(`\n${s.name} (${store}): ${s.description}`);
   const state = await s.setup(bench);
+  await settled(bench);
   const req = await s.requests(bench, state);
   const headersOf = (p: string) => (req.authorizationByPath?.[p] ? { ...req.headers, authorization: req.authorizationByPath[p] } : req.headers);
 
@@ -173,7 +176,7 @@ async function runScenario(bench: Bench, s: Scenario, store: StoreName, scratch:
   const url = `${bench.plaza.urls.base_url}${req.paths[0]}`;
   let profile: ProfileSummary | undefined;
   let plaza: Measurement;
-  if (s.name === PROFILED && store === 'sqlite') {
+  if (s.name === PROFILED && store === PROFILED_STORE) {
     plaza = await measure('plaza', url, req.headers, requestsFile);
     process.stdout.write('  profiling another run... ');
     const profiled = await profileWhile(() => cannon(url, req.headers, Math.min(SECONDS, 5), requestsFile));
@@ -229,7 +232,7 @@ function startupLines(s: StartupResult): string[] {
 
 function profileLines(p: ProfileSummary): string[] {
   return [
-    `CPU profile of Plaza's main thread during ${p.seconds.toFixed(1)} s of \`${PROFILED}\` on SQLite (${p.samples} samples; self time, top ${p.top.length}):`,
+    `CPU profile of Plaza's main thread during ${p.seconds.toFixed(1)} s of \`${PROFILED}\` on ${PROFILED_STORE === 'sqlite' ? 'SQLite' : 'PostgreSQL'} (${p.samples} samples; self time, top ${p.top.length}):`,
     '',
     '| Self % | Function | Where |',
     '| ---: | --- | --- |',
@@ -310,7 +313,8 @@ async function runStore(store: StoreName, scratch: string): Promise<ScenarioResu
     if (!plaza.credentials) throw new Error('Plaza started without the demo workspace');
     const bench: Bench = { plaza, credentials: plaza.credentials };
     const results: ScenarioResult[] = [];
-    for (const s of scenarios) results.push(await runScenario(bench, s, store, scratch));
+    const picked = process.env.BENCH_SCENARIOS?.split(',');
+    for (const s of scenarios) if (!picked || picked.includes(s.name)) results.push(await runScenario(bench, s, store, scratch));
     return results;
   } finally {
     await plaza?.close();
@@ -349,7 +353,7 @@ async function main(): Promise<void> {
       startup = await measureStartup(scratch);
     }
     printConsole(results, startup);
-    if (!only) writeReadme(markdown(results, startup, skipped));
+    if (!only && !process.env.BENCH_SCENARIOS) writeReadme(markdown(results, startup, skipped));
     else console.log('\nBENCH_ONLY is set: bench/README.md is left as it is.');
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });

@@ -8,6 +8,9 @@ import type { Plaza } from '../src/app.js';
 import { newPostRow, recordPost } from '../src/platform/posts/build.js';
 import { postDeclaration, type PostRow } from '../src/platform/posts/wire.js';
 import type { CredentialsFile } from '../src/seed/credentials.js';
+import { lastEventSeq } from '../src/events/log.js';
+import { readCursor } from '../src/events/outbox.js';
+import { WEBHOOK_CURSOR } from '../src/events/fanout.js';
 
 /** The share of the bare route's requests per second Plaza must reach for the heavy reads (issue 8). */
 const HEAVY_TARGET = { sqlite: 0.5, postgres: 0.3 };
@@ -50,6 +53,20 @@ const POST_FIELDS = Object.keys(postDeclaration.fields).join(',');
 const EXPANSIONS = 'author_id,attachments.media_keys,referenced_posts.id';
 
 const userAuth = (bench: Bench, index: number) => ({ authorization: `Bearer ${bench.credentials.users[index].oauth2_access_token}` });
+
+/**
+ * Waits until the webhook fan-out has read every event the setup wrote: fanning out hundreds of
+ * seeded posts is the setup's cost, and would otherwise run in the measured seconds.
+ */
+export async function settled({ plaza }: Bench, timeoutMs = 60_000): Promise<void> {
+  const { db, dialect } = plaza.ctx.store;
+  const deadline = Date.now() + timeoutMs;
+  const end = await lastEventSeq(db);
+  while (((await readCursor(db, WEBHOOK_CURSOR, dialect, false)) ?? end) < end) {
+    if (Date.now() > deadline) throw new Error('the event fan-out did not catch up with the setup');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /** Posts seeded so far in this run: each later post is a millisecond newer, so scenarios never interleave. */
 let seeded = 0;

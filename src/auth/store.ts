@@ -15,6 +15,31 @@ export async function findAppByBearerHash(db: DbOrTx, tokenHash: string): Promis
     .executeTakeFirst();
 }
 
+/** findAppByBearerHash for many tokens at once: each live token's hash with its app. */
+export async function findAppsByBearerHashes(db: DbOrTx, tokenHashes: readonly string[]): Promise<Array<{ token_hash: string; app: AppRow }>> {
+  if (tokenHashes.length === 0) return [];
+  const rows = await db
+    .selectFrom('app_bearer_tokens as t')
+    .innerJoin('apps as a', 'a.id', 't.app_id')
+    .selectAll('a')
+    .select('t.token_hash as bearer_token_hash')
+    .where('t.token_hash', 'in', [...tokenHashes])
+    .where('t.invalidated_at', 'is', null)
+    .execute();
+  return rows.map(({ bearer_token_hash, ...app }) => ({ token_hash: bearer_token_hash, app }));
+}
+
+export async function findAppsByIds(db: DbOrTx, ids: readonly string[]): Promise<AppRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('apps').selectAll().where('id', 'in', [...ids]).execute();
+}
+
+/** findOAuth2AccessToken for many hashes at once. */
+export async function findOAuth2AccessTokens(db: DbOrTx, tokenHashes: readonly string[]): Promise<OAuth2TokenTable[]> {
+  if (tokenHashes.length === 0) return [];
+  return db.selectFrom('oauth2_tokens').selectAll().where('token_hash', 'in', [...tokenHashes]).where('kind', '=', 'access').where('revoked_at', 'is', null).execute();
+}
+
 export async function findOAuth2AccessToken(db: DbOrTx, tokenHash: string): Promise<OAuth2TokenTable | undefined> {
   return db
     .selectFrom('oauth2_tokens')

@@ -31,11 +31,12 @@ export class Metrics {
 
   /** Counts and times every response of `app`; unmatched paths share one route label. */
   instrument(app: FastifyInstance, listener: string): void {
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched';
       const method = request.method;
       this.requests.inc({ listener, method, route, status: String(reply.statusCode) });
       this.latency.observe({ listener, method, route }, reply.elapsedTime / 1000);
+      done();
     });
   }
 

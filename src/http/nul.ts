@@ -58,9 +58,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * invalid-request naming it.
  */
 export function installNulGuard(app: FastifyInstance, problems: Problems): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (nestedDeeperThan(request.body, MAX_BODY_DEPTH)) {
-      throw invalidParameter(problems, 'body', [], `The request body nests more than ${MAX_BODY_DEPTH} levels deep`);
+      return done(invalidParameter(problems, 'body', [], `The request body nests more than ${MAX_BODY_DEPTH} levels deep`));
     }
     const sources: Array<[unknown, string]> = [
       [request.query, 'query parameter'],
@@ -69,7 +69,8 @@ export function installNulGuard(app: FastifyInstance, problems: Problems): void 
     ];
     for (const [values, kind] of sources) {
       const name = findNul(values);
-      if (name !== undefined) throw invalidParameter(problems, name, [], `The \`${name}\` ${kind} must not contain NUL characters`);
+      if (name !== undefined) return done(invalidParameter(problems, name, [], `The \`${name}\` ${kind} must not contain NUL characters`));
     }
+    done();
   });
 }

@@ -106,8 +106,10 @@ export async function createListener(config: Config, metrics: Metrics, listener:
 
   limitConnectionsPerAddress(app.server, config.maxConnectionsPerAddress);
   await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
-  app.addHook('onSend', async (request, reply) => {
+  // Hooks on every request are callback-style: an async hook costs each request its promise turns.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   metrics.instrument(app, listener);
 

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { DbOrTx, Store } from '../store/store.js';
@@ -18,6 +19,10 @@ import type { UserRow } from './users/wire.js';
  *   and reads in full only the rows whose version differs. A write committed by any process is
  *   therefore seen by the very next read, with no waiting on a log.
  *
+ * On PostgreSQL the version checks and row reads of every response that is waiting in one turn
+ * of the event loop go to the store together, one query per table (DataLoader, scheduled on
+ * setImmediate): concurrent requests share their round trips.
+ *
  * Reads inside a transaction bypass the cache entirely: they must see the transaction's own
  * uncommitted writes, and nothing uncommitted may be kept.
  */
@@ -36,20 +41,53 @@ interface Entry<Row> {
 /** How many rows of one table are kept; past it the earliest read go (a row read again comes back). */
 const CAPACITY = 50_000;
 
+/** Loads of one turn of the event loop go out together (what arrives during the poll phase shares a query). */
+const nextTurn = (run: () => void) => void setImmediate(run);
+
 export class EntityCache<Row extends object> {
   private readonly entries = new Map<string, Entry<Row>>();
   private generation: string | undefined;
+  /** PostgreSQL: current row versions (undefined for a missing row), batched across responses. */
+  private readonly versions: DataLoader<string, string | undefined>;
+  /** PostgreSQL: whole rows with their versions, batched across responses. */
+  private readonly rows: DataLoader<string, Entry<Row> | undefined>;
 
   constructor(
     private readonly store: Store,
     private readonly spec: EntityTable<Row>,
-  ) {}
+  ) {
+    const options = { cache: false, batchScheduleFn: nextTurn, maxBatchSize: 5_000 };
+    this.versions = new DataLoader(async (keys) => {
+      const { table, key } = this.spec;
+      const current = await sql<{ k: string; v: string }>`select ${sql.ref(key)} as k, xmin::text as v from ${sql.table(table)} where ${sql.ref(key)} = any(${[...keys]})${this.liveCondition()}`.execute(this.store.db);
+      const byKey = new Map(current.rows.map((r) => [r.k, r.v]));
+      return keys.map((k) => byKey.get(k));
+    }, options);
+    this.rows = new DataLoader(async (keys) => {
+      const { table, key } = this.spec;
+      const fresh = await sql<Row & { __version: string }>`select *, xmin::text as __version from ${sql.table(table)} where ${sql.ref(key)} = any(${[...keys]})${this.liveCondition()}`.execute(this.store.db);
+      const byKey = new Map<string, Entry<Row>>();
+      for (const row of fresh.rows) {
+        const version = row.__version;
+        delete (row as { __version?: string }).__version;
+        const entry = { row: row as Row, version };
+        byKey.set(String(row[key]), entry);
+        this.remember(entry.row, version);
+      }
+      return keys.map((k) => byKey.get(k));
+    }, options);
+  }
 
   /** The rows with these keys (those that exist, and are live for posts), in no particular order. */
   async read(db: DbOrTx, keys: readonly string[]): Promise<Row[]> {
     if (keys.length === 0) return [];
     if (db.isTransaction) return this.readRows(db, keys);
     return this.store.dialect === 'postgres' ? this.readValidated(db, keys) : this.readByGeneration(db, keys);
+  }
+
+  /** The kept row of a key, current or not: a guess at what a read will need next, never an answer. */
+  peek(key: string): Row | undefined {
+    return this.entries.get(key)?.row;
   }
 
   private async readByGeneration(db: DbOrTx, keys: readonly string[]): Promise<Row[]> {
@@ -77,30 +115,22 @@ export class EntityCache<Row extends object> {
   }
 
   private async readValidated(db: DbOrTx, keys: readonly string[]): Promise<Row[]> {
-    const { table, key } = this.spec;
+    // Another handle than the store's own (none today) is read directly, unbatched.
+    if (db !== this.store.db) return this.readRows(db, keys);
     // Nothing kept for these keys: no version to compare, so read the rows at once (one round trip).
-    if (!keys.some((k) => this.entries.has(k))) return this.fetchVersioned(db, keys, []);
-    const current = await sql<{ k: string; v: string }>`select ${sql.ref(key)} as k, xmin::text as v from ${sql.table(table)} where ${sql.ref(key)} = any(${[...keys]})${this.liveCondition()}`.execute(db);
+    if (!keys.some((k) => this.entries.has(k))) return present(await this.rows.loadMany(keys));
+    const versions = await this.versions.loadMany(keys);
     const out: Row[] = [];
     const stale: string[] = [];
-    for (const { k, v } of current.rows) {
+    keys.forEach((k, i) => {
+      const v = versions[i];
+      if (v instanceof Error) throw v;
+      if (v === undefined) return;
       const entry = this.entries.get(k);
       if (entry && entry.version === v) out.push(entry.row);
       else stale.push(k);
-    }
-    return stale.length === 0 ? out : this.fetchVersioned(db, stale, out);
-  }
-
-  /** Reads these rows with their versions, keeps them, and adds them to `out`. */
-  private async fetchVersioned(db: DbOrTx, keys: readonly string[], out: Row[]): Promise<Row[]> {
-    const { table, key } = this.spec;
-    const fresh = await sql<Row & { __version: string }>`select *, xmin::text as __version from ${sql.table(table)} where ${sql.ref(key)} = any(${[...keys]})${this.liveCondition()}`.execute(db);
-    for (const row of fresh.rows) {
-      const version = row.__version;
-      delete (row as { __version?: string }).__version;
-      out.push(row);
-      this.remember(row, version);
-    }
+    });
+    if (stale.length > 0) out.push(...present(await this.rows.loadMany(stale)));
     return out;
   }
 
@@ -120,6 +150,16 @@ export class EntityCache<Row extends object> {
     this.entries.set(key, { row, version });
     if (this.entries.size > CAPACITY) this.entries.delete(this.entries.keys().next().value!);
   }
+}
+
+/** The rows of loaded entries that exist; a failed load fails the read. */
+function present<Row>(loaded: ReadonlyArray<Entry<Row> | undefined | Error>): Row[] {
+  const out: Row[] = [];
+  for (const entry of loaded) {
+    if (entry instanceof Error) throw entry;
+    if (entry) out.push(entry.row);
+  }
+  return out;
 }
 
 /** The caches of one process, built once in app.ts. */

@@ -67,54 +67,102 @@ export function parseSelection(ctx: AppContext, query: Record<string, unknown>, 
  * transaction everything is read through that transaction.
  */
 export class ResponseReads {
-  private readonly users = new Map<string, UserRow | undefined>();
-  private readonly posts = new Map<string, PostRow | undefined>();
-  private readonly media = new Map<string, MediaRow | undefined>();
+  private readonly users: OnceReader<UserRow>;
+  private readonly posts: OnceReader<PostRow>;
+  private readonly media: OnceReader<MediaRow>;
 
   constructor(
     private readonly ctx: AppContext,
     readonly db: DbOrTx = ctx.store.db,
-  ) {}
+  ) {
+    const { entities } = ctx;
+    this.users = new OnceReader((u) => u.id, (ids) => entities.users.read(this.db, ids));
+    this.posts = new OnceReader((p) => p.id, (ids) => entities.posts.read(this.db, ids));
+    this.media = new OnceReader((m) => m.media_key, (keys) => entities.media.read(this.db, keys));
+  }
 
   /** Posts this response already read, so that the expansions do not read them again. */
   holdPosts(rows: readonly PostRow[]): this {
     // Reads of posts answer live posts only: a deleted one must still be missing from includes.
-    for (const row of rows) if (row.deleted_at === null && !this.posts.has(row.id)) this.posts.set(row.id, row);
+    for (const row of rows) if (row.deleted_at === null) this.posts.hold(row.id, row);
     return this;
   }
 
   /** Users with these ids, each read once per response, in the order asked. */
   usersByIds(ids: readonly string[]): Promise<UserRow[]> {
-    return readOnce(this.users, ids, (u) => u.id, (missing) => this.ctx.entities.users.read(this.db, missing));
+    return this.users.read(ids);
   }
 
-  /** Live posts with these ids, each read once per response, in the order asked. */
+  /**
+   * Live posts with these ids, each read once per response, in the order asked. Every read of
+   * posts needs their authors next (the protected-account rule): the authors that the kept
+   * versions of these posts name are read in the same turn, so on PostgreSQL both go out together.
+   */
   postsByIds(ids: readonly string[]): Promise<PostRow[]> {
-    return readOnce(this.posts, ids, (p) => p.id, (missing) => this.ctx.entities.posts.read(this.db, missing));
+    const rows = this.posts.read(ids);
+    const authors: string[] = [];
+    for (const id of ids) {
+      const kept = this.ctx.entities.posts.peek(id);
+      if (kept) authors.push(kept.author_id);
+    }
+    if (authors.length > 0) this.users.start(authors);
+    return rows;
   }
 
   /** Media with these keys, each read once per response, in the order asked. */
   mediaByKeys(keys: readonly string[]): Promise<MediaRow[]> {
-    return readOnce(this.media, keys, (m) => m.media_key, (missing) => this.ctx.entities.media.read(this.db, missing));
+    return this.media.read(keys);
   }
 }
 
-async function readOnce<Row>(known: Map<string, Row | undefined>, ids: readonly string[], keyOf: (row: Row) => string, read: (ids: string[]) => Promise<Row[]>): Promise<Row[]> {
-  const wanted = unique(ids);
-  const missing = wanted.filter((id) => !known.has(id));
-  if (missing.length > 0) {
-    const rows = await read(missing);
-    for (const id of missing) known.set(id, undefined);
-    for (const row of rows) known.set(keyOf(row), row);
+/** Rows of one kind that a response reads at most once each, started early where it can guess what it will need. */
+class OnceReader<Row> {
+  private readonly rows = new Map<string, Row | undefined>();
+  private readonly inflight = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly keyOf: (row: Row) => string,
+    private readonly load: (ids: string[]) => Promise<Row[]>,
+  ) {}
+
+  hold(key: string, row: Row): void {
+    if (!this.rows.has(key)) this.rows.set(key, row);
   }
-  // In the order asked: what follows read order (hidden-post errors, nested expansions) does not
-  // depend on what was kept from earlier responses.
-  const rows: Row[] = [];
-  for (const id of wanted) {
-    const row = known.get(id);
-    if (row) rows.push(row);
+
+  /** Starts reading the rows of these keys not read or being read yet. */
+  start(ids: readonly string[]): void {
+    const missing = unique(ids).filter((id) => !this.rows.has(id) && !this.inflight.has(id));
+    if (missing.length === 0) return;
+    const done = this.load(missing).then((rows) => {
+      for (const id of missing) this.rows.set(id, undefined);
+      for (const row of rows) this.rows.set(this.keyOf(row), row);
+    });
+    // A read started and never awaited must not fail the process; an awaited one still fails its response.
+    done.catch(() => {}).finally(() => missing.forEach((id) => this.inflight.delete(id)));
+    for (const id of missing) this.inflight.set(id, done);
   }
-  return rows;
+
+  /** The rows with these keys that exist, in the order asked. */
+  async read(ids: readonly string[]): Promise<Row[]> {
+    this.start(ids);
+    const waits = new Set<Promise<void>>();
+    for (const id of ids) {
+      const pending = this.inflight.get(id);
+      if (pending) waits.add(pending);
+    }
+    if (waits.size > 0) await Promise.all(waits);
+    // In the order asked: what follows read order (hidden-post errors, nested expansions) does not
+    // depend on what was kept from earlier responses.
+    const out: Row[] = [];
+    const seen = new Set<string>();
+    for (const id of ids) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const row = this.rows.get(id);
+      if (row) out.push(row);
+    }
+    return out;
+  }
 }
 
 /**

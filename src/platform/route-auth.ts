@@ -27,13 +27,25 @@ export function installRouteAuth(app: FastifyInstance, ctx: AppContext): void {
     schema.security = auth.schemes.map((s) => ({ [SECURITY_SCHEME[s]]: [] }));
   });
   app.decorateRequest('caller', undefined);
-  app.addHook('preValidation', async (request, reply) => {
+  // Callback-style: a caller already known costs the request no promise turn.
+  app.addHook('preValidation', (request, reply, done) => {
     const auth = request.routeOptions.config.auth;
-    if (!auth) return;
-    request.caller = await authenticate(ctx, request, auth);
-    // Interface routes answer JSON: a handler may return the body already written as JSON text
-    // (src/http/json-body.ts), which Fastify then sends as it is.
-    reply.type('application/json; charset=utf-8');
+    if (!auth) return done();
+    const admit = (caller: Caller) => {
+      request.caller = caller;
+      // Interface routes answer JSON: a handler may return the body already written as JSON text
+      // (src/http/json-body.ts), which Fastify then sends as it is.
+      reply.type('application/json; charset=utf-8');
+      done();
+    };
+    let result: Caller | Promise<Caller>;
+    try {
+      result = authenticate(ctx, request, auth);
+    } catch (err) {
+      return done(err as Error);
+    }
+    if (result instanceof Promise) result.then(admit, done);
+    else admit(result);
   });
 }
 

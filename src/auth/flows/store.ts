@@ -11,16 +11,26 @@ const LEVELS: AccessLevel[] = ['read', 'read-write', 'read-write-directmessages'
  * for it (each was granted by them), or undefined when they have none.
  */
 export async function findOAuth1AccessLevel(db: DbOrTx, appId: string, userId: string): Promise<AccessLevel | undefined> {
+  return (await findOAuth1AccessLevels(db, [[appId, userId]])).get(`${appId}\n${userId}`);
+}
+
+/** findOAuth1AccessLevel for many (app, person) pairs at once, keyed `app id\nuser id`. */
+export async function findOAuth1AccessLevels(db: DbOrTx, pairs: ReadonlyArray<readonly [string, string]>): Promise<Map<string, AccessLevel>> {
+  const out = new Map<string, AccessLevel>();
+  if (pairs.length === 0) return out;
   const rows = await db
     .selectFrom('oauth1_tokens')
-    .select('access_level')
+    .select(['app_id', 'user_id', 'access_level'])
     .distinct()
-    .where('app_id', '=', appId)
-    .where('user_id', '=', userId)
+    .where((eb) => eb.or(pairs.map(([appId, userId]) => eb.and([eb('app_id', '=', appId), eb('user_id', '=', userId)]))))
     .where('invalidated_at', 'is', null)
     .execute();
-  const granted = new Set(rows.map((r) => r.access_level));
-  return [...LEVELS].reverse().find((level) => granted.has(level));
+  for (const row of rows) {
+    const key = `${row.app_id}\n${row.user_id}`;
+    const known = out.get(key);
+    if (known === undefined || LEVELS.indexOf(row.access_level) > LEVELS.indexOf(known)) out.set(key, row.access_level);
+  }
+  return out;
 }
 
 export async function findLatestOAuth1Token(db: DbOrTx, appId: string, userId: string, level?: AccessLevel): Promise<OAuth1TokenTable | undefined> {

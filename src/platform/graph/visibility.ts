@@ -21,7 +21,7 @@ export async function subjectUser(
   opts: { parameter?: string; protectedContent?: boolean } = {},
 ): Promise<{ user: UserRow; problem?: undefined } | { user?: undefined; problem: Problem }> {
   const parameter = opts.parameter ?? 'id';
-  const [user] = await findUsersByIds(ctx.store.db, [userId]);
+  const [user] = await ctx.entities.users.read(ctx.store.db, [userId]);
   if (!user) return { problem: ctx.problems.resourceNotFound({ parameter, value: userId, resource_id: userId, resource_type: 'user' }) };
   if (opts.protectedContent && !(await canSeeContentOf(ctx, view, user))) {
     return { problem: ctx.problems.notAuthorizedForResource({ value: userId, resource_id: userId, resource_type: 'user', section: 'data', parameter }) };
