@@ -94,6 +94,9 @@ export async function openRecordedStream<C extends RecordedConnection>(
   const app = conn.app;
   const allowance = connectionAllowance(ctx, app);
   const id = randomUUID();
+  const full = { ...conn, id, afterSeq: 0, held: null, closed: false } as unknown as C;
+  // What the channel checks (rules present and valid) comes first: a refused connection records nothing.
+  await prepare?.(full);
   const now = ctx.clock.now().toISOString();
   await ctx.store.db.transaction().execute(async (tx) => {
     await lockAppConnections(tx, ctx.store.dialect, app.id);
@@ -118,16 +121,9 @@ export async function openRecordedStream<C extends RecordedConnection>(
       seen_at: now,
     });
   });
-  const full = { ...conn, id, afterSeq: 0, held: null, closed: false } as unknown as C;
   full.onEnd = (reason: EndReason) => {
     closeConnection(ctx.store.db, id, ctx.clock.now().toISOString(), reason).catch((err) => ctx.log.warn({ err }, 'stream connections: closing a record failed'));
   };
-  try {
-    await prepare?.(full);
-  } catch (err) {
-    await closeConnection(ctx.store.db, id, ctx.clock.now().toISOString(), 'ConnectionRefused');
-    throw err;
-  }
   await ctx.streams.open(full, window, request, reply);
 }
 
