@@ -20,7 +20,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const IDLE = new Set(['(idle)', '(root)', '(program)']);
 
 /** Profiles this thread (Plaza's, in the benchmark) while `work` runs, and summarises the profile. */
-export async function profileWhile<T>(work: () => Promise<T>, top = 15): Promise<{ result: T; summary: ProfileSummary }> {
+export async function profileWhile<T>(work: () => Promise<T>, top = Number(process.env.BENCH_PROFILE_TOP ?? 15)): Promise<{ result: T; summary: ProfileSummary }> {
   const session = new Session();
   session.connect();
   try {
