@@ -48,7 +48,9 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     // Loaded only for PostgreSQL: an embedded store's start-up need not wait for it.
     const { default: pgModule } = await import('pg');
     pgModule.types.setTypeParser(20, (v) => Number(v));
-    const pool = new pgModule.Pool({ connectionString: url, max: 10 });
+    // JIT off: Plaza's queries are short, and compiling one that crosses jit_above_cost (a count of
+    // a common word over a large store) costs more than running it.
+    const pool = new pgModule.Pool({ connectionString: url, max: 10, options: '-c jit=off' });
     // An idle connection the server drops (a restart, an administrator) is an 'error' event on the
     // pool; unheard, it would end the process. The pool has already discarded that connection.
     pool.on('error', onConnectionError);

@@ -196,11 +196,20 @@ export async function applyUserBatch(ctx: AppContext, db: DbOrTx, listId: string
       await db.deleteFrom('ads_audience_users').where('list_id', '=', listId).where('key_type', '=', type).where('key_hash', 'in', hashes.slice(i, i + 500)).execute();
     }
   }
-  // One statement per 2,000 identifiers (12,000 parameters: within both engines' limits), written as
-  // plain SQL: the query builder's per-value cost would dominate a 5 MB batch.
-  for (let i = 0; i < upserts.length; i += 2000) {
-    const values = upserts.slice(i, i + 2000).map((u) => sql`(${listId}, ${u.type}, ${u.hash}, ${match(u.type, u.hash) ?? null}, ${u.expiresAt}, ${now})`);
-    await sql`insert into ads_audience_users (list_id, key_type, key_hash, user_id, expires_at, created_at) values ${sql.join(values)}
+  // One statement for every identifier, the rows passed as arrays (PostgreSQL unnest) or as one
+  // JSON parameter (SQLite json_each): no per-value parameters for the query builder to compile.
+  if (upserts.length > 0) {
+    const types = upserts.map((u) => u.type);
+    const hashes = upserts.map((u) => u.hash);
+    const users = upserts.map((u) => match(u.type, u.hash) ?? null);
+    const expiries = upserts.map((u) => u.expiresAt!);
+    const rows =
+      ctx.store.dialect === 'postgres'
+        ? sql`select ${listId}, t.key_type, t.key_hash, t.user_id, t.expires_at, ${now}
+            from unnest(${types}::text[], ${hashes}::text[], ${users}::text[], ${expiries}::text[]) as t(key_type, key_hash, user_id, expires_at)`
+        : sql`select ${listId}, value ->> 0, value ->> 1, value ->> 2, value ->> 3, ${now}
+            from json_each(${JSON.stringify(upserts.map((_, i) => [types[i], hashes[i], users[i], expiries[i]]))}) where true`;
+    await sql`insert into ads_audience_users (list_id, key_type, key_hash, user_id, expires_at, created_at) ${rows}
       on conflict (list_id, key_type, key_hash) do update set expires_at = excluded.expires_at, user_id = excluded.user_id`.execute(db);
   }
   return batch.records;
