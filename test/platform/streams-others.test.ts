@@ -84,7 +84,7 @@ test('"the firehose and its language variants (enterprise, with partition)": eve
   assert.equal(tooFar.status, 400);
 });
 
-test('"the compliance streams (posts, users, likes: deletes, protects, suspensions as they happen)": post deletes and edits, profile modifications', async () => {
+test('"the compliance streams (posts, users, likes: deletes, protects, suspensions as they happen)": post deletes and edits, profile modifications, protects and unprotects', async () => {
   const posts = await Promise.all([1, 2, 3, 4].map((p) => f.open(`/2/posts/compliance/stream?partition=${p}`, enterprise)));
   const users = await Promise.all([1, 2, 3, 4].map((p) => f.open(`/2/users/compliance/stream?partition=${p}`, enterprise)));
   const likes = await f.open('/2/likes/compliance/stream', enterprise);
@@ -109,6 +109,15 @@ test('"the compliance streams (posts, users, likes: deletes, protects, suspensio
   const userPart = users[partitionOf(ada.id, 4) - 1];
   await userPart.until(() => userPart.events().length >= 1, 'the profile modification');
   assert.deepEqual({ ...userPart.events()[0].data.user_profile_modification, event_at: undefined }, { user: { id: ada.id }, profile_field: 'description', new_value: 'Compliance, streamed.', event_at: undefined });
+  for (const protect of [true, false]) {
+    const changed = await f.g.send('PATCH', '/2/users/me', { auth: f.g.oauth2As('ada'), body: { protected: protect } });
+    assert.equal(changed.status, 200, changed.text);
+  }
+  await userPart.until(() => userPart.events().some((e) => e.data.user_unprotect), 'the unprotect');
+  const kinds = userPart.events().map((e) => Object.keys(e.data)[0]);
+  assert.deepEqual(kinds.slice(-2), ['user_protect', 'user_unprotect']);
+  assert.equal(userPart.events().at(-2).data.user_protect.user.id, ada.id);
+  assert.ok(userPart.events().at(-1).data.user_unprotect.event_at);
 });
 
 test('"the likes firehose and sample10 streams": every like of a public post as {data, includes}', async () => {

@@ -69,11 +69,18 @@ const PROFILE_FIELDS: Record<string, string> = {
   'profile.update.profile_picture': 'profile_image_url',
 };
 
-/** GET /2/users/compliance/stream: profile modifications, as they happen. */
+/** The entry of an account made protected or public. */
+const PROTECTED = 'profile.update.protected';
+
+/** GET /2/users/compliance/stream: profile modifications, protects and unprotects, as they happen. */
 export class UserComplianceChannel extends MappedChannel<PartitionedConnection> {
-  readonly logTypes: ReadonlySet<string> = new Set(Object.keys(PROFILE_FIELDS));
+  readonly logTypes: ReadonlySet<string> = new Set([...Object.keys(PROFILE_FIELDS), PROTECTED]);
 
   protected lineOf(event: LoggedEvent) {
+    if (event.type === PROTECTED) {
+      const kind = event.payload?.after === 'true' ? 'user_protect' : 'user_unprotect';
+      return { key: event.subject, body: { data: { [kind]: { user: { id: event.subject }, event_at: event.created_at } } } };
+    }
     const field = PROFILE_FIELDS[event.type];
     if (!field) return undefined;
     const after = event.payload?.after;

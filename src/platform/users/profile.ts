@@ -43,6 +43,8 @@ const PROFILE_EVENTS: Array<{ type: string; of: (u: UserRow) => string }> = [
   { type: 'profile.update.geo', of: (u) => u.location ?? '' },
   { type: 'profile.update.url', of: (u) => u.url ?? '' },
   { type: 'profile.update.profile_picture', of: (u) => u.profile_image_url },
+  // Not an Activity API type: the users compliance stream reads it (user_protect, user_unprotect).
+  { type: 'profile.update.protected', of: (u) => (u.protected === 1 ? 'true' : 'false') },
 ];
 
 const USERNAME = /^[A-Za-z0-9_]{4,15}$/;
