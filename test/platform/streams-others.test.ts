@@ -84,7 +84,7 @@ test('"the firehose and its language variants (enterprise, with partition)": eve
   assert.equal(tooFar.status, 400);
 });
 
-test('"the compliance streams (posts, users, likes: deletes, protects, suspensions as they happen)": post deletes and edits, profile modifications, protects and unprotects', async () => {
+test('"the compliance streams (posts, users, likes: deletes, protects, suspensions as they happen)": post deletes and edits, profile modifications, protects and unprotects, unlikes', async () => {
   const posts = await Promise.all([1, 2, 3, 4].map((p) => f.open(`/2/posts/compliance/stream?partition=${p}`, enterprise)));
   const users = await Promise.all([1, 2, 3, 4].map((p) => f.open(`/2/users/compliance/stream?partition=${p}`, enterprise)));
   const likes = await f.open('/2/likes/compliance/stream', enterprise);
@@ -118,6 +118,16 @@ test('"the compliance streams (posts, users, likes: deletes, protects, suspensio
   assert.deepEqual(kinds.slice(-2), ['user_protect', 'user_unprotect']);
   assert.equal(userPart.events().at(-2).data.user_protect.user.id, ada.id);
   assert.ok(userPart.events().at(-1).data.user_unprotect.event_at);
+  // Unlikes: delete.favorite on the likes compliance stream.
+  const chen = f.g.user('chen');
+  const target = await f.post('ada', 'liked, then not');
+  const chenAuth = await f.g.enterpriseAs('chen');
+  assert.equal((await f.g.send('POST', `/2/users/${chen.id}/likes`, { auth: chenAuth, body: { post_id: target.id } })).status, 200);
+  const [logged] = await plaza.ctx.store.db.selectFrom('events').select('payload').where('type', '=', 'like.create').orderBy('seq', 'desc').limit(1).execute();
+  const unliked = await f.g.send('DELETE', `/2/users/${chen.id}/likes/${target.id}`, { auth: chenAuth });
+  assert.equal(unliked.status, 200, unliked.text);
+  await likes.until(() => likes.events().length >= 1, 'the unlike');
+  assert.deepEqual(likes.events()[0].data.delete.favorite, { id: JSON.parse(logged.payload).id, user_id: chen.id });
 });
 
 test('"the likes firehose and sample10 streams": every like of a public post as {data, includes}', async () => {

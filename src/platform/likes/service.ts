@@ -17,7 +17,7 @@ import type { PostRow } from '../posts/wire.js';
 import { postsThrough } from '../timelines/store.js';
 import { userExpansions } from '../users/service.js';
 import type { View } from '../view.js';
-import { deleteLike, hasLiked, insertLike, listLikingUsers, moveLikeCounters } from './store.js';
+import { deleteLike, hasLiked, insertLike, likesOf, listLikingUsers, moveLikeCounters } from './store.js';
 
 /**
  * Records a like of `post` (its latest version) with its counters and its like.create event;
@@ -64,7 +64,15 @@ export async function unlikePost(ctx: AppContext, caller: UserCaller, userId: st
   await ctx.store.db.transaction().execute(async (tx) => {
     const [named] = await findPostsByIds(tx, [postId]);
     const latest = named && (await latestOf(tx, named));
-    if (await deleteLike(tx, userId, latest ? versionIds(latest) : [postId])) await moveLikeCounters(tx, userId, latest?.id ?? postId, -1);
+    const versions = latest ? versionIds(latest) : [postId];
+    const likes = await likesOf(tx, userId, versions);
+    if (await deleteLike(tx, userId, versions)) {
+      await moveLikeCounters(tx, userId, latest?.id ?? postId, -1);
+      // Read by the likes compliance stream (delete.favorite); not an Activity API type.
+      for (const like of likes) {
+        await appendEvent(ctx, tx, { type: 'like.delete', subject: like.post_id, payload: { id: like.id, user_id: userId, liked_post_id: like.post_id } });
+      }
+    }
   });
   return { liked: false };
 }

@@ -3,6 +3,9 @@ import { deleteUserPost, hasUserPost, insertUserPost, usersOfPost } from '../gra
 
 export const insertLike = (db: DbOrTx, id: string, userId: string, postId: string, at: string) => insertUserPost(db, 'likes', id, userId, postId, at);
 export const deleteLike = (db: DbOrTx, userId: string, postIds: readonly string[]) => deleteUserPost(db, 'likes', userId, postIds);
+/** The user's likes of these post versions (their ids), read before an unlike removes them. */
+export const likesOf = (db: DbOrTx, userId: string, postIds: readonly string[]) =>
+  db.selectFrom('likes').select(['id', 'post_id']).where('user_id', '=', userId).where('post_id', 'in', [...postIds]).execute();
 export const hasLiked = (db: DbOrTx, userId: string, postIds: readonly string[]) => hasUserPost(db, 'likes', userId, postIds);
 export const listLikingUsers = (db: DbOrTx, postIds: readonly string[], limit: number, after?: string) => usersOfPost(db, 'likes', postIds, limit, after);
 

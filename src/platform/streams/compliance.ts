@@ -91,7 +91,17 @@ export class UserComplianceChannel extends MappedChannel<PartitionedConnection> 
   }
 }
 
-/** Streams whose events the log does not hold yet (label notices, unlikes): keep-alives only, until it does. */
+/** GET /2/likes/compliance/stream: unlikes, as they happen (delete.favorite). */
+export class LikeComplianceChannel extends MappedChannel<PartitionedConnection> {
+  readonly logTypes: ReadonlySet<string> = new Set(['like.delete']);
+
+  protected lineOf(event: LoggedEvent) {
+    const p = event.payload ?? {};
+    return { key: String(p.id), body: { data: { delete: { favorite: { id: String(p.id), user_id: String(p.user_id) }, event_at: event.created_at } } } };
+  }
+}
+
+/** Streams whose events the log does not hold yet (label notices): keep-alives only, until it does. */
 export class SilentChannel extends MappedChannel<PartitionedConnection> {
   readonly logTypes: ReadonlySet<string> = new Set();
   protected lineOf(): undefined {

@@ -15,6 +15,7 @@ import {
   parseLikeFields,
   PostComplianceChannel,
   SilentChannel,
+  LikeComplianceChannel,
   UserComplianceChannel,
   type LikeStreamConnection,
   type PartitionedConnection,
@@ -69,6 +70,7 @@ export async function streamRoutes(app: Listener, ctx: AppContext): Promise<void
   const postCompliance = new PostComplianceChannel();
   const userCompliance = new UserComplianceChannel();
   const silent = new SilentChannel();
+  const likeCompliance = new LikeComplianceChannel();
   const likes = new LikeStreamChannel(ctx);
 
   // A change of an app's rules that leaves them invalid cuts its filtered streams (InvalidRules).
@@ -214,11 +216,11 @@ export async function streamRoutes(app: Listener, ctx: AppContext): Promise<void
       path: '/2/likes/compliance/stream',
       operationId: 'streamLikesCompliance',
       summary: 'Stream like compliance events (enterprise)',
-      description: 'Unlikes as they happen. Plaza does not log unlikes yet: the stream carries keep-alives only.',
+      description: 'Unlikes as they happen: `{"data":{"delete":{"favorite":{"id","user_id"},"event_at"}}}`.',
       endpoint: 'likes_compliance_stream',
       enterprise: true,
       query: { ...windowQuery },
-      open: eventStream('likes_compliance_stream', silent),
+      open: eventStream('likes_compliance_stream', likeCompliance),
     },
     {
       path: '/2/posts/label/stream',
