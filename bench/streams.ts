@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { request, waitForCredentials } from './child-plaza.js';
 
 const STREAMS = Number(process.env.STREAMS ?? 200);
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
@@ -101,28 +102,6 @@ async function main(): Promise<void> {
     await new Promise((r) => child.once('exit', r));
     fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-async function request(base: string, method: string, p: string, bearer: string, body: unknown): Promise<void> {
-  const res = await fetch(`${base}${p}`, { method, headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
-}
-
-async function waitForCredentials(file: string, pid: number): Promise<any> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (fs.existsSync(file)) {
-      try {
-        const creds = JSON.parse(fs.readFileSync(file, 'utf8'));
-        if (creds.base_url && !creds.base_url.endsWith(':0')) return creds;
-      } catch {
-        // being written
-      }
-    }
-    if (!fs.existsSync(`/proc/${pid}`)) throw new Error('plaza exited');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('plaza did not start');
 }
 
 main().catch((err) => {
