@@ -17,17 +17,28 @@ export interface CredentialsFile {
     client_secret: string;
     callback_urls: string[];
   }>;
-  users: Array<{
-    id: string;
-    username: string;
-    password: string;
-    access_token: string;
-    access_token_secret: string;
-    oauth2_access_token: string;
-    oauth2_refresh_token: string;
-    ads_account_ids: string[];
-  }>;
+  users: Array<
+    {
+      id: string;
+      username: string;
+      password: string;
+      /** One entry per demo app, in the order of `apps`; the top-level tokens are those of apps[0]. */
+      tokens: AppTokens[];
+      ads_account_ids: string[];
+    } & Omit<AppTokens, 'app_id'>
+  >;
   sample: { post_ids: string[]; media_keys: string[] };
+  /** Opens the admin interface (/admin/... on the platform listener); absent when it is off. */
+  admin_token?: string;
+}
+
+/** A demo user's tokens for one demo app. */
+export interface AppTokens {
+  app_id: string;
+  access_token: string;
+  access_token_secret: string;
+  oauth2_access_token: string;
+  oauth2_refresh_token: string;
 }
 
 /**

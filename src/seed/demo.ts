@@ -6,12 +6,13 @@ import { hashToken } from '../auth/tokens.js';
 import { recordFollow } from '../platform/follows/service.js';
 import { seedGraphDemo } from '../platform/graph/demo.js';
 import { seedPostsDemo } from '../platform/posts/demo.js';
+import { seedNewsAndNotesDemo } from '../platform/news/demo.js';
 import { newPostRow, recordPost } from '../platform/posts/build.js';
 import type { PostRow } from '../platform/posts/wire.js';
 import { alphanumeric } from '../store/ids.js';
 import type { Tier, UserTable } from '../store/schema.js';
 import { toJson, type DbOrTx } from '../store/store.js';
-import type { CredentialsFile } from './credentials.js';
+import type { AppTokens, CredentialsFile } from './credentials.js';
 
 /** Which apps and users form the demo workspace, and its sample posts. No secrets. */
 interface DemoWorkspace {
@@ -131,6 +132,8 @@ export async function seedDemo(ctx: AppContext): Promise<CredentialsFile> {
       users.push(row);
     }
     const [ada, bruno, news, chen, dana] = users;
+    // The demo apps belong to the first demo user, who sees and edits them in the developer console.
+    await tx.updateTable('apps').set({ owner_user_id: ada.id }).where('id', 'in', apps.map((a) => a.id)).execute();
     await tx
       .updateTable('users')
       .set({ affiliation: toJson({ description: 'Plaza News', user_id: [news.id] }) })
@@ -180,6 +183,7 @@ export async function seedDemo(ctx: AppContext): Promise<CredentialsFile> {
     await seedGraphDemo(ctx, tx);
     const written = await seedPostsDemo(ctx, tx, { withMedia, announcement });
     const adsAccounts = await seedAdsDemo(ctx, tx, users);
+    await seedNewsAndNotesDemo(ctx, tx, users);
 
     const workspace: DemoWorkspace = {
       app_ids: apps.map((a) => a.id),
@@ -191,19 +195,11 @@ export async function seedDemo(ctx: AppContext): Promise<CredentialsFile> {
 
     const userCredentials = [];
     for (const u of users) {
-      const oauth1 = await issueOAuth1AccessToken(ctx, tx, apps[0].id, u.id, 'read-write-directmessages');
-      const oauth2 = await issueOAuth2Tokens(ctx, tx, apps[0].id, u.id, DEMO_SCOPES);
-      userCredentials.push({
-        id: u.id,
-        username: u.username,
-        password: demoPassword(u.username),
-        access_token: oauth1.token,
-        access_token_secret: oauth1.secret,
-        oauth2_access_token: oauth2.accessToken,
-        oauth2_refresh_token: oauth2.refreshToken!,
-        ads_account_ids: adsAccounts.get(u.id) ?? [],
-      });
+      const tokens: AppTokens[] = [];
+      for (const app of apps) tokens.push(await appTokens(ctx, tx, app.id, u.id, undefined));
+      userCredentials.push(userEntry(u, demoPassword(u.username), tokens, adsAccounts.get(u.id) ?? []));
     }
+    await recordMinted(ctx, tx);
     return {
       base_url: '',
       ads_url: '',
@@ -221,10 +217,17 @@ export async function seedDemo(ctx: AppContext): Promise<CredentialsFile> {
 /**
  * On a later start: the demo workspace's credentials again. Secrets the store keeps only as
  * hashes are taken from the previous file when they still verify, and issued anew otherwise.
+ * Undefined, and nothing issued, when no file of this workspace is given and the store's demo
+ * tokens were minted before: that file belongs to the process that seeded.
  */
-export async function demoCredentials(ctx: AppContext, workspace: DemoWorkspace, previous: CredentialsFile | undefined): Promise<CredentialsFile> {
+export async function demoCredentials(ctx: AppContext, workspace: DemoWorkspace, given: CredentialsFile | undefined): Promise<CredentialsFile | undefined> {
+  // A file that is not this workspace's (another store's) is no file at all.
+  const previous = given && workspace.app_ids.every((id) => given.apps.some((a) => a.id === id)) ? given : undefined;
   return ctx.store.db.transaction().execute(async (tx) => {
-    const now = ctx.clock.now().toISOString();
+    // Minting on start happens once per store: a process given no file of this workspace (a second
+    // process on the same PostgreSQL store, say) writes none rather than minting fresh tokens.
+    if (!previous && (await mintedAt(tx))) return undefined;
+    await tx.updateTable('apps').set({ owner_user_id: workspace.user_ids[0] }).where('id', 'in', workspace.app_ids).where('owner_user_id', 'is', null).execute();
     // The file's order is part of its contract (apps[0] is the self-serve app): keep the seed's order.
     const byPosition = <T extends { id: string }>(rows: T[], order: string[]) => rows.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
     const apps = byPosition(await tx.selectFrom('apps').selectAll().where('id', 'in', workspace.app_ids).execute(), workspace.app_ids);
@@ -241,49 +244,83 @@ export async function demoCredentials(ctx: AppContext, workspace: DemoWorkspace,
         client_id: app.client_id, client_secret: app.client_secret, callback_urls: JSON.parse(app.callback_urls) as string[],
       });
     }
-    const first = apps[0];
     const userCredentials = [];
     const checked = await writtenPasswordHashes(tx);
     const written: Record<string, string> = {};
     for (const user of users) {
       const old = previous?.users.find((u) => u.id === user.id);
-      const stored = await tx
-        .selectFrom('oauth1_tokens')
-        .select(['token', 'secret'])
-        .where('app_id', '=', first.id)
-        .where('user_id', '=', user.id)
-        .where('invalidated_at', 'is', null)
-        .orderBy('created_at', 'desc')
-        .executeTakeFirst();
-      const oauth1 = stored ?? (await issueOAuth1AccessToken(ctx, tx, first.id, user.id, 'read-write-directmessages'));
-      const liveOAuth2 = async (token: string | undefined, kind: 'access' | 'refresh') =>
-        token
-          ? (await tx
-              .selectFrom('oauth2_tokens')
-              .select('token_hash')
-              .where('token_hash', '=', hashToken(token))
-              .where('kind', '=', kind)
-              .where('revoked_at', 'is', null)
-              .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-              .executeTakeFirst()) !== undefined
-          : false;
-      let access = old?.oauth2_access_token;
-      let refresh = old?.oauth2_refresh_token;
-      if (!(await liveOAuth2(access, 'access')) || !(await liveOAuth2(refresh, 'refresh'))) {
-        const issued = await issueOAuth2Tokens(ctx, tx, first.id, user.id, DEMO_SCOPES);
-        access = issued.accessToken;
-        refresh = issued.refreshToken;
+      const tokens: AppTokens[] = [];
+      for (const [i, app] of apps.entries()) {
+        // Files written before `tokens` existed hold apps[0]'s tokens at the top level only.
+        const given = old?.tokens?.find((t) => t.app_id === app.id) ?? (i === 0 && old ? { app_id: app.id, ...old } : undefined);
+        tokens.push(await appTokens(ctx, tx, app.id, user.id, given));
       }
       let password = old?.password && user.password_hash && checked[user.id] === user.password_hash ? old.password : '';
       const candidates = [old?.password, demoPassword(user.username)].filter((p): p is string => !!p);
       if (!password) for (const candidate of candidates) if (await verifyPassword(candidate, user.password_hash)) { password = candidate; break; }
       if (password && user.password_hash) written[user.id] = user.password_hash;
-      userCredentials.push({
-        id: user.id, username: user.username, password, access_token: oauth1.token, access_token_secret: oauth1.secret,
-        oauth2_access_token: access!, oauth2_refresh_token: refresh!, ads_account_ids: await adsAccountIdsOf(tx, user.id),
-      });
+      userCredentials.push(userEntry(user, password, tokens, await adsAccountIdsOf(tx, user.id)));
     }
     await recordPasswordHashes(tx, written);
+    if (!(await mintedAt(tx))) await recordMinted(ctx, tx);
     return { base_url: '', ads_url: '', ads_sandbox_url: '', apps: appCredentials, users: userCredentials, sample: workspace.sample };
   });
+}
+
+/** Records that this store's demo tokens were minted: later starts reuse a file, never mint again without one. */
+const MINTED_KEY = 'demo_tokens_minted';
+
+async function mintedAt(db: DbOrTx): Promise<string | undefined> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', MINTED_KEY).executeTakeFirst();
+  return row ? (JSON.parse(row.value) as { at: string }).at : undefined;
+}
+
+async function recordMinted(ctx: AppContext, db: DbOrTx): Promise<void> {
+  const value = toJson({ at: ctx.clock.now().toISOString() });
+  await db.insertInto('settings').values({ key: MINTED_KEY, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
+}
+
+/** A user's entry of the file: apps[0]'s tokens at the top level (the file's original keys), every app's in `tokens`. */
+function userEntry(user: { id: string; username: string }, password: string, tokens: AppTokens[], adsAccountIds: string[]): CredentialsFile['users'][number] {
+  const { app_id: _first, ...top } = tokens[0];
+  return { id: user.id, username: user.username, password, ...top, tokens, ads_account_ids: adsAccountIds };
+}
+
+/**
+ * A demo user's tokens for one demo app: the live OAuth 1.0a token the store holds (or a new one),
+ * and the OAuth 2.0 pair `given` names while both still verify (or a new pair: the store keeps
+ * only their hashes).
+ */
+async function appTokens(ctx: AppContext, tx: DbOrTx, appId: string, userId: string, given: Partial<AppTokens> | undefined): Promise<AppTokens> {
+  const now = ctx.clock.now().toISOString();
+  const stored = await tx
+    .selectFrom('oauth1_tokens')
+    .select(['token', 'secret'])
+    .where('app_id', '=', appId)
+    .where('user_id', '=', userId)
+    .where('invalidated_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  const oauth1 = stored ?? (await issueOAuth1AccessToken(ctx, tx, appId, userId, 'read-write-directmessages'));
+  const live = async (token: string | undefined, kind: 'access' | 'refresh') =>
+    token
+      ? (await tx
+          .selectFrom('oauth2_tokens')
+          .select('token_hash')
+          .where('token_hash', '=', hashToken(token))
+          .where('kind', '=', kind)
+          .where('app_id', '=', appId)
+          .where('user_id', '=', userId)
+          .where('revoked_at', 'is', null)
+          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+          .executeTakeFirst()) !== undefined
+      : false;
+  let access = given?.oauth2_access_token;
+  let refresh = given?.oauth2_refresh_token;
+  if (!(await live(access, 'access')) || !(await live(refresh, 'refresh'))) {
+    const issued = await issueOAuth2Tokens(ctx, tx, appId, userId, DEMO_SCOPES);
+    access = issued.accessToken;
+    refresh = issued.refreshToken;
+  }
+  return { app_id: appId, access_token: oauth1.token, access_token_secret: oauth1.secret, oauth2_access_token: access!, oauth2_refresh_token: refresh! };
 }

@@ -9,6 +9,9 @@ import {
 } from '../auth/flows/oauth1-flow.js';
 import { bodyParam, queryParam } from '../auth/flows/request.js';
 import { ACCESS_LEVEL_TEXT } from '../auth/flows/scopes.js';
+import { tierRefuses } from '../platform/graph/tiers.js';
+import { SUMMONED_ONLY_FROM } from '../platform/posts/rules.js';
+import type { AccessLevel, Tier } from '../store/schema.js';
 import type { UserRow } from '../auth/store.js';
 import type { AppContext } from '../context.js';
 import { checkCredentials } from './accounts.js';
@@ -48,12 +51,40 @@ interface ConsentOptions {
   error?: string;
   /** The address of this page, for "use another account". */
   selfUrl: string;
+  /** The clock's now: which tier rules apply (they follow the release history). */
+  now: Date;
+}
+
+const WRITE_LINE = 'Post, repost, like, follow and unfollow for you; update your profile.';
+
+/**
+ * What the consent page promises, by access level and by what the app's tier allows at `now`: a
+ * self-serve app that lost likes and follows (release history, Apr 20, 2026) is not said to have
+ * them, and the summoning rule's limit on replies and mentions is said. Returns what the app
+ * will and will not be able to do.
+ */
+export function consentPermissions(level: AccessLevel, tier: Tier, now: Date): { can: string[]; cannot: string[] } {
+  const can = ACCESS_LEVEL_TEXT[level].filter((t) => t !== WRITE_LINE);
+  const cannot = ['See your password.'];
+  if (level !== 'read') {
+    const likes = !tierRefuses('manageLikes', tier, now);
+    const follows = !tierRefuses('manageFollows', tier, now) && !tierRefuses('follows', tier, now);
+    const acts = ['post', 'repost', ...(likes ? ['like'] : []), ...(follows ? ['follow and unfollow'] : [])];
+    can.splice(2, 0, `${acts.slice(0, -1).join(', ')}${acts.length > 1 ? ' and ' : ''}${acts.at(-1)} for you; update your profile.`.replace(/^./, (c) => c.toUpperCase()));
+    const summoned = tier !== 'enterprise' && now.toISOString().slice(0, 10) >= SUMMONED_ONLY_FROM;
+    if (summoned) can.splice(3, 0, 'Reply to, quote or mention other accounts only where they mentioned you or quoted your posts first.');
+    const lost = [...(likes ? [] : ['like posts']), ...(follows ? [] : ['follow or unfollow accounts'])];
+    if (lost.length > 0) cannot.push(`${lost.join(' or ').replace(/^./, (c) => c.toUpperCase())} for you (not available to apps on the ${tier} tier).`);
+  }
+  if (level !== 'read-write-directmessages') cannot.push('Read or send your direct messages.');
+  return { can, cannot };
 }
 
 function consentPage(o: ConsentOptions) {
   const { app, requestToken } = o.pending;
   const askCredentials = !o.user;
   const other = new URL(o.selfUrl, 'http://plaza.invalid');
+  const permissions = consentPermissions(requestToken.access_level, app.tier, o.now);
   other.searchParams.set('force_login', 'true');
   return page({
     title: o.mode === 'authenticate' ? `Sign in to ${app.name} with Plaza` : `Authorize ${app.name} to use your account?`,
@@ -62,9 +93,9 @@ function consentPage(o: ConsentOptions) {
     body: html`${errorSummary(o.error ? [o.error] : [])}
 <div class="app-card"><p><strong>${app.name}</strong> wants to use your Plaza account.</p></div>
 <h2>This app will be able to</h2>
-<ul class="permissions">${ACCESS_LEVEL_TEXT[requestToken.access_level].map((t) => html`<li>${t}</li>`)}</ul>
+<ul class="permissions">${permissions.can.map((t) => html`<li>${t}</li>`)}</ul>
 <h2>It will not be able to</h2>
-<ul class="permissions"><li>See your password.</li>${requestToken.access_level === 'read-write-directmessages' ? '' : html`<li>Read or send your direct messages.</li>`}</ul>
+<ul class="permissions">${permissions.cannot.map((t) => html`<li>${t}</li>`)}</ul>
 <form method="post" action="/oauth/authorize" novalidate>
 ${hidden('_csrf', o.csrf)}${hidden('oauth_token', requestToken.token)}${hidden('force_login', o.forceLogin ? 'true' : 'false')}
 ${
@@ -128,7 +159,7 @@ export async function oauth1Pages(app: FastifyInstance, ctx: AppContext): Promis
     return sendHtml(
       reply,
       200,
-      consentPage({ mode, pending, csrf: csrfToken(reply), user, sessionUser: request.web?.user, forceLogin, username: queryParam(request, 'screen_name'), selfUrl: request.url }),
+      consentPage({ mode, pending, csrf: csrfToken(reply), user, sessionUser: request.web?.user, forceLogin, username: queryParam(request, 'screen_name'), selfUrl: request.url, now: ctx.clock.now() }),
     );
   };
 
@@ -166,6 +197,7 @@ export async function oauth1Pages(app: FastifyInstance, ctx: AppContext): Promis
             username,
             error: 'The username or password is wrong.',
             selfUrl: `/oauth/authorize?oauth_token=${encodeURIComponent(pending.requestToken.token)}`,
+            now: ctx.clock.now(),
           }),
         );
       }

@@ -10,6 +10,7 @@ import { FixedWindowRateLimiter, rateLimitHook } from '../http/rate-limit.js';
 import { accountPages } from './account-pages.js';
 import { PLAZA_CSS } from './assets.js';
 import { consolePages } from './console-pages.js';
+import { homePage } from './home.js';
 import { oauth1Pages } from './oauth1-pages.js';
 import { oauth2Pages } from './oauth2-pages.js';
 import { errorPage, PageError } from './respond.js';
@@ -19,6 +20,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The rate-limit family of a page (per client address). */
     webRateLimit?: string;
+    /** The home page: no secrets on it, so it is shown over plain http too (API clients get the JSON 404). */
+    webHome?: boolean;
   }
 }
 
@@ -74,7 +77,7 @@ export function webPages(ctx: AppContext) {
         const limited = await limitFor(family)(request, reply);
         if (limited) return limited;
       }
-      if (!httpsSatisfied(ctx, request)) {
+      if (!httpsSatisfied(ctx, request) && !request.routeOptions.config.webHome) {
         return errorPage(
           reply,
           new PageError(
@@ -109,5 +112,6 @@ export function webPages(ctx: AppContext) {
     await oauth1Pages(app, ctx);
     await oauth2Pages(app, ctx);
     await consolePages(app, ctx);
+    await homePage(app, ctx);
   };
 }

@@ -1,6 +1,7 @@
 import type { Caller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { ProblemError } from '../../http/problems.js';
+import { tierWayOut } from '../../seed/way-out.js';
 import type { Tier } from '../../store/schema.js';
 
 const SELF_SERVE: readonly Tier[] = ['free', 'basic', 'pro', 'pay-per-use'];
@@ -60,7 +61,7 @@ export function checkTier(ctx: AppContext, caller: Caller, ...rules: TierRuleNam
     const problem = ctx.problems.clientForbidden({
       reason: 'client-not-enrolled',
       registration_url: REGISTRATION_URL,
-      detail: `${TIER_RULES[rule].what} ${TIER_RULES[rule].what.startsWith('The ') ? 'are' : 'is'} not available to apps on the ${caller.app.tier} tier. Use an app on the enterprise tier.`,
+      detail: `${TIER_RULES[rule].what} ${TIER_RULES[rule].what.startsWith('The ') ? 'are' : 'is'} not available to apps on the ${caller.app.tier} tier. Use an app on the enterprise tier.${tierWayOut(ctx, ['enterprise'])}`,
     });
     throw new ProblemError(403, { ...problem, client_id: caller.app.id, required_enrollment: 'Appropriate Level of API Access' });
   }

@@ -17,6 +17,7 @@ import {
   MAX_POST_LENGTH,
   checkEditable,
   checkMentionsSummoned,
+  checkNotDuplicate,
   checkQuoteSummoned,
   checkReplySettings,
   checkReplySummoned,
@@ -113,6 +114,7 @@ export async function createPost(ctx: AppContext, caller: UserCaller, body: Crea
     }
     if (quoteOf) await checkQuoteSummoned(ctx, tx, caller, quoteOf);
     await checkMentionsSummoned(ctx, tx, caller, mentions, replyTo);
+    await checkNotDuplicate(ctx, tx, caller, text, replyTo, quoteOf);
 
     // A reply to a community post stays in the community, so only members can reply.
     const communityId = replyTo?.community_id ?? body.community_id;

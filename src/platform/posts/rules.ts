@@ -4,6 +4,7 @@ import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import type { Tier } from '../../store/schema.js';
 import type { DbOrTx } from '../../store/store.js';
+import { summoningWayOut, tierWayOut } from '../../seed/way-out.js';
 import { REGISTRATION_URL } from '../graph/tiers.js';
 import { followedAmong, findUsersByUsernames } from '../users/store.js';
 import { EDIT_WINDOW_MS } from './build.js';
@@ -46,7 +47,7 @@ async function summonedBy(db: DbOrTx, post: PostRow, caller: UserCaller): Promis
 
 function notSummoned(ctx: AppContext, post: PostRow, parameter: string): ProblemError {
   const problem = ctx.problems.notAuthorizedForResource({ value: post.id, resource_id: post.id, resource_type: 'post', section: 'data', parameter });
-  return new ProblemError(403, { ...problem, detail: NOT_SUMMONED });
+  return new ProblemError(403, { ...problem, detail: `${NOT_SUMMONED}${summoningWayOut(ctx)}` });
 }
 
 /**
@@ -81,7 +82,7 @@ export async function checkMentionsSummoned(ctx: AppContext, db: DbOrTx, caller:
     const problem = ctx.problems.notAuthorizedForResource({ value: user.username, resource_id: user.id, resource_type: 'user', section: 'data', parameter: 'text' });
     throw new ProblemError(403, {
       ...problem,
-      detail: `You can only mention accounts that have mentioned you or quoted one of your posts; @${user.username} has not.`,
+      detail: `You can only mention accounts that have mentioned you or quoted one of your posts; @${user.username} has not.${summoningWayOut(ctx)}`,
     });
   }
 }
@@ -158,9 +159,39 @@ export function checkQuotePostsLookup(ctx: AppContext, caller: Caller): void {
   const problem = ctx.problems.clientForbidden({
     reason: 'client-not-enrolled',
     registration_url: REGISTRATION_URL,
-    detail: `The quote posts lookup (GET /2/posts/:id/quote_posts) is not available to apps on the ${caller.app.tier} tier since ${QUOTE_POSTS_REMOVED_FROM}. Use an app on the enterprise tier.`,
+    detail: `The quote posts lookup (GET /2/posts/:id/quote_posts) is not available to apps on the ${caller.app.tier} tier since ${QUOTE_POSTS_REMOVED_FROM}. Use an app on the enterprise tier.${tierWayOut(ctx, ['enterprise'])}`,
   });
   throw new ProblemError(403, { ...problem, client_id: caller.app.id, required_enrollment: 'Appropriate Level of API Access' });
+}
+
+/** How far back a post's text is compared with its author's earlier posts (the public platform does not publish its window). */
+export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** The public platform's wording of this refusal (observed on the wire), which clients match on. */
+export const DUPLICATE_CONTENT = 'You are not allowed to create a Tweet with duplicate content.';
+
+/**
+ * The public platform refuses a post whose text repeats one of its author's recent posts (403,
+ * about:blank, "duplicate content"). Plaza compares the exact text with the author's live posts
+ * of the last 24 hours in the same place: the same post replied to and the same post quoted (a
+ * reply of the same words in another conversation is another post). Reposts and text-less
+ * (media-only) posts are not compared.
+ */
+export async function checkNotDuplicate(ctx: AppContext, db: DbOrTx, caller: UserCaller, text: string, replyTo?: PostRow, quoteOf?: PostRow): Promise<void> {
+  if (text.trim() === '') return;
+  const since = new Date(ctx.clock.now().getTime() - DUPLICATE_WINDOW_MS).toISOString();
+  const same = await db
+    .selectFrom('posts')
+    .select('id')
+    .where('author_id', '=', caller.user.id)
+    .where('created_at', '>=', since)
+    .where('text', '=', text)
+    .where('deleted_at', 'is', null)
+    .where('reposted_post_id', 'is', null)
+    .where('in_reply_to_post_id', replyTo ? '=' : 'is', replyTo?.id ?? null)
+    .where('quoted_post_id', quoteOf ? '=' : 'is', quoteOf?.id ?? null)
+    .executeTakeFirst();
+  if (same) throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', DUPLICATE_CONTENT));
 }
 
 /** Rule 3 counts characters as Unicode code points. */

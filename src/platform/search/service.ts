@@ -10,6 +10,7 @@ import type { Tier } from '../../store/schema.js';
 import { parseSelection } from '../expansions.js';
 import { compositeKey } from '../graph/query.js';
 import { renderPosts, type PageResult } from '../graph/render.js';
+import { tierWayOut } from '../../seed/way-out.js';
 import { REGISTRATION_URL } from '../graph/tiers.js';
 import { postExpansions } from '../posts/service.js';
 import type { PostRow } from '../posts/wire.js';
@@ -52,7 +53,7 @@ function requireArchiveTier(ctx: AppContext, caller: Caller, index: SearchIndex)
   const problem = ctx.problems.clientForbidden({
     reason: 'client-not-enrolled',
     registration_url: REGISTRATION_URL,
-    detail: `The full-archive search and counts are not available to apps on the ${caller.app.tier} tier. Use an app on the pro or enterprise tier.`,
+    detail: `The full-archive search and counts are not available to apps on the ${caller.app.tier} tier. Use an app on the pro or enterprise tier.${tierWayOut(ctx, ARCHIVE_TIERS)}`,
   });
   throw new ProblemError(403, { ...problem, client_id: caller.app.id, required_enrollment: 'Appropriate Level of API Access' });
 }

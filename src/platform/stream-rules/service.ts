@@ -5,6 +5,7 @@ import { decodePageToken, page, parseMaxResults } from '../../http/pagination.js
 import { ID_PATTERN, invalidParameter, parseEnumList, parseIdList } from '../../http/params.js';
 import { ProblemError, type Problem } from '../../http/problems.js';
 import { parseQuery, QueryError } from '../../query/parse.js';
+import { tierWayOut } from '../../seed/way-out.js';
 import { REGISTRATION_URL } from '../graph/tiers.js';
 import { announceRuleChange } from './book.js';
 import {
@@ -54,7 +55,7 @@ export function requireEnterprise(ctx: AppContext, app: AppRow, what: string): v
   const problem = ctx.problems.clientForbidden({
     reason: 'client-not-enrolled',
     registration_url: REGISTRATION_URL,
-    detail: `${what} are not available to apps on the ${app.tier} tier. Use an app on the enterprise tier.`,
+    detail: `${what} are not available to apps on the ${app.tier} tier. Use an app on the enterprise tier.${tierWayOut(ctx, ['enterprise'])}`,
   });
   throw new ProblemError(403, { ...problem, client_id: app.id, required_enrollment: 'Appropriate Level of API Access' });
 }
