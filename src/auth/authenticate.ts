@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { FastifyRequest } from 'fastify';
+import { wallClock } from '../clock.js';
 import type { AppContext } from '../context.js';
 import { ProblemError } from '../http/problems.js';
 import type { AccessLevel } from '../store/schema.js';
@@ -272,7 +273,7 @@ export async function verifyOAuth1UserContext(ctx: AppContext, request: FastifyR
         },
         useNonce: oauth1NonceRecorder(ctx),
       },
-      { nowSeconds: Math.floor(now.getTime() / 1000), windowSeconds: ctx.config.oauthTimestampWindowSeconds, requireToken: true },
+      { nowSeconds: Math.floor(wallClock(ctx.clock).now().getTime() / 1000), windowSeconds: ctx.config.oauthTimestampWindowSeconds, requireToken: true },
     );
     const user = tokenUser ? await findUserById(db, tokenUser) : undefined;
     if (!app || !user || !params.token) return { ok: false, reason: 'unknown_token' };
@@ -287,7 +288,7 @@ export async function verifyOAuth1UserContext(ctx: AppContext, request: FastifyR
 export function oauth1NonceRecorder(ctx: AppContext): (consumerKey: string, nonce: string, timestamp: number) => Promise<boolean> {
   return async (consumerKey, nonce, timestamp) => {
     const db = ctx.store.db;
-    const now = ctx.clock.now();
+    const now = wallClock(ctx.clock).now();
     const windowMs = ctx.config.oauthTimestampWindowSeconds * 1000;
     if (Math.random() < 0.01) await pruneNonces(db, new Date(now.getTime() - 2 * windowMs).toISOString());
     return recordNonce(db, consumerKey, nonce, timestamp, now.toISOString());
@@ -306,5 +307,6 @@ export function isFormBody(request: FastifyRequest): boolean {
 export function requestUrl(request: FastifyRequest): string {
   const forwarded = request.headers['x-forwarded-proto'];
   const proto = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim() || request.protocol;
-  return `${proto}://${request.headers.host ?? request.hostname}${request.url}`;
+  // originalUrl: the URL as sent, before the platform listener's dialect rewrite (src/http/dialect/).
+  return `${proto}://${request.headers.host ?? request.hostname}${request.originalUrl}`;
 }

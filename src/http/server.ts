@@ -39,7 +39,7 @@ const plainRenderer: ErrorBodyRenderer = (status, message) => ({ contentType: 'a
  * redacted, strict schema validation, form bodies, body limits, time-outs and a per-address
  * connection cap, metrics, /healthz and /metrics.
  */
-export async function createListener(config: Config, metrics: Metrics, listener: string) {
+export async function createListener(config: Config, metrics: Metrics, listener: string, options: { rewriteUrl?: (req: http.IncomingMessage) => string } = {}) {
   let self: FastifyInstance | undefined;
   const render = () => (self && renderers.get(self)) ?? plainRenderer;
   const app = Fastify({
@@ -67,6 +67,7 @@ export async function createListener(config: Config, metrics: Metrics, listener:
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, verbose: true, validateSchema: false },
     },
     routerOptions: { ignoreTrailingSlash: true },
+    ...(options.rewriteUrl ? { rewriteUrl: options.rewriteUrl } : {}),
     schemaController: lazySchemaController(),
     bodyLimit: JSON_BODY_LIMIT,
     // Slow clients (slowloris): headers must arrive within headersTimeoutMs and the whole request

@@ -1,0 +1,86 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { bodyToPost, bodyUsesTweetNames, jsonTextToTweet, urlToPost } from './translate.js';
+
+/**
+ * The 'tweet' dialect at the edge of the platform listener (issue 15), declared once in
+ * names.ts: a request that uses the dialect's names (its path says tweets, its query uses
+ * tweet.fields or a tweet expansion, its JSON body a tweet field) is translated to Plaza's names
+ * before routing and validation, and its answer (body, problem, stream lines) is translated back.
+ * A request in the spec's words takes none of these paths: its URL is searched once for 'tweet',
+ * and each hook returns at once when the request was not marked.
+ */
+
+const DIALECT = Symbol('plaza.tweetDialect');
+/** The persistent streams (not their rules): /2/posts/search/stream, /2/posts/sample/stream... */
+const STREAM_ROUTE = /\/stream(\/lang\/[a-z]+)?$/;
+
+function isEmptyJsonRequest(headers: IncomingMessage['headers']): boolean {
+  const type = headers['content-type'];
+  if (type === undefined || !/^application\/json\b/i.test(type) || headers['transfer-encoding'] !== undefined) return false;
+  return headers['content-length'] === undefined || headers['content-length'] === '0';
+}
+type Marked = IncomingMessage & { [DIALECT]?: true };
+
+/** Whether the request came in the 'tweet' dialect (and is answered in it). */
+export function inTweetDialect(request: FastifyRequest): boolean {
+  return (request.raw as Marked)[DIALECT] === true;
+}
+
+/**
+ * Fastify's rewriteUrl for the platform listener: the URL routed is in Plaza's names; the URL as
+ * sent stays `request.originalUrl`, which is what an OAuth 1.0a signature covers.
+ */
+export function rewriteTweetUrl(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const post = urlToPost(url);
+  if (post === undefined) return url;
+  (req as Marked)[DIALECT] = true;
+  return post;
+}
+
+/** Installs the body and answer translations; call before the routes are registered, after the route auth hook. */
+export function installTweetDialect(app: FastifyInstance): void {
+  // After authentication (installed before this): a signed form body is verified as it was sent.
+  app.addHook('preValidation', (request, _reply, done) => {
+    const body = request.body;
+    if (body === undefined || body === null || typeof body !== 'object') return done();
+    const marked = inTweetDialect(request);
+    if (!marked && !bodyUsesTweetNames(body)) return done();
+    (request.raw as Marked)[DIALECT] = true;
+    request.body = bodyToPost(body);
+    done();
+  });
+
+  app.addHook('onRequest', (request, reply, done) => {
+    // The public platform's own SDK (@xdevplatform/xdk) sends DELETE with Content-Type: application/json
+    // and no body, which the public platform takes as no body: so does Plaza, instead of refusing empty JSON.
+    if (request.method === 'DELETE' && isEmptyJsonRequest(request.headers)) delete request.headers['content-type'];
+    // Streams write their lines to the socket themselves (reply.hijack): those lines are translated as written.
+    if (inTweetDialect(request) && STREAM_ROUTE.test(request.routeOptions.url ?? '')) translateLinesOf(reply.raw);
+    done();
+  });
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!inTweetDialect(request)) return done(null, payload);
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (!type.includes('json') || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return done(null, payload);
+    const text = jsonTextToTweet(typeof payload === 'string' ? payload : payload.toString('utf8'));
+    if (reply.hasHeader('content-length')) reply.header('content-length', Buffer.byteLength(text));
+    done(null, text);
+  });
+}
+
+
+/** Each JSON line of a stream written to `res`, in the dialect's words; keep-alives pass as they are. */
+export function translateLinesOf(res: ServerResponse): void {
+  const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (typeof chunk !== 'string' || chunk.trim() === '') return write(chunk, ...rest);
+    const text = chunk
+      .split('\r\n')
+      .map((line) => (line.trim() === '' ? line : jsonTextToTweet(line)))
+      .join('\r\n');
+    return write(text, ...rest);
+  }) as ServerResponse['write'];
+}
