@@ -1,0 +1,43 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.js';
+import type { Listener } from '../../http/server.js';
+import { fieldsParam, query } from '../graph/route-kit.js';
+import { callerOf } from '../route-auth.js';
+import { defaultErrorResponse, ProblemSchema } from '../schemas.js';
+import { USAGE_DAYS, usageOfPosts } from './service.js';
+
+const dayUsage = Type.Array(Type.Object({ date: Type.String({ format: 'date-time' }), usage: Type.String({ description: 'Posts used that day.' }) }));
+
+/** GET /2/usage/posts: the project's post usage from the credit ledger. */
+export async function usageRoutes(app: Listener, ctx: AppContext): Promise<void> {
+  app.get(
+    '/2/usage/posts',
+    {
+      config: { auth: { schemes: ['app'], scopes: [] } },
+      schema: {
+        operationId: 'getUsage',
+        summary: "The posts the app's project used per day and in the current monthly period",
+        tags: ['Usage'],
+        querystring: query({
+          days: Type.Optional(Type.Integer({ minimum: USAGE_DAYS.min, maximum: USAGE_DAYS.max, description: `${USAGE_DAYS.min} to ${USAGE_DAYS.max}; default ${USAGE_DAYS.default}.` })),
+          'usage.fields': fieldsParam('usage field names: cap_reset_day, daily_client_app_usage, daily_project_usage, project_cap, project_id, project_usage'),
+        }),
+        response: {
+          200: Type.Object({
+            data: Type.Object({
+              cap_reset_day: Type.Optional(Type.Integer()),
+              project_id: Type.Optional(Type.String()),
+              project_cap: Type.Optional(Type.String({ description: 'The Monthly Product cap, in credits.' })),
+              project_usage: Type.Optional(Type.String()),
+              daily_project_usage: Type.Optional(Type.Object({ project_id: Type.String(), usage: dayUsage })),
+              daily_client_app_usage: Type.Optional(Type.Array(Type.Object({ client_app_id: Type.String(), usage: dayUsage, usage_result_count: Type.Integer() }))),
+            }),
+            errors: Type.Optional(Type.Array(Type.Ref(ProblemSchema), { minItems: 1 })),
+          }),
+          default: defaultErrorResponse,
+        },
+      },
+    },
+    async (request) => usageOfPosts(ctx, callerOf(request).app, request.query),
+  );
+}

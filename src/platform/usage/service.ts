@@ -1,0 +1,163 @@
+import type { AppRow } from '../../auth/store.js';
+import type { AppContext } from '../../context.js';
+import { invalidParameter, parseEnumList } from '../../http/params.js';
+import { ProblemError } from '../../http/problems.js';
+import type { DbOrTx } from '../../store/store.js';
+import { credits, unitPrice, type ChargeKind } from './prices.js';
+import { capsOf, deleteCaps, insertCharge, postsPerDay, postsSince, spentSince, upsertCap, type UsageCapRow } from './store.js';
+
+/**
+ * The credit ledger of pay-per-use apps and the caps on spending (spec 000 "Limits" and the
+ * usage-capped problem). Plaza's project is the app (as for stream rules); an app's developer
+ * account is its owner, or the app itself when it has none. A Product cap counts the app's own
+ * charges, an Account cap those of every app of its account; Daily periods start at 00:00 UTC,
+ * Monthly ones on the 1st (cap_reset_day 1).
+ */
+export type CapPeriod = 'Daily' | 'Monthly';
+export type CapScope = 'Account' | 'Product';
+export const CAP_PERIODS: readonly CapPeriod[] = ['Daily', 'Monthly'];
+export const CAP_SCOPES: readonly CapScope[] = ['Account', 'Product'];
+export const CAP_RESET_DAY = 1;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const accountOf = (app: Pick<AppRow, 'id' | 'owner_user_id'>): string => app.owner_user_id ?? app.id;
+export const projectOf = (app: Pick<AppRow, 'id'>): string => app.id;
+
+export function periodStart(period: CapPeriod, now: Date): Date {
+  return period === 'Daily'
+    ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()))
+    : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), CAP_RESET_DAY));
+}
+
+/**
+ * Each app's caps, kept so the check costs no query on most requests: on SQLite while usage_caps
+ * is unwritten (exact); on PostgreSQL, where other processes write too, for CAP_CACHE_MS at most
+ * (a cap set through this process applies at once: setting and clearing drop the copy).
+ */
+const CAP_CACHE_MS = 1_000;
+const capCache = new WeakMap<object, { generation: string | undefined; caps: Map<string, { rows: UsageCapRow[]; at: number }> }>();
+
+async function capsFor(ctx: Pick<AppContext, 'store'>, appId: string): Promise<UsageCapRow[]> {
+  const generation = ctx.store.tableGeneration('usage_caps');
+  let cache = capCache.get(ctx.store);
+  if (!cache || cache.generation !== generation) capCache.set(ctx.store, (cache = { generation, caps: new Map() }));
+  const kept = cache.caps.get(appId);
+  if (kept && (generation !== undefined || Date.now() - kept.at < CAP_CACHE_MS)) return kept.rows;
+  const rows = await capsOf(ctx.store.db, appId);
+  cache.caps.set(appId, { rows, at: Date.now() });
+  return rows;
+}
+
+/**
+ * The usage cap check: refuses the request with 429 usage-capped (period, scope) when a cap of
+ * the app has been reached in its current period. A cap of 0 credits refuses everything it
+ * covers at once, which is how the admin interface's fault makes an app capped.
+ */
+export async function checkUsageCap(ctx: AppContext, app: Pick<AppRow, 'id' | 'owner_user_id' | 'tier'>): Promise<void> {
+  const caps = await capsFor(ctx, app.id);
+  if (caps.length === 0) return;
+  const now = ctx.clock.now();
+  const order = (c: UsageCapRow) => CAP_PERIODS.indexOf(c.period) * 2 + CAP_SCOPES.indexOf(c.scope);
+  for (const cap of [...caps].sort((a, b) => order(a) - order(b))) {
+    const since = periodStart(cap.period, now).toISOString();
+    const spent = cap.scope === 'Product' ? await spentSince(ctx.store.db, 'app_id', app.id, since) : await spentSince(ctx.store.db, 'account_id', accountOf(app), since);
+    if (spent >= Number(cap.limit_micro)) {
+      const problem = ctx.problems.usageCapped({ period: cap.period, scope: cap.scope });
+      throw new ProblemError(429, { account_id: accountOf(app), product_name: app.tier, ...problem });
+    }
+  }
+}
+
+/** Sets (or replaces) an app's cap of `credits` per period and scope: for the admin interface. */
+export async function setUsageCap(ctx: Pick<AppContext, 'clock' | 'store'>, appId: string, cap: { period: CapPeriod; scope: CapScope; credits: number }, db: DbOrTx = ctx.store.db): Promise<void> {
+  if (!CAP_PERIODS.includes(cap.period)) throw new RangeError(`period must be one of ${CAP_PERIODS.join(', ')}`);
+  if (!CAP_SCOPES.includes(cap.scope)) throw new RangeError(`scope must be one of ${CAP_SCOPES.join(', ')}`);
+  if (!Number.isFinite(cap.credits) || cap.credits < 0) throw new RangeError('credits must be a number of at least 0');
+  await upsertCap(db, { app_id: appId, period: cap.period, scope: cap.scope, limit_micro: Math.round(cap.credits * 1_000_000), created_at: ctx.clock.now().toISOString() });
+  capCache.delete(ctx.store);
+}
+
+/** Removes an app's caps (all of them, or the one period and/or scope named); how many were removed. */
+export async function clearUsageCap(ctx: Pick<AppContext, 'store'>, appId: string, which: { period?: CapPeriod; scope?: CapScope } = {}, db: DbOrTx = ctx.store.db): Promise<number> {
+  const removed = await deleteCaps(db, appId, which.period, which.scope);
+  capCache.delete(ctx.store);
+  return removed;
+}
+
+export interface Charge {
+  kind: ChargeKind;
+  units: number;
+  /** Posts read or created, for GET /2/usage/posts. */
+  posts: number;
+}
+
+/** Writes a charge to the ledger at the prices in force now; only pay-per-use apps are charged. */
+export async function recordCharge(ctx: AppContext, app: Pick<AppRow, 'id' | 'owner_user_id' | 'tier'>, charge: Charge): Promise<void> {
+  if (app.tier !== 'pay-per-use' || charge.units <= 0) return;
+  const now = ctx.clock.now();
+  const price = unitPrice(charge.kind, now);
+  if (price === undefined) return;
+  await insertCharge(ctx.store.db, {
+    id: ctx.ids.next(),
+    app_id: app.id,
+    project_id: projectOf(app),
+    account_id: accountOf(app),
+    kind: charge.kind,
+    units: charge.units,
+    unit_price_micro: price,
+    amount_micro: price * charge.units,
+    posts: charge.posts,
+    created_at: now.toISOString(),
+  });
+}
+
+export const USAGE_FIELDS = ['cap_reset_day', 'daily_client_app_usage', 'daily_project_usage', 'project_cap', 'project_id', 'project_usage'] as const;
+const USAGE_DEFAULTS: readonly string[] = ['cap_reset_day', 'project_cap', 'project_id', 'project_usage'];
+export const USAGE_DAYS = { min: 1, max: 90, default: 7 };
+
+/**
+ * GET /2/usage/posts: the posts the app's project used (read or created, from the ledger) per
+ * day over the last `days` days (1 to 90, default 7; today included, oldest first, days without
+ * use as "0"), and in the current monthly period; project_cap is the Monthly Product cap in
+ * credits, when one is set.
+ */
+export async function usageOfPosts(ctx: AppContext, app: AppRow, query: Record<string, unknown>): Promise<{ data: Record<string, unknown> }> {
+  const rawDays = query.days === undefined || query.days === '' ? String(USAGE_DAYS.default) : String(query.days);
+  const days = Number(rawDays);
+  if (!/^[0-9]+$/.test(rawDays) || days < USAGE_DAYS.min || days > USAGE_DAYS.max) {
+    throw invalidParameter(ctx.problems, 'days', [rawDays], `The \`days\` query parameter value [${rawDays}] is not between ${USAGE_DAYS.min} and ${USAGE_DAYS.max}`);
+  }
+  const raw = query['usage.fields'];
+  const selected = parseEnumList(ctx.problems, 'usage.fields', typeof raw === 'string' ? raw : undefined, [...USAGE_FIELDS]);
+  const want = (name: string) => selected.has(name) || USAGE_DEFAULTS.includes(name);
+  const now = ctx.clock.now();
+  const project = projectOf(app);
+  const firstDay = periodStart('Daily', new Date(now.getTime() - (days - 1) * DAY_MS));
+  const dayList = Array.from({ length: days }, (_, i) => new Date(firstDay.getTime() + i * DAY_MS));
+  const out: Record<string, unknown> = {};
+  if (want('project_id')) out.project_id = project;
+  if (want('cap_reset_day')) out.cap_reset_day = CAP_RESET_DAY;
+  if (want('project_cap')) {
+    const cap = (await capsFor(ctx, app.id)).find((c) => c.period === 'Monthly' && c.scope === 'Product');
+    if (cap) out.project_cap = credits(Number(cap.limit_micro));
+  }
+  if (want('project_usage')) out.project_usage = String(await postsSince(ctx.store.db, project, periodStart('Monthly', now).toISOString()));
+  if (want('daily_project_usage') || want('daily_client_app_usage')) {
+    const rows = await postsPerDay(ctx.store.db, project, firstDay.toISOString());
+    const series = (appId?: string) =>
+      dayList.map((d) => {
+        const day = d.toISOString().slice(0, 10);
+        const posts = rows.filter((r) => r.day === day && (appId === undefined || r.app_id === appId)).reduce((n, r) => n + r.posts, 0);
+        return { date: d.toISOString(), usage: String(posts) };
+      });
+    if (want('daily_project_usage')) out.daily_project_usage = { project_id: project, usage: series() };
+    if (want('daily_client_app_usage')) {
+      const apps = [...new Set([app.id, ...rows.map((r) => r.app_id)])];
+      out.daily_client_app_usage = apps.map((id) => {
+        const usage = series(id);
+        return { client_app_id: id, usage, usage_result_count: usage.length };
+      });
+    }
+  }
+  return { data: out };
+}
