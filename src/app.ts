@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { buildAds } from './ads/app.js';
-import { systemClock, type Clock } from './clock.js';
-import type { Config } from './config.js';
+import { startAdmin, type Admin } from './admin/index.js';
+import { AdjustableClock, systemClock, type Clock } from './clock.js';
+import { checkStartable, type Config } from './config.js';
 import type { AppContext } from './context.js';
 import { createEventBus } from './events/bus.js';
 import { startEventWorkers } from './events/workers.js';
+import { Readiness, registerReadyz } from './http/health.js';
 import { createLogger } from './http/log.js';
 import { Metrics } from './http/metrics.js';
 import { Problems } from './http/problems.js';
@@ -24,8 +26,12 @@ export interface Plaza {
   ads: Listener;
   adsSandbox: Listener;
   urls: { base_url: string; ads_url: string; ads_sandbox_url: string };
-  /** The demo workspace's credentials, as written to the credentials file. */
+  /** The demo workspace's credentials, as written to the credentials file (none when another process's file holds them). */
   credentials?: CredentialsFile;
+  /** The admin token (src/admin/), unless the admin interface is off. */
+  adminToken?: string;
+  /** What /readyz reports: store migrated, demo seeded, credentials written, workers started. */
+  readiness: Readiness;
   close(): Promise<void>;
 }
 
@@ -33,8 +39,12 @@ export interface Plaza {
 export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): Promise<Plaza> {
   // The same bounded, never-blocking destination as the listeners' loggers (src/http/log.ts).
   const log = createLogger({ level: config.logLevel }, config.logBufferBytes);
+  // Before anything is written: writable folders, free ports, a store that opens (src/config.ts).
+  await checkStartable(config);
+  const readiness = new Readiness();
   const store = await openStore(config.databaseUrl, (err) => log.warn({ err }, 'a database connection was closed by the server'));
-  const clock = deps.clock ?? systemClock;
+  // One adjustable clock for every reader of time: the admin interface moves it (src/admin/clock.ts).
+  const clock = new AdjustableClock(deps.clock ?? systemClock);
   const ctx: AppContext = {
     // Set just below: the engine is handed the context it belongs to.
     streams: undefined as unknown as StreamEngine,
@@ -55,6 +65,8 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
   const ads = await buildAds(ctx, metrics, 'production');
   const adsSandbox = await buildAds(ctx, metrics, 'sandbox');
   const listeners = [platform, ads, adsSandbox];
+  for (const listener of listeners) registerReadyz(listener, readiness);
+  readiness.mark('store_migrated');
   let credentials: CredentialsFile | undefined;
   const urlOf = (l: Listener) => {
     const address = l.server.address() as AddressInfo;
@@ -64,7 +76,9 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     return `http://${host}:${address.port}`;
   };
   let urls = { base_url: '', ads_url: '', ads_sandbox_url: '' };
+  let admin: Admin | undefined;
   try {
+    if (config.admin) admin = await startAdmin(ctx, platform);
     await platform.listen({ host: config.host, port: config.port });
     await ads.listen({ host: config.host, port: config.adsPort });
     await adsSandbox.listen({ host: config.host, port: config.adsSandboxPort });
@@ -72,10 +86,20 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     if (config.seedDemo) {
       const workspace = await demoWorkspace(store.db);
       const secrets = workspace ? await demoCredentials(ctx, workspace, readCredentials(config.credentialsFile)) : await seedDemo(ctx);
-      credentials = { ...secrets, ...urls };
-      writeCredentials(config.credentialsFile, credentials);
+      if (secrets) {
+        credentials = { ...secrets, ...urls, ...(admin ? { admin_token: admin.token } : {}) };
+        writeCredentials(config.credentialsFile, credentials);
+      } else {
+        log.warn(
+          { credentialsFile: config.credentialsFile },
+          "no credentials file written: this store's demo tokens were minted by the process that seeded it; pass that process's file with --credentials-file to have it reused",
+        );
+      }
     }
+    readiness.mark('demo_seeded');
+    readiness.mark('credentials_written');
   } catch (err) {
+    admin?.close();
     await Promise.allSettled(listeners.map((l) => l.close()));
     ctx.streamRules.close();
     await ctx.events.close();
@@ -84,6 +108,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
   }
   // Webhook fan-out and delivery: after the seed, so a fresh store's own seed events are not news.
   const eventWorkers = await startEventWorkers(ctx);
+  readiness.mark('workers_started');
 
   let closed = false;
   return {
@@ -93,12 +118,15 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     adsSandbox,
     urls,
     credentials,
+    adminToken: admin?.token,
+    readiness,
     async close() {
       if (closed) return;
       closed = true;
       // Streams end first, each with its OperationalDisconnect line, so no listener waits on them.
       await ctx.streams.close();
       ctx.streamRules.close();
+      admin?.close();
       await Promise.allSettled(listeners.map((l) => l.close()));
       await eventWorkers.close();
       await ctx.events.close();

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 
 /** Everything Plaza needs to know from flags and the environment, in one typed object. */
@@ -40,6 +42,8 @@ export interface Config {
   redisUrl?: string;
   /** Seed the demo workspace into an empty store on start. */
   seedDemo: boolean;
+  /** Serve the admin interface (/admin/... on the platform listener, opened by the admin token); --no-admin turns it off. */
+  admin: boolean;
   /**
    * The server secret (created on first start, mode 0600): signs cookies and CSRF tokens and derives
    * app-only bearer tokens, so the store itself never holds a usable token. Processes that share a
@@ -94,6 +98,7 @@ export function loadConfig(flags: ConfigOverrides = {}, env: NodeJS.ProcessEnv =
     logLevel: flags.logLevel ?? env.LOG_LEVEL ?? 'info',
     redisUrl: flags.redisUrl ?? env.REDIS_URL,
     seedDemo: flags.seedDemo ?? env.PLAZA_SEED_DEMO !== 'false',
+    admin: flags.admin ?? env.PLAZA_ADMIN !== 'false',
     secretFile: flags.secretFile ?? env.PLAZA_SECRET_FILE ?? path.join(dataDir, 'server-secret'),
     oauthRateLimit: flags.oauthRateLimit ?? intFrom(env.PLAZA_OAUTH_RATE_LIMIT, 450),
     metricsToken: flags.metricsToken ?? (env.PLAZA_METRICS_TOKEN || undefined),
@@ -116,4 +121,158 @@ function intFrom(value: string | undefined, fallback: number): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`expected a whole number, got "${value}"`);
   return n;
+}
+
+/** A start-up check that failed: one line naming what and where. */
+export class StartupError extends Error {}
+
+/**
+ * What `plaza serve` checks before it writes anything (the store, the server secret, the
+ * credentials file, uploads): the folders it will write to are writable, the store opens, and
+ * the ports are free. Each failure is one line naming the path, URL or port.
+ */
+export async function checkStartable(config: Config): Promise<void> {
+  const sqlite = !/^postgres(ql)?:\/\//.test(config.databaseUrl);
+  const folders: Array<[string, string]> = [[config.dataDir, 'the data directory (--data-dir, PLAZA_DATA_DIR)']];
+  if (sqlite && config.databaseUrl !== ':memory:') folders.push([path.dirname(path.resolve(config.databaseUrl)), `the folder of the SQLite store ${config.databaseUrl} (--db, DATABASE_URL)`]);
+  if (config.seedDemo) folders.push([path.dirname(path.resolve(config.credentialsFile)), `the folder of the credentials file ${config.credentialsFile} (--credentials-file, PLAZA_CREDENTIALS_FILE)`]);
+  if (!fs.existsSync(config.secretFile)) folders.push([path.dirname(path.resolve(config.secretFile)), `the folder of the server secret ${config.secretFile} (PLAZA_SECRET_FILE)`]);
+  for (const [folder, what] of folders) checkWritableFolder(path.resolve(folder), what);
+  if (fs.existsSync(config.secretFile)) {
+    try {
+      fs.accessSync(config.secretFile, fs.constants.R_OK);
+    } catch (err) {
+      throw new StartupError(`cannot read the server secret ${config.secretFile}: ${(err as NodeJS.ErrnoException).code}`);
+    }
+  }
+  await checkPortsFree(config);
+  if (sqlite) await checkSqliteOpens(config.databaseUrl);
+  else await checkPostgresOpens(config.databaseUrl);
+}
+
+/** The folder, or the nearest existing folder above it (where it would be created), takes a new file. */
+function checkWritableFolder(folder: string, what: string): void {
+  let existing = folder;
+  while (!fs.existsSync(existing) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  const stat = fs.statSync(existing);
+  if (!stat.isDirectory()) throw new StartupError(`${what} ${folder} cannot be created: ${existing} is a file, not a folder`);
+  // A probe file, not access(2): it also catches read-only file systems, and root's permissions.
+  const probe = path.join(existing, `.plaza-write-check-${process.pid}`);
+  try {
+    fs.writeFileSync(probe, '');
+    fs.rmSync(probe, { force: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    throw new StartupError(`${what} ${folder} is not writable (${code} on ${existing}): pick a writable one`);
+  }
+}
+
+const PORT_FLAGS = { port: '--port, PLAZA_PORT', adsPort: '--ads-port, PLAZA_ADS_PORT', adsSandboxPort: '--ads-sandbox-port, PLAZA_ADS_SANDBOX_PORT' } as const;
+
+/** Each fixed port is distinct and free on the listen address (port 0 always is). */
+async function checkPortsFree(config: Config): Promise<void> {
+  const seen = new Map<number, string>();
+  for (const key of Object.keys(PORT_FLAGS) as Array<keyof typeof PORT_FLAGS>) {
+    const port = config[key];
+    if (port === 0) continue;
+    const other = seen.get(port);
+    if (other) throw new StartupError(`cannot listen on ${config.host}:${port} twice (${other} and ${PORT_FLAGS[key]}): give each interface its own port`);
+    seen.set(port, PORT_FLAGS[key]);
+    await new Promise<void>((resolve, reject) => {
+      const server = net.createServer();
+      server.once('error', (err: NodeJS.ErrnoException) => {
+        const why = err.code === 'EADDRINUSE' ? 'the port is already in use' : err.code === 'EACCES' ? 'permission denied' : err.code ?? err.message;
+        reject(new StartupError(`cannot listen on ${config.host}:${port} (${PORT_FLAGS[key]}): ${why}; pick another port, or 0 for a free one`));
+      });
+      server.listen({ host: config.host, port, exclusive: true }, () => server.close(() => resolve()));
+    });
+  }
+}
+
+/** An existing SQLite file opens read-only and is a database; a missing one will be created in a writable folder. */
+async function checkSqliteOpens(file: string): Promise<void> {
+  if (file === ':memory:' || !fs.existsSync(file)) return;
+  const { default: SQLite } = await import('better-sqlite3');
+  try {
+    const db = new SQLite(file, { readonly: true, fileMustExist: true });
+    try {
+      db.pragma('schema_version');
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    throw new StartupError(`cannot open the SQLite store ${path.resolve(file)}: ${(err as Error).message}`);
+  }
+}
+
+/** The PostgreSQL server answers a query; the URL is shown without its password. */
+async function checkPostgresOpens(url: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    const why = e instanceof AggregateError && !e.message ? e.errors.map((x: Error) => x.message).join('; ') : e.message;
+    throw new StartupError(`cannot open the PostgreSQL store ${redactUrl(url)}: ${why || e.code}`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Every environment variable `loadConfig` reads, with its default and meaning: the one list that
+ * `plaza --help`, each subcommand's help and the README's table are checked against (a test greps
+ * this file for `env.` names and fails on one missing here).
+ */
+export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; what: string }> = [
+  { name: 'DATABASE_URL', default: './data/plaza.sqlite', what: 'a SQLite file path or a postgres:// URL (--db wins)' },
+  { name: 'REDIS_URL', default: 'unset', what: 'Redis for several processes: shared streams, wake-ups and webhook work' },
+  { name: 'LOG_LEVEL', default: 'info', what: 'pino level: fatal, error, warn, info, debug, trace, silent' },
+  { name: 'PLAZA_HOST', default: '127.0.0.1', what: 'address to listen on (--host wins)' },
+  { name: 'PLAZA_PORT', default: '8080', what: 'platform interface port (--port wins; 0 picks a free one)' },
+  { name: 'PLAZA_ADS_PORT', default: '8081', what: 'advertising interface port (--ads-port wins)' },
+  { name: 'PLAZA_ADS_SANDBOX_PORT', default: '8082', what: 'advertising sandbox port (--ads-sandbox-port wins)' },
+  { name: 'PLAZA_DATA_DIR', default: './data', what: 'the SQLite store, uploads, server secret and credentials file (--data-dir wins)' },
+  { name: 'PLAZA_CREDENTIALS_FILE', default: '<data dir>/credentials.json', what: 'where the demo credentials are written (--credentials-file wins)' },
+  { name: 'PLAZA_SECRET_FILE', default: '<data dir>/server-secret', what: 'server secret (created on first start); processes sharing a store must share it' },
+  { name: 'PLAZA_SEED_DEMO', default: 'true', what: '"false" starts without the demo workspace (as --no-seed)' },
+  { name: 'PLAZA_ADMIN', default: 'true', what: '"false" turns the admin interface (/admin/...) off (as --no-admin)' },
+  { name: 'PLAZA_DEVELOPMENT', default: 'true on loopback', what: 'plain-http OAuth steps and local webhook URLs; "false" enforces HTTPS and public hosts' },
+  { name: 'PLAZA_PROBLEM_BASE', default: 'https://api.twitter.com/2/problems', what: 'base of Problem type URIs' },
+  { name: 'PLAZA_OAUTH_WINDOW_SECONDS', default: '900', what: 'accepted skew of oauth_timestamp, either way' },
+  { name: 'PLAZA_OAUTH_RATE_LIMIT', default: '450', what: 'requests per 15 minutes to each OAuth step and sign-in page, per app or address' },
+  { name: 'PLAZA_CRC_TIMEOUT_MS', default: '3000', what: 'how long a webhook CRC check may take' },
+  { name: 'PLAZA_WEBHOOK_TIMEOUT_MS', default: '10000', what: 'how long a webhook delivery may take before it counts as failed' },
+  { name: 'PLAZA_ACTIVITY_KEEPALIVE_MS', default: '15000', what: 'activity stream: most time between keep-alives' },
+  { name: 'PLAZA_ACTIVITY_STREAM_CONNECTIONS', default: '10', what: 'activity stream: connections one app may hold per process' },
+  { name: 'PLAZA_ACTIVITY_STREAM_BUFFER_BYTES', default: '4194304', what: 'stream bytes waiting for a slow reader before it is cut' },
+  { name: 'PLAZA_ACTIVITY_POLL_MS', default: '1000', what: 'how often the event log is read when no wake-up came' },
+  { name: 'PLAZA_ENTERPRISE_STREAM_RULES', default: '25000', what: 'filtered-stream rules an enterprise app may hold' },
+  { name: 'PLAZA_STREAM_CONNECTIONS_SELF_SERVE', default: '1', what: 'connections a self-serve app may hold to each stream, across processes' },
+  { name: 'PLAZA_STREAM_CONNECTIONS_ENTERPRISE', default: '2', what: 'connections an enterprise app may hold to each stream, across processes' },
+  { name: 'PLAZA_STREAM_CONNECTION_STALE_MS', default: '60000', what: 'a stream connection record not refreshed this long no longer counts' },
+  { name: 'PLAZA_METRICS_TOKEN', default: 'unset', what: 'unset: /metrics answers loopback only; set: anyone sending it as a bearer token' },
+  { name: 'PLAZA_HEADERS_TIMEOUT_MS', default: '10000', what: 'time a client may take to send request headers' },
+  { name: 'PLAZA_REQUEST_TIMEOUT_MS', default: '60000', what: 'time a client may take to send a whole request' },
+  { name: 'PLAZA_MAX_CONNECTIONS_PER_ADDRESS', default: '256', what: 'open connections per client address on each listener' },
+  { name: 'PLAZA_LOG_BUFFER_BYTES', default: '8388608', what: 'log bytes waiting for a slow stdout before lines are dropped (and counted)' },
+];
+
+/** The "Environment:" part of a command's --help, for the named variables (all of them by default). */
+export function environmentHelp(names?: readonly string[]): string {
+  const rows = names ? ENVIRONMENT.filter((e) => names.includes(e.name)) : ENVIRONMENT;
+  const width = Math.max(...rows.map((e) => e.name.length));
+  return `\nEnvironment:\n${rows.map((e) => `  ${e.name.padEnd(width)}  ${e.what} (default: ${e.default})`).join('\n')}\n`;
 }

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { FaultBook } from './admin/faults.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { EventBus } from './events/bus.js';
@@ -25,4 +26,6 @@ export interface AppContext {
   streams: StreamEngine;
   /** Every app's filtered-stream rules, indexed once for the process (src/platform/stream-rules/book.ts). */
   streamRules: StreamRuleBook;
+  /** The admin interface's injected faults, when it is on (src/admin/faults.ts). */
+  faults?: FaultBook;
 }

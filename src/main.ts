@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
+import { addAdminCommands } from './admin/cli.js';
 import type { Plaza } from './app.js';
-import { loadConfig, type Config, type ConfigOverrides } from './config.js';
+import { environmentHelp, loadConfig, StartupError, type Config, type ConfigOverrides } from './config.js';
 
 /** A TCP port: digits only (no "", "1e3", "0x50" or " 80"), 0 to 65535; 0 picks a free one. */
 function parsePort(value: string): number {
@@ -13,7 +15,20 @@ const SHUTDOWN_GRACE_MS = 3_000;
 /** After this, the process exits even if something still holds it open. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
-const program = new Command().name('plaza').description('A self-hostable server for the platform interface v2 and the advertising interface v12.');
+/** package.json's version: one folder up from src/main.ts and from the bundled dist/main.js alike. */
+function packageVersion(): string {
+  try {
+    return (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+const program = new Command()
+  .name('plaza')
+  .description('A self-hostable server for the platform interface v2 and the advertising interface v12.')
+  .version(packageVersion(), '-V, --version', 'print the version and exit')
+  .addHelpText('after', environmentHelp());
 
 program
   .command('serve')
@@ -26,6 +41,9 @@ program
   .option('--data-dir <dir>', 'where the SQLite store, uploads and the credentials file live')
   .option('--credentials-file <file>', 'where to write the demo credentials')
   .option('--no-seed', 'do not create the demo workspace')
+  .option('--no-admin', 'serve no admin interface (/admin/...: act as a person, move the clock, inject faults)')
+  // serve reads every variable of src/config.ts.
+  .addHelpText('after', environmentHelp())
   .action(async (opts) => {
     const flags: ConfigOverrides = {
       port: opts.port,
@@ -36,6 +54,7 @@ program
       dataDir: opts.dataDir,
       credentialsFile: opts.credentialsFile,
       seedDemo: opts.seed === false ? false : undefined,
+      admin: opts.admin === false ? false : undefined,
     };
 
     // Signals are handled from the start: one that arrives while the store migrates or the demo
@@ -77,6 +96,7 @@ function banner(plaza: Plaza, config: Config): string {
     `  advertising sandbox:    ${urls.ads_sandbox_url}`,
     `  store:                  ${plaza.ctx.store.dialect}`,
   ];
+  if (plaza.adminToken) lines.push(`  admin interface:        ${urls.base_url}/admin (Authorization: Bearer ${plaza.adminToken})`);
   const postId = credentials?.sample.post_ids[0];
   if (credentials && postId) {
     lines.push(`  credentials:            ${config.credentialsFile}`, '', 'Try:');
@@ -115,6 +135,7 @@ const DATABASE_UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH
 
 /** One line on why Plaza could not start. */
 function startFailure(err: unknown, flags: ConfigOverrides): string {
+  if (err instanceof StartupError) return err.message;
   const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
   if (e?.code === 'EADDRINUSE') return `cannot listen on ${e.address ?? flags.host ?? '127.0.0.1'}:${e.port ?? '?'}: the port is already in use (pick another with --port, --ads-port, --ads-sandbox-port, or 0 for a free one)`;
   if (e?.code === 'EADDRNOTAVAIL' || e?.code === 'EACCES') return `cannot listen on ${e.address ?? flags.host ?? '?'}:${e.port ?? '?'}: ${e.code}`;
@@ -131,5 +152,8 @@ function describe(err: unknown): string {
   if (err instanceof AggregateError && !err.message) return err.errors.map(describe).join('; ');
   return err instanceof Error ? err.message || err.name : String(err);
 }
+
+// users, apps, tokens: the admin interface of a running Plaza (src/admin/cli.ts).
+addAdminCommands(program);
 
 await program.parseAsync(process.argv);

@@ -173,7 +173,7 @@ test('the first start on an empty store seeds the demo workspace and writes the 
   firstBanner = await first.banner();
   creds = readCreds();
 
-  assert.deepEqual(Object.keys(creds).sort(), ['ads_sandbox_url', 'ads_url', 'apps', 'base_url', 'sample', 'users']);
+  assert.deepEqual(Object.keys(creds).sort(), ['admin_token', 'ads_sandbox_url', 'ads_url', 'apps', 'base_url', 'sample', 'users']);
   for (const key of ['base_url', 'ads_url', 'ads_sandbox_url'] as const) {
     assert.match(creds[key], /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.ok(portOf(creds[key]) > 0, `${key} has a real port`);
@@ -192,11 +192,11 @@ test('the first start on an empty store seeds the demo workspace and writes the 
   }
   assert.notEqual(creds.apps[0].id, creds.apps[1].id);
 
-  const userKeys = ['access_token', 'access_token_secret', 'ads_account_ids', 'id', 'oauth2_access_token', 'oauth2_refresh_token', 'password', 'username'];
+  const userKeys = ['access_token', 'access_token_secret', 'ads_account_ids', 'id', 'oauth2_access_token', 'oauth2_refresh_token', 'password', 'tokens', 'username'];
   assert.ok(creds.users.length >= 3);
   for (const user of creds.users) {
     assert.deepEqual(Object.keys(user).sort(), userKeys);
-    for (const key of userKeys.filter((k) => k !== 'ads_account_ids')) assert.ok(typeof (user as any)[key] === 'string' && (user as any)[key].length > 0, `user ${user.username} ${key}`);
+    for (const key of userKeys.filter((k) => k !== 'ads_account_ids' && k !== 'tokens')) assert.ok(typeof (user as any)[key] === 'string' && (user as any)[key].length > 0, `user ${user.username} ${key}`);
     assert.ok(Array.isArray(user.ads_account_ids) && user.ads_account_ids.every((id) => typeof id === 'string'));
   }
   assert.deepEqual(Object.keys(creds.sample).sort(), ['media_keys', 'post_ids']);

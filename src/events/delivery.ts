@@ -68,6 +68,9 @@ function post(url: string, body: string, headers: Record<string, string>, timeou
 /** One POST of one delivery; never throws. */
 async function attempt(ctx: AppContext, d: ClaimedDelivery): Promise<Attempt> {
   try {
+    // A failure injected through the admin interface: taken as the receiver's answer, not sent.
+    const injected = await ctx.faults?.webhookFailure(d.webhook_id);
+    if (injected !== undefined) return { delivery: d, outcome: { ok: false, fatal: injected >= 300 && injected < 400, reason: `answered HTTP ${injected} (injected fault)` }, status: injected };
     const s = await post(
       d.url,
       d.body,

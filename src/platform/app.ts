@@ -4,6 +4,8 @@ import type { Metrics } from '../http/metrics.js';
 import { installPlatformErrors } from '../http/platform-errors.js';
 import { installNulGuard } from '../http/nul.js';
 import { createListener, type Listener } from '../http/server.js';
+import { installTweetDialect, rewriteTweetUrl } from '../http/dialect/plugin.js';
+import { openApiToTweet } from '../http/dialect/openapi.js';
 import { blockRoutes } from './blocks/routes.js';
 import { bookmarkRoutes } from './bookmarks/routes.js';
 import { communityRoutes } from './communities/routes.js';
@@ -12,6 +14,7 @@ import { followRoutes } from './follows/routes.js';
 import { likeRoutes } from './likes/routes.js';
 import { listRoutes } from './lists/routes.js';
 import { mediaRoutes } from './media/routes.js';
+import { v1MediaUploadRoutes } from './media/v1-upload-routes.js';
 import { muteRoutes } from './mutes/routes.js';
 import { oauthTokenRoutes } from '../auth/flows/routes.js';
 import { webPages } from '../web/plugin.js';
@@ -31,20 +34,26 @@ import { searchRoutes } from './search/routes.js';
 import { connectionRoutes } from './streams/connections-routes.js';
 import { streamRoutes } from './streams/routes.js';
 import { streamRuleRoutes } from './stream-rules/routes.js';
+import { newsRoutes } from './news/routes.js';
+import { noteRoutes } from './notes/routes.js';
+import { installUsageMetering } from './usage/metering.js';
+import { usageRoutes } from './usage/routes.js';
 
 /** The description version the spec names (spec 000 "What the service does"). */
 export const PLATFORM_DESCRIPTION_VERSION = '2.166';
 
 const TAGS = [
   'Account Activity', 'Articles', 'Bookmarks', 'Compliance', 'Connections', 'Direct Messages', 'General', 'Lists',
-  'Marketplace', 'Media', 'MediaUpload', 'News', 'Spaces', 'Stream', 'Posts', 'Users', 'Webhooks',
+  'Marketplace', 'Media', 'MediaUpload', 'News', 'Spaces', 'Stream', 'Posts', 'Users', 'Webhooks', 'Community Notes', 'Usage',
 ];
 
 /** The platform interface v2 listener: routes, auth, problems and its OpenAPI description. */
 export async function buildPlatform(ctx: AppContext, metrics: Metrics): Promise<Listener> {
-  const app = await createListener(ctx.config, metrics, 'platform');
+  const app = await createListener(ctx.config, metrics, 'platform', { rewriteUrl: rewriteTweetUrl });
   installPlatformErrors(app, ctx);
   installRouteAuth(app, ctx);
+  installUsageMetering(app, ctx);
+  installTweetDialect(app);
   installNulGuard(app, ctx.problems);
   for (const schema of sharedSchemas) app.addSchema(schema);
   await app.register(swagger, {
@@ -90,10 +99,16 @@ export async function buildPlatform(ctx: AppContext, metrics: Metrics): Promise<
     await streamRoutes(routes as Listener, ctx);
     await connectionRoutes(routes as Listener, ctx);
     await streamRuleRoutes(routes as Listener, ctx);
+    await newsRoutes(routes as Listener, ctx);
+    await noteRoutes(routes as Listener, ctx);
+    await usageRoutes(routes as Listener, ctx);
   });
   await app.register(oauthTokenRoutes(ctx));
+  await app.register(v1MediaUploadRoutes(ctx));
   await app.register(webPages(ctx));
 
   app.get('/2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  let tweetDocument: Record<string, unknown> | undefined;
+  app.get('/2/openapi-tweets.json', { schema: { hide: true } }, async () => (tweetDocument ??= openApiToTweet(app.swagger() as Record<string, any>)));
   return app;
 }

@@ -36,6 +36,9 @@ export function installRouteAuth(app: FastifyInstance, ctx: AppContext): void {
       // Interface routes answer JSON: a handler may return the body already written as JSON text
       // (src/http/json-body.ts), which Fastify then sends as it is.
       reply.type('application/json; charset=utf-8');
+      // A fault injected through the admin interface (usage cap, rate limit) strikes here.
+      const struck = ctx.faults?.strike(caller, request, reply);
+      if (struck) return void struck.then(() => done(), done);
       done();
     };
     let result: Caller | Promise<Caller>;

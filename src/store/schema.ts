@@ -15,9 +15,10 @@ import type { OAuthFlowTables } from './schema-oauth.js';
 import type { PostsTables } from './schema-posts.js';
 import type { StreamTables } from './schema-stream.js';
 import type { StreamConnectionTables } from './schema-stream-connections.js';
+import type { NewsNotesUsageTables } from './schema-news-notes-usage.js';
 
 /** Every table: the foundation's here, each later area's in its own schema file. */
-export interface Database extends FoundationTables, AdsTables, OAuthFlowTables, PostsTables, GraphTables, ActivityTables, EventsTables, AdsMediaTables, AdsAudienceTables, StreamTables, StreamConnectionTables {}
+export interface Database extends FoundationTables, AdsTables, OAuthFlowTables, PostsTables, GraphTables, ActivityTables, EventsTables, AdsMediaTables, AdsAudienceTables, StreamTables, StreamConnectionTables, NewsNotesUsageTables {}
 
 export interface FoundationTables {
   apps: AppTable;

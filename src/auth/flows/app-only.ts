@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { wallClock } from '../../clock.js';
 import type { AppContext } from '../../context.js';
 import { isFormBody, oauth1NonceRecorder, requestUrl } from '../authenticate.js';
 import { currentAppBearerToken, issueAppBearerToken } from '../issue.js';
@@ -62,7 +63,7 @@ async function appForInvalidation(ctx: AppContext, request: FastifyRequest): Pro
         tokenSecret: async (_consumerKey, token) => (app ? (await findOAuth1AccessToken(db, app.id, token))?.secret : undefined),
         useNonce: oauth1NonceRecorder(ctx),
       },
-      { nowSeconds: Math.floor(now.getTime() / 1000), windowSeconds: ctx.config.oauthTimestampWindowSeconds, requireToken: false },
+      { nowSeconds: Math.floor(wallClock(ctx.clock).now().getTime() / 1000), windowSeconds: ctx.config.oauthTimestampWindowSeconds, requireToken: false },
     );
     return app;
   } catch (err) {

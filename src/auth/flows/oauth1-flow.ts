@@ -1,5 +1,6 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { wallClock } from '../../clock.js';
 import type { AppContext } from '../../context.js';
 import { appendEvent } from '../../events/log.js';
 import { alphanumeric } from '../../store/ids.js';
@@ -94,7 +95,7 @@ async function verifyFlowRequest(ctx: AppContext, request: FastifyRequest, kind:
         },
         useNonce: oauth1NonceRecorder(ctx),
       },
-      { nowSeconds: Math.floor(now.getTime() / 1000), windowSeconds: ctx.config.oauthTimestampWindowSeconds, requireToken: kind === 'request-token' },
+      { nowSeconds: Math.floor(wallClock(ctx.clock).now().getTime() / 1000), windowSeconds: ctx.config.oauthTimestampWindowSeconds, requireToken: kind === 'request-token' },
     );
   try {
     let params: OAuth1Params;

@@ -31,7 +31,7 @@ export function serverSecret(file: string): Buffer {
   return secret;
 }
 
-export type SecretPurpose = 'app-bearer' | 'cookies';
+export type SecretPurpose = 'app-bearer' | 'cookies' | 'admin-token';
 
 /** A key for one purpose, derived from the server secret. */
 export function purposeKey(file: string, purpose: SecretPurpose): Buffer {

@@ -261,7 +261,8 @@ export class StreamEngine {
       if (event.type !== KILL_EVENT) continue;
       for (const id of (event.payload?.ids ?? []) as string[]) {
         const conn = this.byId.get(id);
-        if (conn) this.cut(conn, 'ForceDisconnect');
+        // A kill by DELETE /2/connections is a ForceDisconnect; an admin fault names its own type.
+        if (conn) this.cut(conn, (event.payload?.disconnect_type as DisconnectType | undefined) ?? 'ForceDisconnect');
       }
     }
   }

@@ -13,6 +13,8 @@ import * as m0010 from './0010-stream-connections.js';
 import * as m0011 from './0011-ads-media.js';
 import * as m0012 from './0012-ads-audiences.js';
 import * as m0013 from './0013-user-search.js';
+import * as m0016 from './0016-admin-faults.js';
+import * as m0017 from './0017-news-notes-usage.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -33,4 +35,6 @@ export const migrations: Record<string, PlazaMigration> = {
   '0011-ads-media': m0011,
   '0012-ads-audiences': m0012,
   '0013-user-search': m0013,
+  '0016-admin-faults': m0016,
+  '0017-news-notes-usage': m0017,
 };

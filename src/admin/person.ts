@@ -1,0 +1,105 @@
+import type { UserCaller } from '../auth/authenticate.js';
+import type { AppRow } from '../auth/store.js';
+import type { AppContext } from '../context.js';
+import { invalidParameter } from '../http/params.js';
+import { sendToParticipant, type NewMessage, type Sent } from '../platform/dm/service.js';
+import { followUser, requireUser, unfollowUser } from '../platform/follows/service.js';
+import { likePost, unlikePost } from '../platform/likes/service.js';
+import { createPost, type CreatedPost } from '../platform/posts/create.js';
+import { deletePost } from '../platform/posts/delete.js';
+import { repostPost } from '../platform/reposts/service.js';
+import { createSpace, moveSpace, type NewSpace } from '../platform/spaces/service.js';
+import { updateProfile, type ProfileChanges } from '../platform/users/profile.js';
+import type { UsersResult } from '../platform/users/service.js';
+import { viewOf } from '../platform/view.js';
+
+/**
+ * Acting as a person (POST /admin/users/{id}/...): what the platform's own client does for its
+ * user, through the services the public routes call, so every rule about the content and every
+ * event is the same. Only the rules that bind third-party apps by tier (summoned-only replies,
+ * likes and follows removed from self-serve tiers) do not apply: the platform's client is no
+ * self-serve app. It holds no stored credentials, so it cannot be used anywhere else.
+ */
+export const FIRST_PARTY_APP: AppRow = {
+  id: '0',
+  name: 'Plaza Web App',
+  tier: 'enterprise',
+  owner_user_id: null,
+  consumer_key: '',
+  consumer_secret: '',
+  client_id: '',
+  client_secret: '',
+  callback_urls: '[]',
+  sign_in_enabled: 0,
+  created_at: '2010-11-04T00:00:00.000Z',
+};
+
+/** The person as the first-party client's signed-in user: full permissions, as their own client has. */
+export async function personCaller(ctx: AppContext, userId: string): Promise<UserCaller> {
+  const user = await requireUser(ctx, ctx.store.db, userId, 'id');
+  return { kind: 'oauth1', app: FIRST_PARTY_APP, user, accessLevel: 'read-write-directmessages', token: '' };
+}
+
+export interface PersonPost {
+  text?: string;
+  reply_to?: string;
+  quote_of?: string;
+  media_keys?: string[];
+}
+
+/** media_keys (what reads show) become the media ids POST /2/posts takes: a key is `<type digit>_<media id>`. */
+function mediaIdsOf(ctx: AppContext, keys: string[]): string[] {
+  return keys.map((key) => {
+    const m = /^\d+_(\d{1,19})$/.exec(key);
+    if (!m) throw invalidParameter(ctx.problems, 'media_keys', [key], `The \`media_keys\` value [${key}] is not a media key, such as 3_1234567890`);
+    return m[1];
+  });
+}
+
+export async function postAs(ctx: AppContext, userId: string, body: PersonPost): Promise<CreatedPost> {
+  const caller = await personCaller(ctx, userId);
+  return createPost(ctx, caller, {
+    text: body.text,
+    ...(body.reply_to !== undefined ? { reply: { in_reply_to_post_id: body.reply_to } } : {}),
+    ...(body.quote_of !== undefined ? { quote_post_id: body.quote_of } : {}),
+    ...(body.media_keys?.length ? { media: { media_ids: mediaIdsOf(ctx, body.media_keys) } } : {}),
+  });
+}
+
+export async function deletePostAs(ctx: AppContext, userId: string, postId: string): Promise<{ deleted: boolean }> {
+  return deletePost(ctx, await personCaller(ctx, userId), postId);
+}
+
+export async function likeAs(ctx: AppContext, userId: string, postId: string, like: boolean): Promise<{ liked: boolean }> {
+  const caller = await personCaller(ctx, userId);
+  return like ? likePost(ctx, caller, viewOf(ctx.clock, caller), userId, postId) : unlikePost(ctx, caller, userId, postId);
+}
+
+export async function repostAs(ctx: AppContext, userId: string, postId: string): Promise<{ reposted: boolean; rest_id: string }> {
+  const caller = await personCaller(ctx, userId);
+  return repostPost(ctx, caller, viewOf(ctx.clock, caller), userId, postId);
+}
+
+export async function followAs(ctx: AppContext, userId: string, targetId: string, follow: boolean): Promise<{ following: boolean; pending_follow?: boolean }> {
+  const caller = await personCaller(ctx, userId);
+  return follow ? followUser(ctx, caller, userId, targetId) : unfollowUser(ctx, caller, userId, targetId);
+}
+
+export async function messageAs(ctx: AppContext, userId: string, participantId: string, message: NewMessage): Promise<Sent> {
+  return sendToParticipant(ctx, await personCaller(ctx, userId), participantId, message);
+}
+
+/** What a profile change answers with: the fields a person edits. */
+const PROFILE_FIELDS = 'created_at,description,location,url,profile_image_url,protected,verified_type';
+
+export async function updateProfileAs(ctx: AppContext, userId: string, changes: ProfileChanges): Promise<UsersResult> {
+  return updateProfile(ctx, await personCaller(ctx, userId), changes, { 'user.fields': PROFILE_FIELDS });
+}
+
+export async function startSpaceAs(ctx: AppContext, userId: string, body: NewSpace): Promise<Record<string, unknown>> {
+  return createSpace(ctx, await personCaller(ctx, userId), body);
+}
+
+export async function moveSpaceAs(ctx: AppContext, userId: string, spaceId: string, to: 'live' | 'ended'): Promise<Record<string, unknown>> {
+  return moveSpace(ctx, await personCaller(ctx, userId), spaceId, to);
+}

@@ -1,0 +1,277 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { ProblemError } from '../http/problems.js';
+import type { Listener } from '../http/server.js';
+import { idString } from '../platform/graph/route-kit.js';
+import type { ProfileChanges } from '../platform/users/profile.js';
+import type { ClockControl } from './clock.js';
+import { DISCONNECT_TYPES, type FaultBook, type NewFault } from './faults.js';
+import { deletePostAs, followAs, likeAs, messageAs, moveSpaceAs, postAs, repostAs, startSpaceAs, updateProfileAs } from './person.js';
+import { isAdminAuthorization } from './token.js';
+import { createPerson, listApps, listPeople, mintTokens } from './users.js';
+
+/**
+ * The admin interface (/admin/... on the platform listener): act as a person, move the clock,
+ * inject faults. Only `Authorization: Bearer <admin_token>` opens it; no interface credential
+ * does, and the admin token opens nothing else (it is no token of the interfaces' tables).
+ * Errors are the platform's problems. The routes are hidden from /2/openapi.json and described
+ * apart, at /admin/openapi.json, from the same declarations that validate them.
+ */
+
+export interface AdminDeps {
+  tokenHash: string;
+  clock: ClockControl;
+  faults: FaultBook;
+}
+
+interface Operation {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  url: string;
+  summary: string;
+  params?: TSchema;
+  body?: TSchema;
+  /** The success status and what its body holds, for the description. */
+  status: number;
+  response?: TSchema;
+}
+
+const id = (description: string) => idString(description);
+const data = (schema: TSchema) => Type.Object({ data: schema });
+const userParams = Type.Object({ id: id('The person acting.') });
+const Loose = Type.Object({}, { additionalProperties: true });
+
+const ClockStateSchema = Type.Object({
+  now: Type.String({ format: 'date-time' }),
+  mode: Type.String({ enum: ['real', 'frozen', 'running'] }),
+  offset_ms: Type.Integer({ description: 'How far the clock reads from real time.' }),
+});
+
+const FaultBody = Type.Object(
+  {
+    kind: Type.String({ enum: ['disconnect', 'usage_cap', 'rate_limit', 'webhook_failures'] }),
+    endpoint: Type.Optional(Type.String({ maxLength: 200, description: 'disconnect: a stream endpoint id (filtered_stream, sample_stream...). rate_limit: a route such as "POST /2/posts" or "/2/users/{id}/likes"; any when absent.' })),
+    disconnect_type: Type.Optional(Type.String({ enum: [...DISCONNECT_TYPES], description: 'disconnect: OperationalDisconnect when absent.' })),
+    app_id: Type.Optional(id('usage_cap, rate_limit: the app struck. disconnect: only this app\'s connections.')),
+    period: Type.Optional(Type.String({ enum: ['Daily', 'Monthly'], description: 'usage_cap: Monthly when absent.' })),
+    scope: Type.Optional(Type.String({ enum: ['Account', 'Product'], description: 'usage_cap: Product when absent.' })),
+    webhook_id: Type.Optional(id('webhook_failures: the webhook whose deliveries fail.')),
+    count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'rate_limit, webhook_failures: how many times it strikes (1 when absent).' })),
+    status: Type.Optional(Type.Integer({ minimum: 400, maximum: 599, description: 'webhook_failures: the status the receiver is taken to answer (503 when absent).' })),
+  },
+  { additionalProperties: false },
+);
+
+const operations = {
+  clock: { method: 'GET', url: '/admin/clock', summary: 'The time every rule of Plaza reads', status: 200, response: data(ClockStateSchema) },
+  moveClock: {
+    method: 'POST',
+    url: '/admin/clock',
+    summary: 'Move the clock: {set: ISO 8601 date-time}, {advance: ISO 8601 duration such as PT2H}, or {real: true}; `frozen` stops it at the instant, otherwise it runs on from there',
+    body: Type.Object(
+      {
+        set: Type.Optional(Type.String({ maxLength: 64 })),
+        advance: Type.Optional(Type.String({ maxLength: 64 })),
+        real: Type.Optional(Type.Boolean()),
+        frozen: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    status: 200,
+    response: data(ClockStateSchema),
+  },
+  faults: { method: 'GET', url: '/admin/faults', summary: 'The faults waiting to strike', status: 200, response: data(Type.Array(Loose)) },
+  addFault: { method: 'POST', url: '/admin/faults', summary: 'Inject a fault: disconnect (at once), usage_cap (until cleared), rate_limit (next request), webhook_failures (next N deliveries)', body: FaultBody, status: 201, response: data(Loose) },
+  clearFaults: { method: 'DELETE', url: '/admin/faults', summary: 'Clear every fault', status: 200, response: data(Type.Object({ deleted: Type.Integer() })) },
+  clearFault: { method: 'DELETE', url: '/admin/faults/:fault_id', summary: 'Clear one fault', params: Type.Object({ fault_id: id('The fault.') }), status: 200, response: data(Type.Object({ deleted: Type.Integer() })) },
+  createUser: {
+    method: 'POST',
+    url: '/admin/users',
+    summary: 'Create a person, with OAuth 1.0a and OAuth 2.0 tokens for an app (returned once)',
+    body: Type.Object(
+      {
+        username: Type.String({ minLength: 1, maxLength: 15 }),
+        name: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+        email: Type.Optional(Type.String({ maxLength: 254 })),
+        password: Type.Optional(Type.String({ minLength: 8, maxLength: 128 })),
+        app: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The id or name of the app the tokens are for; the first app when absent.' })),
+      },
+      { additionalProperties: false },
+    ),
+    status: 201,
+    response: data(Loose),
+  },
+  users: { method: 'GET', url: '/admin/users', summary: 'Every user: id, username, name, created_at (no secrets)', status: 200, response: data(Type.Array(Loose)) },
+  apps: { method: 'GET', url: '/admin/apps', summary: 'Every app: id, name, tier, created_at (no secrets)', status: 200, response: data(Type.Array(Loose)) },
+  mintTokens: {
+    method: 'POST',
+    url: '/admin/tokens',
+    summary: 'Fresh OAuth 1.0a and OAuth 2.0 tokens of a user (id or username) for an app (id or name), returned once',
+    body: Type.Object(
+      { user: Type.String({ minLength: 1, maxLength: 100 }), app: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The first app when absent.' })) },
+      { additionalProperties: false },
+    ),
+    status: 201,
+    response: data(Loose),
+  },
+  post: {
+    method: 'POST',
+    url: '/admin/users/:id/posts',
+    summary: 'Post, reply or quote as the person, from the platform\'s own client (self-serve app rules do not bind it)',
+    params: userParams,
+    body: Type.Object(
+      {
+        text: Type.Optional(Type.String({ maxLength: 100_000 })),
+        reply_to: Type.Optional(id('The post replied to.')),
+        quote_of: Type.Optional(id('The post quoted.')),
+        media_keys: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { minItems: 1, maxItems: 4 })),
+      },
+      { additionalProperties: false },
+    ),
+    status: 201,
+    response: data(Loose),
+  },
+  deletePost: { method: 'DELETE', url: '/admin/users/:id/posts/:post_id', summary: 'Delete one of the person\'s posts', params: Type.Object({ id: id('The person acting.'), post_id: id('The post.') }), status: 200, response: data(Loose) },
+  like: { method: 'POST', url: '/admin/users/:id/likes', summary: 'Like a post as the person', params: userParams, body: Type.Object({ post_id: id('The post.') }, { additionalProperties: false }), status: 200, response: data(Loose) },
+  unlike: { method: 'DELETE', url: '/admin/users/:id/likes/:post_id', summary: 'Unlike a post as the person', params: Type.Object({ id: id('The person acting.'), post_id: id('The post.') }), status: 200, response: data(Loose) },
+  repost: { method: 'POST', url: '/admin/users/:id/reposts', summary: 'Repost a post as the person', params: userParams, body: Type.Object({ post_id: id('The post.') }, { additionalProperties: false }), status: 200, response: data(Loose) },
+  follow: { method: 'POST', url: '/admin/users/:id/following', summary: 'Follow a user as the person', params: userParams, body: Type.Object({ target_user_id: id('The user followed.') }, { additionalProperties: false }), status: 200, response: data(Loose) },
+  unfollow: { method: 'DELETE', url: '/admin/users/:id/following/:target_user_id', summary: 'Unfollow a user as the person', params: Type.Object({ id: id('The person acting.'), target_user_id: id('The user.') }), status: 200, response: data(Loose) },
+  message: {
+    method: 'POST',
+    url: '/admin/users/:id/dm',
+    summary: 'Send a direct message as the person',
+    params: userParams,
+    body: Type.Object({ participant_id: id('The recipient.'), text: Type.String({ maxLength: 20_000 }) }, { additionalProperties: false }),
+    status: 201,
+    response: data(Loose),
+  },
+  profile: {
+    method: 'PATCH',
+    url: '/admin/users/:id/profile',
+    summary: 'Change the person\'s profile (each change emits its profile.update.* event)',
+    params: userParams,
+    body: Type.Object(
+      {
+        name: Type.Optional(Type.String({ maxLength: 50 })),
+        username: Type.Optional(Type.String({ maxLength: 15 })),
+        description: Type.Optional(Type.String({ maxLength: 640 })),
+        location: Type.Optional(Type.String({ maxLength: 120 })),
+        url: Type.Optional(Type.String({ maxLength: 400 })),
+        profile_image_url: Type.Optional(Type.String({ maxLength: 1000 })),
+        protected: Type.Optional(Type.Boolean()),
+        verified_type: Type.Optional(Type.String({ enum: ['none', 'blue', 'business', 'government'] })),
+      },
+      { additionalProperties: false, minProperties: 1 },
+    ),
+    status: 200,
+    response: data(Loose),
+  },
+  startSpace: {
+    method: 'POST',
+    url: '/admin/users/:id/spaces',
+    summary: 'Start a space as the person (live at once, or scheduled with scheduled_start)',
+    params: userParams,
+    body: Type.Object(
+      { title: Type.String({ minLength: 1, maxLength: 70 }), scheduled_start: Type.Optional(Type.String({ maxLength: 64 })), lang: Type.Optional(Type.String({ pattern: '^[a-z]{2,3}$' })) },
+      { additionalProperties: false },
+    ),
+    status: 201,
+    response: data(Loose),
+  },
+  moveSpace: {
+    method: 'POST',
+    url: '/admin/users/:id/spaces/:space_id/:transition',
+    summary: 'Start a scheduled space or end a live one, as its creator',
+    params: Type.Object({ id: id('The person acting.'), space_id: Type.String({ pattern: '^[A-Za-z0-9]{1,20}$' }), transition: Type.String({ enum: ['start', 'end'] }) }),
+    status: 200,
+    response: data(Loose),
+  },
+} satisfies Record<string, Operation>;
+
+type Ops = typeof operations;
+type PartOf<O, K extends string> = O extends Record<K, infer S extends TSchema> ? Static<S> : undefined;
+type Handler<O> = (request: FastifyRequest & { params: PartOf<O, 'params'>; body: PartOf<O, 'body'> }, reply: FastifyReply) => Promise<unknown>;
+
+/** The OpenAPI 3.0 description of the admin routes, from their declarations. */
+export function adminOpenApi(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [operationId, op] of Object.entries(operations) as Array<[string, Operation]>) {
+    const path = op.url.replace(/:([A-Za-z_]+)/g, '{$1}');
+    const properties = (op.params as { properties?: Record<string, TSchema> } | undefined)?.properties ?? {};
+    (paths[path] ??= {})[op.method.toLowerCase()] = {
+      operationId,
+      summary: op.summary,
+      tags: ['Admin'],
+      security: [{ AdminToken: [] }],
+      ...(Object.keys(properties).length ? { parameters: Object.entries(properties).map(([name, schema]) => ({ name, in: 'path', required: true, schema })) } : {}),
+      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } } : {}),
+      responses: {
+        [op.status]: { description: 'The result.', content: { 'application/json': { schema: op.response ?? Loose } } },
+        default: { description: 'A problem (application/problem+json), as on the platform interface.', content: { 'application/problem+json': { schema: Loose } } },
+      },
+    };
+  }
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Plaza admin interface', version: '1', description: 'Act as a person, move the clock, inject faults. Authorization: Bearer <admin_token> (admin_token in the credentials file).' },
+    tags: [{ name: 'Admin' }],
+    components: { securitySchemes: { AdminToken: { type: 'http', scheme: 'bearer' } } },
+    paths,
+  };
+}
+
+export function adminRoutes(ctx: AppContext, deps: AdminDeps) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const doc = adminOpenApi();
+    app.get('/admin/openapi.json', { schema: { hide: true } }, async () => doc);
+
+    await app.register(async (admin: FastifyInstance) => {
+      admin.addHook('onRequest', (request, _reply, done) => {
+        if (isAdminAuthorization(request.headers.authorization, deps.tokenHash)) return done();
+        done(new ProblemError(401, ctx.problems.aboutBlank(401, 'Unauthorized', 'The admin interface takes only `Authorization: Bearer <admin_token>`, the admin_token of the credentials file.')));
+      });
+      admin.addHook('onSend', (_request, reply, payload, done) => {
+        reply.header('cache-control', 'no-store');
+        done(null, payload);
+      });
+      const route = <K extends keyof Ops>(name: K, handler: Handler<Ops[K]>) => {
+        const op: Operation = operations[name];
+        admin.route({
+          method: op.method,
+          url: op.url,
+          schema: { hide: true, ...(op.params ? { params: op.params } : {}), ...(op.body ? { body: op.body } : {}) },
+          handler: async (request, reply) => {
+            const result = await handler(request as never, reply);
+            reply.code(op.status).type('application/json; charset=utf-8');
+            return { data: result };
+          },
+        });
+      };
+
+      route('clock', async () => deps.clock.state());
+      route('moveClock', async (request) => deps.clock.change(request.body));
+      route('faults', async () => deps.faults.list());
+      route('addFault', async (request) => deps.faults.add(request.body as NewFault));
+      route('clearFaults', async () => deps.faults.clear());
+      route('clearFault', async (request) => deps.faults.clear(request.params.fault_id));
+      route('createUser', async (request) => createPerson(ctx, request.body));
+      route('users', async () => listPeople(ctx));
+      route('apps', async () => listApps(ctx));
+      route('mintTokens', async (request) => mintTokens(ctx, request.body));
+      route('post', async (request) => postAs(ctx, request.params.id, request.body));
+      route('deletePost', async (request) => deletePostAs(ctx, request.params.id, request.params.post_id));
+      route('like', async (request) => likeAs(ctx, request.params.id, request.body.post_id, true));
+      route('unlike', async (request) => likeAs(ctx, request.params.id, request.params.post_id, false));
+      route('repost', async (request) => repostAs(ctx, request.params.id, request.body.post_id));
+      route('follow', async (request) => followAs(ctx, request.params.id, request.body.target_user_id, true));
+      route('unfollow', async (request) => followAs(ctx, request.params.id, request.params.target_user_id, false));
+      route('message', async (request) => messageAs(ctx, request.params.id, request.body.participant_id, { text: request.body.text }));
+      route('profile', async (request) => (await updateProfileAs(ctx, request.params.id, { ...request.body, verified_type: request.body.verified_type as ProfileChanges['verified_type'] })).data[0]);
+      route('startSpace', async (request) => startSpaceAs(ctx, request.params.id, request.body));
+      route('moveSpace', async (request) => moveSpaceAs(ctx, request.params.id, request.params.space_id, request.params.transition === 'start' ? 'live' : 'ended'));
+    });
+  };
+}
+
+export type { Listener };
