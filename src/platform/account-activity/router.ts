@@ -6,7 +6,7 @@ import type { DbOrTx } from '../../store/store.js';
 import { eventUser } from '../graph/render.js';
 import { findPostsAnyState } from '../posts/store.js';
 import { postDeclaration } from '../posts/wire.js';
-import { findUsersByIds } from '../users/store.js';
+import { findUsersByIds, findUsersByUsernames } from '../users/store.js';
 import { subscribedWebhooks } from './store.js';
 
 /**
@@ -31,8 +31,9 @@ async function deliveriesFor(ctx: AppContext, db: DbOrTx, event: EventRow): Prom
     [...new Set(userIds.filter((u): u is string => typeof u === 'string' && u !== ''))].map((userId) => ({ userId, body: { for_user_id: userId, ...body } }));
   switch (event.type) {
     case 'post.create': {
-      // The author, whoever it replies to and whoever it mentions.
-      const mentioned = ((p.entities?.mentions ?? []) as Array<{ id?: string }>).map((m) => m.id);
+      // The author, whoever it replies to and whoever it mentions (the post's entities name mentions by username).
+      const usernames = ((p.entities?.mentions ?? []) as Array<{ username?: string }>).flatMap((m) => (m.username ? [m.username] : []));
+      const mentioned = (await findUsersByUsernames(db, usernames)).map((u) => u.id);
       return to([p.author_id, p.in_reply_to_user_id, ...mentioned], { tweet_create_events: [p] });
     }
     case 'post.delete':
