@@ -96,7 +96,7 @@ function banner(plaza: Plaza, config: Config): string {
     `  advertising sandbox:    ${urls.ads_sandbox_url}`,
     `  store:                  ${plaza.ctx.store.dialect}`,
   ];
-  if (plaza.adminToken) lines.push(`  admin interface:        ${urls.base_url}/admin (Authorization: Bearer ${plaza.adminToken})`);
+  if (plaza.adminToken) lines.push(`  admin interface:        /admin/... on the platform interface, with Authorization: Bearer ${plaza.adminToken}`);
   const postId = credentials?.sample.post_ids[0];
   if (credentials && postId) {
     lines.push(`  credentials:            ${config.credentialsFile}`, '', 'Try:');

@@ -2,6 +2,7 @@ import type { UserCaller } from '../auth/authenticate.js';
 import type { AppRow } from '../auth/store.js';
 import type { AppContext } from '../context.js';
 import { invalidParameter } from '../http/params.js';
+import { parseSelection } from '../platform/expansions.js';
 import { sendToParticipant, type NewMessage, type Sent } from '../platform/dm/service.js';
 import { followUser, requireUser, unfollowUser } from '../platform/follows/service.js';
 import { likePost, unlikePost } from '../platform/likes/service.js';
@@ -10,7 +11,7 @@ import { deletePost } from '../platform/posts/delete.js';
 import { repostPost } from '../platform/reposts/service.js';
 import { createSpace, moveSpace, type NewSpace } from '../platform/spaces/service.js';
 import { updateProfile, type ProfileChanges } from '../platform/users/profile.js';
-import type { UsersResult } from '../platform/users/service.js';
+import { userExpansions, type UsersResult } from '../platform/users/service.js';
 import { viewOf } from '../platform/view.js';
 
 /**
@@ -93,7 +94,7 @@ export async function messageAs(ctx: AppContext, userId: string, participantId: 
 const PROFILE_FIELDS = 'created_at,description,location,url,profile_image_url,protected,verified_type';
 
 export async function updateProfileAs(ctx: AppContext, userId: string, changes: ProfileChanges): Promise<UsersResult> {
-  return updateProfile(ctx, await personCaller(ctx, userId), changes, { 'user.fields': PROFILE_FIELDS });
+  return updateProfile(ctx, await personCaller(ctx, userId), changes, parseSelection(ctx, { 'user.fields': PROFILE_FIELDS }, userExpansions));
 }
 
 export async function startSpaceAs(ctx: AppContext, userId: string, body: NewSpace): Promise<Record<string, unknown>> {

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { Problems, ResourceType } from './problems.js';
 import { RawJson } from './json-body.js';
 import { parseEnumList } from './params.js';
@@ -41,6 +42,39 @@ export function fieldNames(decl: ResourceDeclaration<any, any>): string[] {
 export function parseFieldSelection(problems: Problems, decl: ResourceDeclaration<any, any>, query: Record<string, unknown>): ReadonlySet<string> {
   const raw = query[decl.fieldsParam];
   return parseSelectionText(problems, decl.fieldsParam, typeof raw === 'string' ? raw : undefined, fieldNames(decl));
+}
+
+/**
+ * The schema keyword that carries a list parameter's names: on the wire a list is one
+ * comma-separated string, checked by parseSelectionText (whose errors name the parameter as the
+ * public platform's do); in the OpenAPI description it becomes an array of those names.
+ */
+export const LIST_NAMES_KEYWORD = 'x-list-of';
+
+/** A comma-separated list parameter (`*.fields`, `expansions`) of these names. */
+export function listParam(names: readonly string[], description: string) {
+  return Type.Optional(Type.String({ description, [LIST_NAMES_KEYWORD]: [...names] }));
+}
+
+/** The `*.fields` parameter of a resource, its names from the declaration. */
+export const fieldsParamOf = (decl: ResourceDeclaration<any, any>) => listParam(fieldNames(decl), `A comma separated list of ${decl.resource} fields to display.`);
+
+/**
+ * Rewrites the list parameters of an OpenAPI document as the public platform describes them: an
+ * array of the allowed names, serialized as form, not exploded (`post.fields=id,text`).
+ */
+export function describeListParams(document: { paths?: Record<string, Record<string, { parameters?: Array<Record<string, any>> }>> }): void {
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      for (const parameter of operation.parameters ?? []) {
+        const names = parameter.schema?.[LIST_NAMES_KEYWORD];
+        if (!Array.isArray(names)) continue;
+        parameter.schema = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: names } };
+        parameter.style = 'form';
+        parameter.explode = false;
+      }
+    }
+  }
 }
 
 const parsedLists = new Map<string, ReadonlySet<string>>();

@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
+import { LIST_NAMES_KEYWORD } from './fields.js';
 import { createLogger } from './log.js';
 import { lazySchemaController } from './lazy-schemas.js';
 import type { Metrics } from './metrics.js';
@@ -64,7 +65,7 @@ export async function createListener(config: Config, metrics: Metrics, listener:
     ajv: {
       // validateSchema: checking each schema against the JSON Schema meta-schema costs every listener
       // a compile of that meta-schema at start-up; the test suite compiles every route's schemas instead.
-      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, verbose: true, validateSchema: false },
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, verbose: true, validateSchema: false, keywords: [LIST_NAMES_KEYWORD] },
     },
     routerOptions: { ignoreTrailingSlash: true },
     ...(options.rewriteUrl ? { rewriteUrl: options.rewriteUrl } : {}),

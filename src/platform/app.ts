@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { AppContext } from '../context.js';
+import { describeListParams } from '../http/fields.js';
 import type { Metrics } from '../http/metrics.js';
 import { installPlatformErrors } from '../http/platform-errors.js';
 import { installNulGuard } from '../http/nul.js';
@@ -73,6 +74,11 @@ export async function buildPlatform(ctx: AppContext, metrics: Metrics): Promise<
       },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (documentObject) => {
+      const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
+      describeListParams(document as Parameters<typeof describeListParams>[0]);
+      return document;
+    },
   });
 
   await app.register(async (routes) => {

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { blockedAmong } from './blocks/store.js';
 import { requestedAmong, requestersAmong } from './follows/store.js';
 import { mutedAmong } from './mutes/store.js';
-import { parseFieldSelection, parseSelectionText, selectFieldsJson } from '../http/fields.js';
+import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText, selectFieldsJson, type ResourceDeclaration } from '../http/fields.js';
 import type { RawJson, WireItem } from '../http/json-body.js';
 import type { Problem } from '../http/problems.js';
 import type { DbOrTx } from '../store/store.js';
@@ -44,13 +44,38 @@ const PLACE_FIELDS = ['contained_within', 'country', 'country_code', 'full_name'
 
 const expansionNames = new WeakMap<object, string[]>();
 
-/** Parses every *.fields parameter and `expansions` before anything is read. */
+function expansionNamesOf(expansions: ExpansionDeclarations<any>): string[] {
+  let names = expansionNames.get(expansions);
+  if (!names) expansionNames.set(expansions, (names = Object.keys(expansions).sort()));
+  return names;
+}
+
+/**
+ * The query parameters of the field selection of an endpoint whose primary objects expand with
+ * `expansions`: `expansions` and every included resource's `*.fields`, with their names (the
+ * OpenAPI description lists them), plus the `*.fields` of the primary resource when it is not a
+ * post or a user. parseSelection reads the same parameters.
+ */
+export function selectionParams(expansions: ExpansionDeclarations<any>, ...primary: ResourceDeclaration<any, any>[]) {
+  return {
+    ...Object.fromEntries(primary.map((decl) => [decl.fieldsParam, fieldsParamOf(decl)])),
+    expansions: expansionsParam(expansions),
+    'post.fields': fieldsParamOf(postDeclaration),
+    'user.fields': fieldsParamOf(userDeclaration),
+    'media.fields': fieldsParamOf(mediaDeclaration),
+    'poll.fields': fieldsParamOf(pollDeclaration),
+    'place.fields': listParam(PLACE_FIELDS, 'A comma separated list of place fields to display.'),
+  };
+}
+
+/** The `expansions` parameter of objects that expand with these declarations. */
+export const expansionsParam = (expansions: ExpansionDeclarations<any>) => listParam(expansionNamesOf(expansions), 'A comma separated list of fields to expand.');
+
+/** Parses every *.fields parameter and `expansions` (the parameters of selectionParams) before anything is read. */
 export function parseSelection(ctx: AppContext, query: Record<string, unknown>, expansions: ExpansionDeclarations<any>): Selection {
   const str = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
-  let allowed = expansionNames.get(expansions);
-  if (!allowed) expansionNames.set(expansions, (allowed = Object.keys(expansions).sort()));
   const selection: Selection = {
-    expansions: parseSelectionText(ctx.problems, 'expansions', str('expansions'), allowed),
+    expansions: parseSelectionText(ctx.problems, 'expansions', str('expansions'), expansionNamesOf(expansions)),
     post: parseFieldSelection(ctx.problems, postDeclaration, query),
     user: parseFieldSelection(ctx.problems, userDeclaration, query),
     media: parseFieldSelection(ctx.problems, mediaDeclaration, query),

@@ -193,18 +193,6 @@ export const defaultErrorResponse = {
   },
 };
 
-const FIELD_LIST = (names: string) => Type.Optional(Type.String({ description: `Comma-separated ${names}.` }));
-
-/** The query parameters every post- or user-returning endpoint takes. */
-export const selectionQuery = {
-  expansions: FIELD_LIST('expansion names'),
-  'post.fields': FIELD_LIST('post field names'),
-  'user.fields': FIELD_LIST('user field names'),
-  'media.fields': FIELD_LIST('media field names'),
-  'poll.fields': FIELD_LIST('poll field names'),
-  'place.fields': FIELD_LIST('place field names'),
-};
-
 /** Drops the empty parts of a lookup result: `data` only when something was found. */
 export function lookupBody(result: { data: WireItem[]; includes?: Includes; errors: unknown[] }, single: boolean): Buffer {
   return jsonBody({

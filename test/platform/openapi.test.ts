@@ -60,3 +60,27 @@ test('the Error object has code (int32) and message, both required; the Problem 
   assert.equal(error.properties.code.format, 'int32');
   assert.deepEqual(new Set(problem.required), new Set(['type', 'title']));
 });
+
+test('field and expansion parameters are described as the public platform does: arrays of the allowed names, form style, not exploded, from the same declarations the requests are checked against', async () => {
+  const param = (path: string, name: string) => document.paths[path].get.parameters.find((p: any) => p.name === name);
+  for (const name of ['expansions', 'post.fields', 'user.fields', 'media.fields', 'poll.fields', 'place.fields']) {
+    const p = param('/2/posts/{id}', name);
+    assert.equal(p.schema.type, 'array', name);
+    assert.equal(p.style, 'form');
+    assert.equal(p.explode, false);
+    assert.ok(p.schema.items.enum.length > 0, name);
+  }
+  assert.ok(param('/2/posts/{id}', 'expansions').schema.items.enum.includes('referenced_posts.id.author_id'));
+  // A user endpoint lists the user expansions, not the post ones.
+  const userExpansions = param('/2/users/{id}', 'expansions').schema.items.enum;
+  assert.ok(userExpansions.includes('pinned_post_id'));
+  assert.ok(!userExpansions.includes('author_id'));
+  // Every listed name is accepted; a name outside the list is refused, naming the parameter.
+  const f = fixtures(plaza);
+  const all = (path: string, name: string) => param(path, name).schema.items.enum.join(',');
+  const ok = await f.get(`/2/users/by/username/ada?user.fields=${all('/2/users/by/username/{username}', 'user.fields')}&expansions=${userExpansions.join(',')}`, { auth: f.appAuth });
+  assert.equal(ok.status, 200, JSON.stringify(ok.body));
+  const bad = await f.get(`/2/users/by/username/ada?expansions=${userExpansions.join(',')},author_id`, { auth: f.appAuth });
+  assert.equal(bad.status, 400);
+  assert.match(JSON.stringify(bad.body), /expansions/);
+});

@@ -4,15 +4,13 @@ import { appendEvent } from '../../events/log.js';
 import { page } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
 import type { DbOrTx } from '../../store/store.js';
-import { parseSelection } from '../expansions.js';
 import { deleteFollowRequest } from '../follows/store.js';
 import { removeFollow, requireUser } from '../follows/service.js';
 import { requireSelf, requireWriteAccess } from '../graph/access.js';
-import { parsePage } from '../graph/query.js';
+import type { ListRequest } from '../graph/query.js';
 import { eventUser, renderUsers, type PageResult } from '../graph/render.js';
 import { checkTier } from '../graph/tiers.js';
 import { findUsersByIds } from '../users/store.js';
-import { userExpansions } from '../users/service.js';
 import type { View } from '../view.js';
 import { deleteBlock, insertBlock, listBlocked } from './store.js';
 
@@ -58,10 +56,8 @@ export async function unblockUser(ctx: AppContext, caller: UserCaller, sourceId:
 }
 
 /** GET /2/users/{id}/blocking: the authenticated user's blocked accounts, newest first. */
-export async function blockedBy(ctx: AppContext, caller: UserCaller, view: View, userId: string, query: Record<string, unknown>): Promise<PageResult> {
+export async function blockedBy(ctx: AppContext, caller: UserCaller, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'list the blocked accounts');
-  const selection = parseSelection(ctx, query, userExpansions);
-  const request = parsePage(ctx, query, { min: 1, max: 1000, default: 100 });
   const rows = await listBlocked(ctx.store.db, userId, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);
   return renderUsers(ctx, view, selection, items, meta);

@@ -1,13 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Listener } from '../../http/server.js';
-import { idParams, idString, pageParams, query, userAuth } from '../graph/route-kit.js';
+import { idParams, idString, listQuery, listRequest, userAuth } from '../graph/route-kit.js';
+import { postExpansions } from '../posts/service.js';
 import { userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, pageBody, pageResponse, PostSchema, selectionQuery, writeResponse } from '../schemas.js';
+import { defaultErrorResponse, pageBody, pageResponse, PostSchema, writeResponse } from '../schemas.js';
 import { viewOf } from '../view.js';
 import { bookmarkPost, bookmarksOf, removeBookmark } from './service.js';
 
 const bookmarked = { 200: writeResponse({ bookmarked: Type.Boolean() }), default: defaultErrorResponse };
+
+/** max_results of a user's bookmarks. */
+const BOOKMARKS = { min: 1, max: 100, default: 100 };
 
 export async function bookmarkRoutes(app: Listener, ctx: AppContext): Promise<void> {
   app.get(
@@ -19,13 +23,13 @@ export async function bookmarkRoutes(app: Listener, ctx: AppContext): Promise<vo
         summary: "The authenticated user's bookmarks, newest first",
         tags: ['Bookmarks'],
         params: idParams('id'),
-        querystring: query({ ...pageParams({ min: 1, max: 100, default: 100 }), ...selectionQuery }),
+        querystring: listQuery(BOOKMARKS, postExpansions),
         response: { 200: pageResponse(PostSchema), default: defaultErrorResponse },
       },
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return pageBody(await bookmarksOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, request.query));
+      return pageBody(await bookmarksOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, listRequest(ctx, request.query, BOOKMARKS, postExpansions)));
     },
   );
 

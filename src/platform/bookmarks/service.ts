@@ -2,14 +2,12 @@ import type { UserCaller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { page } from '../../http/pagination.js';
 import type { DbOrTx } from '../../store/store.js';
-import { parseSelection } from '../expansions.js';
 import { requireSelf, requireWriteAccess } from '../graph/access.js';
-import { parsePage } from '../graph/query.js';
+import type { ListRequest } from '../graph/query.js';
 import { renderPosts, type PageResult } from '../graph/render.js';
 import { latestOf, latestVersions, requireVisiblePost, versionIds } from '../graph/visibility.js';
 import { findPostsByIds } from '../posts/store.js';
 import type { PostRow } from '../posts/wire.js';
-import { postExpansions } from '../posts/service.js';
 import { postsThrough } from '../timelines/store.js';
 import type { View } from '../view.js';
 import { deleteBookmark, hasBookmarked, insertBookmark, moveBookmarkCount } from './store.js';
@@ -45,10 +43,8 @@ export async function removeBookmark(ctx: AppContext, caller: UserCaller, userId
 }
 
 /** GET /2/users/{id}/bookmarks: the authenticated user's bookmarks, newest first. */
-export async function bookmarksOf(ctx: AppContext, caller: UserCaller, view: View, userId: string, query: Record<string, unknown>): Promise<PageResult> {
+export async function bookmarksOf(ctx: AppContext, caller: UserCaller, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'read the bookmarks');
-  const selection = parseSelection(ctx, query, postExpansions);
-  const request = parsePage(ctx, query, { min: 1, max: 100, default: 100 });
   const rows = await postsThrough(ctx.store.db, 'bookmarks', userId, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);
   return renderPosts(ctx, view, selection, await latestVersions(ctx.store.db, items), meta);

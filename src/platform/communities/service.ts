@@ -1,17 +1,14 @@
 import type { AppContext } from '../../context.js';
 import { page } from '../../http/pagination.js';
-import { invalidParameter, parseEnumList } from '../../http/params.js';
+import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
-import { parseSelection } from '../expansions.js';
-import { parsePage } from '../graph/query.js';
+import type { ListRequest } from '../graph/query.js';
 import { renderPosts, type PageResult } from '../graph/render.js';
-import { postExpansions } from '../posts/service.js';
 import type { View } from '../view.js';
 import { findCommunity, isCommunityMember, listCommunityPosts, type CommunityRow } from './store.js';
 import { COMMUNITY_DEFAULTS, communityFields } from './wire.js';
 
-const COMMUNITY_POSTS = { min: 5, max: 100, default: 10 };
 
 function notFound(ctx: AppContext, id: string): ProblemError {
   return new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find community with id: [${id}].`));
@@ -31,9 +28,7 @@ export async function requireCommunityMember(ctx: AppContext, db: DbOrTx, commun
 }
 
 /** GET /2/communities/{id} with community.fields. */
-export async function lookupCommunity(ctx: AppContext, view: View, id: string, query: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const raw = typeof query['community.fields'] === 'string' ? (query['community.fields'] as string) : undefined;
-  const selected = parseEnumList(ctx.problems, 'community.fields', raw, Object.keys(communityFields).sort());
+export async function lookupCommunity(ctx: AppContext, view: View, id: string, selected: ReadonlySet<string>): Promise<Record<string, unknown>> {
   const community = await findCommunity(ctx.store.db, id);
   if (!community) throw notFound(ctx, id);
   const out: Record<string, unknown> = {};
@@ -44,9 +39,7 @@ export async function lookupCommunity(ctx: AppContext, view: View, id: string, q
 }
 
 /** GET /2/communities/{id}/posts: the community's posts, newest first (public communities are readable by anyone). */
-export async function communityPosts(ctx: AppContext, view: View, id: string, query: Record<string, unknown>): Promise<PageResult> {
-  const selection = parseSelection(ctx, query, postExpansions);
-  const request = parsePage(ctx, query, COMMUNITY_POSTS);
+export async function communityPosts(ctx: AppContext, view: View, id: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   if (!(await findCommunity(ctx.store.db, id))) throw notFound(ctx, id);
   const rows = await listCommunityPosts(ctx.store.db, id, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (p) => p.id, { ids: (p) => p.id });

@@ -1,7 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Listener } from '../../http/server.js';
-import { fieldsParam, idParams, idString, pageParams, query, userAuth } from '../graph/route-kit.js';
+import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText } from '../../http/fields.js';
+import { expansionsParam, parseSelection } from '../expansions.js';
+import { parsePage } from '../graph/query.js';
+import { idParams, idString, pageParams, query, userAuth } from '../graph/route-kit.js';
+import { postDeclaration } from '../posts/wire.js';
+import { mediaDeclaration } from '../media/wire.js';
+import { userDeclaration } from '../users/wire.js';
 import { userCallerOf } from '../route-auth.js';
 import { defaultErrorResponse, DmEventSchema, lookupBody, lookupResponse, pageBody, pageResponse, writeResponse } from '../schemas.js';
 import { viewOf } from '../view.js';
@@ -15,25 +21,38 @@ import {
   markRead,
   sendToConversation,
   sendToParticipant,
+  type DmEventsRequest,
   type DmScope,
 } from './service.js';
-import { DM_CONVERSATION_ID_TEXT } from './wire.js';
+import { DM_CONVERSATION_ID_TEXT, DM_EVENT_TYPES, dmEventDeclaration, dmEventExpansions } from './wire.js';
 
 const readAuth = userAuth('dm.read', 'post.read', 'users.read');
 const writeAuth = userAuth('dm.write', 'post.read', 'users.read');
 const conversationParams = Type.Object({ dm_conversation_id: Type.String({ pattern: DM_CONVERSATION_ID_TEXT }) });
+/** The selection parameters of DM events. */
 const dmSelection = {
-  'dm_event.fields': fieldsParam('DM event field names'),
-  expansions: fieldsParam('expansion names: attachments.media_keys, participant_ids, referenced_posts, sender_id'),
-  'user.fields': fieldsParam('user field names'),
-  'post.fields': fieldsParam('post field names'),
-  'media.fields': fieldsParam('media field names'),
+  'dm_event.fields': fieldsParamOf(dmEventDeclaration),
+  expansions: expansionsParam(dmEventExpansions),
+  'user.fields': fieldsParamOf(userDeclaration),
+  'post.fields': fieldsParamOf(postDeclaration),
+  'media.fields': fieldsParamOf(mediaDeclaration),
 };
+const DM_EVENTS = { min: 1, max: 100, default: 100 };
 const listQuery = query({
-  ...pageParams({ min: 1, max: 100, default: 100 }),
-  event_types: Type.Optional(Type.String({ description: 'Comma-separated: MessageCreate, ParticipantsJoin, ParticipantsLeave; default all.' })),
+  ...pageParams(DM_EVENTS),
+  event_types: listParam(DM_EVENT_TYPES, 'A comma separated list of event types to list; default all.'),
   ...dmSelection,
 });
+
+/** dm_event.fields, the selection and event_types; the page of a list, or the one event of a lookup. */
+function dmEventsRequest(ctx: AppContext, q: Record<string, unknown>, single: boolean): DmEventsRequest {
+  return {
+    fields: parseFieldSelection(ctx.problems, dmEventDeclaration, q),
+    selection: parseSelection(ctx, q, dmEventExpansions),
+    types: parseSelectionText(ctx.problems, 'event_types', typeof q.event_types === 'string' ? q.event_types : undefined, DM_EVENT_TYPES),
+    page: single ? { maxResults: 1 } : parsePage(ctx, q, DM_EVENTS),
+  };
+}
 const message = {
   text: Type.Optional(Type.String({ minLength: 1 })),
   attachments: Type.Optional(Type.Array(Type.Object({ media_id: idString('An uploaded media id of the sender.') }, { additionalProperties: false }), { maxItems: 1 })),
@@ -99,7 +118,7 @@ export async function dmRoutes(app: Listener, ctx: AppContext): Promise<void> {
 
   const list = (scopeOf: (params: Record<string, string>) => DmScope) => async (request: { params: unknown; query: unknown }) => {
     const caller = userCallerOf(ctx, request as never);
-    return pageBody(await listDmEvents(ctx, caller, viewOf(ctx.clock, caller), scopeOf(request.params as Record<string, string>), request.query as Record<string, unknown>));
+    return pageBody(await listDmEvents(ctx, caller, viewOf(ctx.clock, caller), scopeOf(request.params as Record<string, string>), dmEventsRequest(ctx, request.query as Record<string, unknown>, false)));
   };
 
   app.get(
@@ -158,7 +177,7 @@ export async function dmRoutes(app: Listener, ctx: AppContext): Promise<void> {
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return lookupBody(await listDmEvents(ctx, caller, viewOf(ctx.clock, caller), { kind: 'event', id: request.params.event_id }, request.query), true);
+      return lookupBody(await listDmEvents(ctx, caller, viewOf(ctx.clock, caller), { kind: 'event', id: request.params.event_id }, dmEventsRequest(ctx, request.query, true)), true);
     },
   );
 

@@ -1,16 +1,16 @@
 import type { UserCaller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { appendEvent } from '../../events/log.js';
-import { parseFieldSelection, selectFields } from '../../http/fields.js';
+import { selectFields } from '../../http/fields.js';
 import { page } from '../../http/pagination.js';
-import { invalidParameter, parseEnumList } from '../../http/params.js';
+import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import type { DmEventType } from '../../store/schema-graph.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
 import { isBlocking } from '../blocks/store.js';
-import { hydrate, parseSelection } from '../expansions.js';
+import { hydrate } from '../expansions.js';
 import { requireDmAccess } from '../graph/access.js';
-import { parsePage } from '../graph/query.js';
+import type { ListRequest } from '../graph/query.js';
 import { errorsOnly, type PageResult } from '../graph/render.js';
 import { parseEntities } from '../posts/entities.js';
 import { findPostsByIds } from '../posts/store.js';
@@ -304,18 +304,20 @@ export async function deleteDmEvent(ctx: AppContext, caller: UserCaller, eventId
   return { deleted: true };
 }
 
+/** A DM events request, parsed by its route: dm_event.fields, the selection, event_types (empty: all) and the page. */
+export interface DmEventsRequest extends ListRequest {
+  fields: ReadonlySet<string>;
+  types: ReadonlySet<string>;
+}
+
 export type DmScope = { kind: 'all' } | { kind: 'conversation'; id: string } | { kind: 'participant'; id: string } | { kind: 'event'; id: string };
 
 /**
  * GET /2/dm_events, /2/dm_conversations/{id}/dm_events, /with/{participant_id}/dm_events and
  * /2/dm_events/{event_id}: newest first, event_types filtered, dm_event.fields selected.
  */
-export async function listDmEvents(ctx: AppContext, caller: UserCaller, view: View, scope: DmScope, query: Record<string, unknown>): Promise<PageResult> {
+export async function listDmEvents(ctx: AppContext, caller: UserCaller, view: View, scope: DmScope, { fields, selection, types, page: request }: DmEventsRequest): Promise<PageResult> {
   requireDmAccess(ctx, caller);
-  const fields = parseFieldSelection(ctx.problems, dmEventDeclaration, query);
-  const selection = parseSelection(ctx, query, dmEventExpansions);
-  const types = parseEnumList(ctx.problems, 'event_types', typeof query.event_types === 'string' ? query.event_types : undefined, DM_EVENT_TYPES);
-  const request = scope.kind === 'event' ? { maxResults: 1, after: undefined } : parsePage(ctx, query, { min: 1, max: 100, default: 100 });
   const userId = caller.user.id;
   let conversationId: string | undefined;
   if (scope.kind === 'participant') {

@@ -1,13 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Listener } from '../../http/server.js';
-import { idParams, idString, pageParams, query, userAuth, userOrAppAuth } from '../graph/route-kit.js';
+import { idParams, idString, listQuery, listRequest, timeListRequest, userAuth, userOrAppAuth } from '../graph/route-kit.js';
 import { callerOf, userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, pageBody, pageResponse, selectionQuery, UserSchema, writeResponse } from '../schemas.js';
+import { defaultErrorResponse, pageBody, pageResponse, UserSchema, writeResponse } from '../schemas.js';
+import { userExpansions } from '../users/service.js';
 import { viewOf } from '../view.js';
 import { answerFollowRequest, followRequestsOf, followsOf, followUser, unfollowUser } from './service.js';
 
-const listQuery = query({ ...pageParams({ min: 1, max: 1000, default: 100 }), ...selectionQuery });
+/** max_results of followers, following and follow requests. */
+const FOLLOWS_RANGE = { min: 1, max: 1000, default: 100 };
+const followsQuery = listQuery(FOLLOWS_RANGE, userExpansions);
 const usersPage = { 200: pageResponse(UserSchema), default: defaultErrorResponse };
 
 export async function followRoutes(app: Listener, ctx: AppContext): Promise<void> {
@@ -21,13 +24,13 @@ export async function followRoutes(app: Listener, ctx: AppContext): Promise<void
           summary: direction === 'followers' ? "A user's followers, newest first" : 'The accounts a user follows, newest first',
           tags: ['Users'],
           params: idParams('id'),
-          querystring: listQuery,
+          querystring: followsQuery,
           response: usersPage,
         },
       },
       async (request) => {
         const caller = callerOf(request);
-        return pageBody(await followsOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, direction, request.query));
+        return pageBody(await followsOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, direction, timeListRequest(ctx, request.query, FOLLOWS_RANGE, userExpansions)));
       },
     );
   }
@@ -73,13 +76,13 @@ export async function followRoutes(app: Listener, ctx: AppContext): Promise<void
         summary: 'Pending requests to follow the authenticated (protected) user, newest first',
         tags: ['Users'],
         params: idParams('id'),
-        querystring: listQuery,
+        querystring: followsQuery,
         response: usersPage,
       },
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return pageBody(await followRequestsOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, request.query));
+      return pageBody(await followRequestsOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, listRequest(ctx, request.query, FOLLOWS_RANGE, userExpansions)));
     },
   );
 

@@ -6,14 +6,12 @@ import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { isBlocking } from '../blocks/store.js';
-import { parseSelection } from '../expansions.js';
 import { requireSelf, requireWriteAccess } from '../graph/access.js';
-import { compositeKey, parsePage, parseTimePage } from '../graph/query.js';
+import { compositeKey, type ListRequest, type TimePageRequest } from '../graph/query.js';
 import { errorsOnly, eventUser, renderUsers, type PageResult } from '../graph/render.js';
 import { checkTier } from '../graph/tiers.js';
 import { subjectUser } from '../graph/visibility.js';
 import { findUsersByIds } from '../users/store.js';
-import { userExpansions } from '../users/service.js';
 import type { UserRow } from '../users/wire.js';
 import type { View } from '../view.js';
 import {
@@ -28,7 +26,6 @@ import {
 } from './store.js';
 
 /** max_results of the followers and following lists (1 to 1000, default 100). */
-const FOLLOWS_RANGE = { min: 1, max: 1000, default: 100 };
 
 /** A user a write names, or 404 resource-not-found naming the parameter. */
 export async function requireUser(ctx: AppContext, db: DbOrTx, id: string, parameter: string): Promise<UserRow> {
@@ -129,11 +126,9 @@ export async function followsOf(
   view: View,
   userId: string,
   direction: 'followers' | 'following',
-  query: Record<string, unknown>,
+  { selection, page: request }: ListRequest<TimePageRequest>,
 ): Promise<PageResult> {
   checkTier(ctx, caller, 'follows');
-  const selection = parseSelection(ctx, query, userExpansions);
-  const request = parseTimePage(ctx, query, FOLLOWS_RANGE);
   const subject = await subjectUser(ctx, view, userId, { protectedContent: true });
   if (subject.problem) return errorsOnly(subject.problem);
   const rows = await listFollows(ctx.store.db, userId, direction, request.maxResults + 1, request.after);
@@ -142,10 +137,8 @@ export async function followsOf(
 }
 
 /** GET /2/users/{id}/follow_requests: who asked to follow the authenticated (protected) user. */
-export async function followRequestsOf(ctx: AppContext, caller: UserCaller, view: View, userId: string, query: Record<string, unknown>): Promise<PageResult> {
+export async function followRequestsOf(ctx: AppContext, caller: UserCaller, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'list the follow requests');
-  const selection = parseSelection(ctx, query, userExpansions);
-  const request = parsePage(ctx, query, FOLLOWS_RANGE);
   const rows = await listFollowRequests(ctx.store.db, userId, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);
   return renderUsers(ctx, view, selection, items, meta);

@@ -1,15 +1,25 @@
 import type { AppContext } from '../../context.js';
 import { decodePageToken, parseMaxResults, type MaxResultsRange } from '../../http/pagination.js';
 import { ID_PATTERN, invalidParameter, parseEnumList } from '../../http/params.js';
+import type { Selection } from '../expansions.js';
 
 /**
- * Query parameters shared by the graph's list endpoints, parsed before anything is read so bad
- * input is an invalid-request naming the parameter.
+ * Query parameters shared by the list endpoints, parsed at the edge (routes) before anything is
+ * read, so bad input is an invalid-request naming the parameter and services take typed requests.
  */
 export interface PageRequest {
   maxResults: number;
   /** The id to continue after (exclusive), from `pagination_token`. */
   after?: string;
+}
+
+/** The values of `exclude` on post lists. */
+export const EXCLUDE = ['replies', 'retweets'];
+
+/** A list request as services take it: the field selection and the page, parsed by the route. */
+export interface ListRequest<Page = PageRequest, S = Selection> {
+  selection: S;
+  page: Page;
 }
 
 function badToken(ctx: AppContext, tokenName: string, raw: unknown) {
@@ -30,13 +40,15 @@ export const compositeKey = (createdAt: string, id: string): string => `${create
 
 const COMPOSITE_KEY = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z) ([0-9]{1,19})$/;
 
+/** A page of a list ordered by (time, id), newest first. */
+export interface TimePageRequest {
+  maxResults: number;
+  /** The row to continue after (exclusive), from `pagination_token`. */
+  after?: { createdAt: string; id: string };
+}
+
 /** Lists ordered by (time, id), newest first: the token carries both. */
-export function parseTimePage(
-  ctx: AppContext,
-  query: Record<string, unknown>,
-  range: MaxResultsRange,
-  tokenName = 'pagination_token',
-): { maxResults: number; after?: { createdAt: string; id: string } } {
+export function parseTimePage(ctx: AppContext, query: Record<string, unknown>, range: MaxResultsRange, tokenName = 'pagination_token'): TimePageRequest {
   const maxResults = parseMaxResults(ctx.problems, query.max_results, range);
   const key = decodePageToken(ctx.problems, query[tokenName], tokenName);
   if (key === undefined) return { maxResults };
@@ -71,7 +83,7 @@ function parseTime(ctx: AppContext, name: string, raw: unknown): string | undefi
 }
 
 export function parseTimeWindow(ctx: AppContext, query: Record<string, unknown>): TimeWindow {
-  const exclude = parseEnumList(ctx.problems, 'exclude', typeof query.exclude === 'string' ? query.exclude : undefined, ['replies', 'retweets']);
+  const exclude = parseEnumList(ctx.problems, 'exclude', typeof query.exclude === 'string' ? query.exclude : undefined, EXCLUDE);
   const window: TimeWindow = {
     sinceId: typeof query.since_id === 'string' ? query.since_id : undefined,
     untilId: typeof query.until_id === 'string' ? query.until_id : undefined,

@@ -3,9 +3,14 @@ import type { UserCaller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import type { Listener } from '../../http/server.js';
 import { userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, pageBody, pageResponse, selectionQuery, UserSchema, writeResponse } from '../schemas.js';
+import { defaultErrorResponse, pageBody, pageResponse, UserSchema, writeResponse } from '../schemas.js';
+import { userExpansions } from '../users/service.js';
 import { viewOf, type View } from '../view.js';
-import { idParams, idString, pageParams, query, userAuth } from './route-kit.js';
+import type { ListRequest } from './query.js';
+import { idParams, idString, listQuery, listRequest, userAuth } from './route-kit.js';
+
+/** max_results of the relation lists. */
+const RELATION_LIST = { min: 1, max: 1000, default: 100 };
 
 /**
  * The three routes of a one-way relation the caller keeps towards other users (blocking,
@@ -19,7 +24,7 @@ export interface UserRelation {
   operationIds: { list: string; create: string; remove: string };
   summaries: { list: string; create: string; remove: string };
   targetDescription: string;
-  list(ctx: AppContext, caller: UserCaller, view: View, userId: string, query: Record<string, unknown>): Promise<Parameters<typeof pageBody>[0]>;
+  list(ctx: AppContext, caller: UserCaller, view: View, userId: string, request: ListRequest): Promise<Parameters<typeof pageBody>[0]>;
   create(ctx: AppContext, caller: UserCaller, sourceId: string, targetId: string): Promise<unknown>;
   remove(ctx: AppContext, caller: UserCaller, sourceId: string, targetId: string): Promise<unknown>;
 }
@@ -35,13 +40,13 @@ export async function userRelationRoutes(app: Listener, ctx: AppContext, relatio
         summary: relation.summaries.list,
         tags: ['Users'],
         params: idParams('id'),
-        querystring: query({ ...pageParams({ min: 1, max: 1000, default: 100 }), ...selectionQuery }),
+        querystring: listQuery(RELATION_LIST, userExpansions),
         response: { 200: pageResponse(UserSchema), default: defaultErrorResponse },
       },
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return pageBody(await relation.list(ctx, caller, viewOf(ctx.clock, caller), request.params.id, request.query));
+      return pageBody(await relation.list(ctx, caller, viewOf(ctx.clock, caller), request.params.id, listRequest(ctx, request.query, RELATION_LIST, userExpansions)));
     },
   );
 

@@ -1,6 +1,10 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 import type { RouteAuth } from '../../auth/authenticate.js';
+import type { AppContext } from '../../context.js';
+import { listParam, type ResourceDeclaration } from '../../http/fields.js';
 import type { MaxResultsRange } from '../../http/pagination.js';
+import { parseSelection, selectionParams, type ExpansionDeclarations } from '../expansions.js';
+import { EXCLUDE, parsePage, parseTimePage, type ListRequest, type TimePageRequest } from './query.js';
 import { ID_PATTERN_TEXT } from '../../http/params.js';
 
 /** Small builders for the graph's route schemas, so each route reads as its interface. */
@@ -15,9 +19,6 @@ export function idParams<K extends string>(...names: K[]) {
   return Type.Object(Object.fromEntries(names.map((n) => [n, idString()])) as Record<K, ReturnType<typeof idString>>);
 }
 
-/** A comma-separated *.fields or expansions parameter. */
-export const fieldsParam = (names: string) => Type.Optional(Type.String({ description: `Comma-separated ${names}.` }));
-
 /** max_results (the endpoint's range) and pagination_token. */
 export function pageParams(range: MaxResultsRange, tokenName = 'pagination_token'): TProperties {
   return {
@@ -26,14 +27,30 @@ export function pageParams(range: MaxResultsRange, tokenName = 'pagination_token
   };
 }
 
+export const excludeParam = listParam(EXCLUDE, 'A comma separated list of the types of posts to exclude.');
+
 /** since_id, until_id, start_time, end_time and exclude of the post timelines. */
 export const timeWindowParams: TProperties = {
   since_id: Type.Optional(idString('Only posts newer than this id.')),
   until_id: Type.Optional(idString('Only posts older than this id.')),
   start_time: Type.Optional(Type.String({ description: 'Oldest creation time, inclusive (RFC 3339).' })),
   end_time: Type.Optional(Type.String({ description: 'Newest creation time, exclusive (RFC 3339).' })),
-  exclude: Type.Optional(Type.String({ description: 'Comma-separated: replies, retweets.' })),
+  exclude: excludeParam,
 };
 
 /** A strict querystring object. */
 export const query = <T extends TProperties>(properties: T) => Type.Object(properties, { additionalProperties: false });
+
+/** The querystring of a list endpoint: max_results in `range`, pagination_token and the field selection of `expansions`. */
+export const listQuery = (range: MaxResultsRange, expansions: ExpansionDeclarations<any>, ...primary: ResourceDeclaration<any, any>[]) =>
+  query({ ...pageParams(range), ...selectionParams(expansions, ...primary) });
+
+/** Parses what listQuery declares: the selection and a page of a list keyed by id. */
+export function listRequest(ctx: AppContext, q: Record<string, unknown>, range: MaxResultsRange, expansions: ExpansionDeclarations<any>): ListRequest {
+  return { selection: parseSelection(ctx, q, expansions), page: parsePage(ctx, q, range) };
+}
+
+/** Parses what listQuery declares: the selection and a page of a list keyed by (time, id). */
+export function timeListRequest(ctx: AppContext, q: Record<string, unknown>, range: MaxResultsRange, expansions: ExpansionDeclarations<any>): ListRequest<TimePageRequest> {
+  return { selection: parseSelection(ctx, q, expansions), page: parseTimePage(ctx, q, range) };
+}

@@ -1,13 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Listener } from '../../http/server.js';
-import { idParams, idString, pageParams, query, userAuth } from '../graph/route-kit.js';
+import { idParams, idString, listQuery, listRequest, userAuth } from '../graph/route-kit.js';
+import { postExpansions } from '../posts/service.js';
+import { userExpansions } from '../users/service.js';
 import { userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, pageBody, pageResponse, PostSchema, selectionQuery, UserSchema, writeResponse } from '../schemas.js';
+import { defaultErrorResponse, pageBody, pageResponse, PostSchema, UserSchema, writeResponse } from '../schemas.js';
 import { viewOf } from '../view.js';
 import { likedPosts, likePost, likingUsers, unlikePost } from './service.js';
 
 const liked = { 200: writeResponse({ liked: Type.Boolean() }), default: defaultErrorResponse };
+
+/** max_results of the users who liked a post, and of a user's liked posts. */
+const LIKING_USERS = { min: 1, max: 100, default: 100 };
+const LIKED_POSTS = { min: 5, max: 100, default: 100 };
 
 export async function likeRoutes(app: Listener, ctx: AppContext): Promise<void> {
   app.post(
@@ -47,11 +53,11 @@ export async function likeRoutes(app: Listener, ctx: AppContext): Promise<void> 
         summary: 'The users who liked a post, newest like first',
         tags: ['Users'],
         params: idParams('id'),
-        querystring: query({ ...pageParams({ min: 1, max: 100, default: 100 }), ...selectionQuery }),
+        querystring: listQuery(LIKING_USERS, userExpansions),
         response: { 200: pageResponse(UserSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await likingUsers(ctx, viewOf(ctx.clock, userCallerOf(ctx, request)), request.params.id, request.query)),
+    async (request) => pageBody(await likingUsers(ctx, viewOf(ctx.clock, userCallerOf(ctx, request)), request.params.id, listRequest(ctx, request.query, LIKING_USERS, userExpansions))),
   );
 
   app.get(
@@ -63,10 +69,10 @@ export async function likeRoutes(app: Listener, ctx: AppContext): Promise<void> 
         summary: 'The posts a user liked, newest like first',
         tags: ['Posts'],
         params: idParams('id'),
-        querystring: query({ ...pageParams({ min: 5, max: 100, default: 100 }), ...selectionQuery }),
+        querystring: listQuery(LIKED_POSTS, postExpansions),
         response: { 200: pageResponse(PostSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await likedPosts(ctx, viewOf(ctx.clock, userCallerOf(ctx, request)), request.params.id, request.query)),
+    async (request) => pageBody(await likedPosts(ctx, viewOf(ctx.clock, userCallerOf(ctx, request)), request.params.id, listRequest(ctx, request.query, LIKED_POSTS, postExpansions))),
   );
 }

@@ -5,17 +5,15 @@ import { page } from '../../http/pagination.js';
 import { ProblemError } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { isBlocking } from '../blocks/store.js';
-import { hiddenPosts, parseSelection } from '../expansions.js';
+import { hiddenPosts } from '../expansions.js';
 import { requireSelf, requireWriteAccess } from '../graph/access.js';
-import { parsePage } from '../graph/query.js';
+import type { ListRequest } from '../graph/query.js';
 import { errorsOnly, renderPosts, renderUsers, type PageResult } from '../graph/render.js';
 import { checkTier } from '../graph/tiers.js';
 import { latestOf, latestVersions, requireVisiblePost, subjectUser, versionIds } from '../graph/visibility.js';
-import { postExpansions } from '../posts/service.js';
 import { findPostsByIds } from '../posts/store.js';
 import type { PostRow } from '../posts/wire.js';
 import { postsThrough } from '../timelines/store.js';
-import { userExpansions } from '../users/service.js';
 import type { View } from '../view.js';
 import { deleteLike, hasLiked, insertLike, likesOf, listLikingUsers, moveLikeCounters } from './store.js';
 
@@ -78,9 +76,7 @@ export async function unlikePost(ctx: AppContext, caller: UserCaller, userId: st
 }
 
 /** GET /2/posts/{id}/liking_users: newest like first. */
-export async function likingUsers(ctx: AppContext, view: View, postId: string, query: Record<string, unknown>): Promise<PageResult> {
-  const selection = parseSelection(ctx, query, userExpansions);
-  const request = parsePage(ctx, query, { min: 1, max: 100, default: 100 });
+export async function likingUsers(ctx: AppContext, view: View, postId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   const [named] = await findPostsByIds(ctx.store.db, [postId]);
   const post = named && (await latestOf(ctx.store.db, named));
   if (!post) return errorsOnly(ctx.problems.resourceNotFound({ parameter: 'id', value: postId, resource_id: postId, resource_type: 'post' }));
@@ -93,9 +89,7 @@ export async function likingUsers(ctx: AppContext, view: View, postId: string, q
 }
 
 /** GET /2/users/{id}/liked_posts: newest like first; a protected user's likes only for approved followers. */
-export async function likedPosts(ctx: AppContext, view: View, userId: string, query: Record<string, unknown>): Promise<PageResult> {
-  const selection = parseSelection(ctx, query, postExpansions);
-  const request = parsePage(ctx, query, { min: 5, max: 100, default: 100 });
+export async function likedPosts(ctx: AppContext, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   const subject = await subjectUser(ctx, view, userId, { protectedContent: true });
   if (subject.problem) return errorsOnly(subject.problem);
   const rows = await postsThrough(ctx.store.db, 'likes', userId, request.maxResults + 1, request.after);

@@ -1,9 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Listener } from '../../http/server.js';
-import { fieldsParam, idParams, idString, pageParams, query, userAuth, userOrAppAuth } from '../graph/route-kit.js';
+import { fieldsParamOf, parseFieldSelection } from '../../http/fields.js';
+import { expansionsParam, parseSelection } from '../expansions.js';
+import { parsePage } from '../graph/query.js';
+import { idParams, idString, listQuery, listRequest, pageParams, query, timeListRequest, userAuth, userOrAppAuth } from '../graph/route-kit.js';
+import { postExpansions } from '../posts/service.js';
+import { userExpansions } from '../users/service.js';
+import { userDeclaration } from '../users/wire.js';
+import { listDeclaration, listExpansions } from './wire.js';
 import { callerOf, userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, ExpansionsSchema, ListSchema, lookupBody, pageBody, pageResponse, PostSchema, ProblemSchema, selectionQuery, UserSchema, writeResponse } from '../schemas.js';
+import { defaultErrorResponse, ExpansionsSchema, ListSchema, lookupBody, pageBody, pageResponse, PostSchema, ProblemSchema, UserSchema, writeResponse } from '../schemas.js';
 import { viewOf } from '../view.js';
 import {
   addMember,
@@ -20,10 +27,16 @@ import {
   unpinList,
   updateList,
   usersOf,
+  type ListSelection,
 } from './service.js';
 
 const listRange = { min: 1, max: 100, default: 100 };
-const listSelection = { 'list.fields': fieldsParam('list field names'), expansions: fieldsParam('expansion names: owner_id'), 'user.fields': fieldsParam('user field names') };
+/** The selection parameters of list objects. */
+const listSelection = { 'list.fields': fieldsParamOf(listDeclaration), expansions: expansionsParam(listExpansions), 'user.fields': fieldsParamOf(userDeclaration) };
+
+function parseListSelection(ctx: AppContext, q: Record<string, unknown>): ListSelection {
+  return { list: parseFieldSelection(ctx.problems, listDeclaration, q), rest: parseSelection(ctx, q, listExpansions) };
+}
 const listsPage = { 200: pageResponse(ListSchema), default: defaultErrorResponse };
 const name = Type.String({ minLength: 1, maxLength: 25 });
 const description = Type.String({ maxLength: 100 });
@@ -66,7 +79,7 @@ export async function listRoutes(app: Listener, ctx: AppContext): Promise<void> 
         },
       },
     },
-    async (request) => lookupBody(await lookupList(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, request.query), true),
+    async (request) => lookupBody(await lookupList(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, parseListSelection(ctx, request.query)), true),
   );
 
   app.put(
@@ -110,13 +123,13 @@ export async function listRoutes(app: Listener, ctx: AppContext): Promise<void> 
           summary: segment === 'members' ? 'The members of a list, newest first' : 'The followers of a list, newest first',
           tags: ['Lists'],
           params: idParams('id'),
-          querystring: query({ ...pageParams(listRange), ...selectionQuery }),
+          querystring: listQuery(listRange, userExpansions),
           response: { 200: pageResponse(UserSchema), default: defaultErrorResponse },
         },
       },
       async (request) => {
         const caller = callerOf(request);
-        return pageBody(await usersOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, table, request.query));
+        return pageBody(await usersOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, table, listRequest(ctx, request.query, listRange, userExpansions)));
       },
     );
   }
@@ -161,11 +174,11 @@ export async function listRoutes(app: Listener, ctx: AppContext): Promise<void> 
         summary: "The posts of a list's members, newest first",
         tags: ['Lists'],
         params: idParams('id'),
-        querystring: query({ ...pageParams(listRange), ...selectionQuery }),
+        querystring: listQuery(listRange, postExpansions),
         response: { 200: pageResponse(PostSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await listPosts(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, request.query)),
+    async (request) => pageBody(await listPosts(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, timeListRequest(ctx, request.query, listRange, postExpansions))),
   );
 
   for (const [segment, kind, operationId, summary] of [
@@ -188,7 +201,7 @@ export async function listRoutes(app: Listener, ctx: AppContext): Promise<void> 
       },
       async (request) => {
         const caller = callerOf(request);
-        return pageBody(await listsOfUser(ctx, caller, viewOf(ctx.clock, caller), request.params.id, kind, request.query));
+        return pageBody(await listsOfUser(ctx, caller, viewOf(ctx.clock, caller), request.params.id, kind, { selection: parseListSelection(ctx, request.query), page: parsePage(ctx, request.query, listRange) }));
       },
     );
   }
@@ -208,7 +221,7 @@ export async function listRoutes(app: Listener, ctx: AppContext): Promise<void> 
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return pageBody(await pinnedListsOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, request.query));
+      return pageBody(await pinnedListsOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, parseListSelection(ctx, request.query)));
     },
   );
 

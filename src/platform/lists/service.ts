@@ -1,22 +1,20 @@
 import type { Caller, UserCaller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
-import { parseFieldSelection, selectFields } from '../../http/fields.js';
+import { selectFields } from '../../http/fields.js';
 import { page, type PageMeta } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
 import { ProblemError, type Problem } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { isBlocking } from '../blocks/store.js';
-import { hydrate, parseSelection, type Selection } from '../expansions.js';
+import { hydrate, type Selection } from '../expansions.js';
 import { requireUser } from '../follows/service.js';
 import { requireSelf, requireWriteAccess } from '../graph/access.js';
-import { ALL_TIME, compositeKey, parsePage, parseTimePage } from '../graph/query.js';
+import { ALL_TIME, compositeKey, type ListRequest, type PageRequest, type TimePageRequest } from '../graph/query.js';
 import { errorsOnly, renderPosts, renderUsers, type PageResult } from '../graph/render.js';
 import { checkTier } from '../graph/tiers.js';
 import { subjectUser } from '../graph/visibility.js';
-import { postExpansions } from '../posts/service.js';
 import type { PostRow } from '../posts/wire.js';
 import { byMembersOf, pagedPosts } from '../timelines/store.js';
-import { userExpansions } from '../users/service.js';
 import type { View } from '../view.js';
 import {
   countOwnedLists,
@@ -38,7 +36,6 @@ import { listDeclaration, listExpansions, type ListRow } from './wire.js';
 
 /** Limits of the public platform's lists. */
 export const LIST_LIMITS = { owned: 1000, members: 5000, pinned: 5 };
-const LISTS_RANGE = { min: 1, max: 100, default: 100 };
 
 const canSee = (view: View, list: ListRow) => list.private === 0 || list.owner_id === view.viewerId;
 
@@ -213,13 +210,10 @@ export async function unpinList(ctx: AppContext, caller: UserCaller, userId: str
   return { pinned: false };
 }
 
-interface ListSelection {
+/** The selection of list objects: list.fields, and what their expansions include. */
+export interface ListSelection {
   list: ReadonlySet<string>;
   rest: Selection;
-}
-
-function parseListSelection(ctx: AppContext, query: Record<string, unknown>): ListSelection {
-  return { list: parseFieldSelection(ctx.problems, listDeclaration, query), rest: parseSelection(ctx, query, listExpansions) };
 }
 
 async function renderLists(ctx: AppContext, view: View, selection: ListSelection, rows: readonly ListRow[], meta?: PageMeta): Promise<PageResult> {
@@ -233,18 +227,15 @@ async function renderLists(ctx: AppContext, view: View, selection: ListSelection
 }
 
 /** GET /2/lists/{id}: a private list only for its owner (not-authorized-for-resource otherwise). */
-export async function lookupList(ctx: AppContext, view: View, listId: string, query: Record<string, unknown>): Promise<PageResult> {
-  const selection = parseListSelection(ctx, query);
+export async function lookupList(ctx: AppContext, view: View, listId: string, selection: ListSelection): Promise<PageResult> {
   const found = await visibleList(ctx, ctx.store.db, view, listId, 'id');
   if (found.problem) return errorsOnly(found.problem);
   return renderLists(ctx, view, selection, [found.list]);
 }
 
 /** GET /2/lists/{id}/members and /followers, newest first. */
-export async function usersOf(ctx: AppContext, caller: Caller, view: View, listId: string, table: 'list_members' | 'list_followers', query: Record<string, unknown>): Promise<PageResult> {
+export async function usersOf(ctx: AppContext, caller: Caller, view: View, listId: string, table: 'list_members' | 'list_followers', { selection, page: request }: ListRequest): Promise<PageResult> {
   if (table === 'list_followers') checkTier(ctx, caller, 'listFollows');
-  const selection = parseSelection(ctx, query, userExpansions);
-  const request = parsePage(ctx, query, LISTS_RANGE);
   const found = await visibleList(ctx, ctx.store.db, view, listId, 'id');
   if (found.problem) return errorsOnly(found.problem);
   const rows = await usersOfList(ctx.store.db, table, listId, request.maxResults + 1, request.after);
@@ -253,9 +244,7 @@ export async function usersOf(ctx: AppContext, caller: Caller, view: View, listI
 }
 
 /** GET /2/lists/{id}/posts: the members' posts, newest first. */
-export async function listPosts(ctx: AppContext, view: View, listId: string, query: Record<string, unknown>): Promise<PageResult> {
-  const selection = parseSelection(ctx, query, postExpansions);
-  const request = parseTimePage(ctx, query, LISTS_RANGE);
+export async function listPosts(ctx: AppContext, view: View, listId: string, { selection, page: request }: ListRequest<TimePageRequest>): Promise<PageResult> {
   const found = await visibleList(ctx, ctx.store.db, view, listId, 'id');
   if (found.problem) return errorsOnly(found.problem);
   const rows = await pagedPosts(ctx.store.db, byMembersOf(listId), ALL_TIME, request.maxResults + 1, request.after);
@@ -269,20 +258,18 @@ export type UserListsKind = 'owned' | 'followed' | 'memberships' | 'pinned';
  * GET /2/users/{id}/owned_lists, /followed_lists, /list_memberships and /pinned_lists. Private
  * lists appear only to their owner; pinned lists are the authenticated user's own and unpaged.
  */
-export async function listsOfUser(ctx: AppContext, caller: Caller, view: View, userId: string, kind: Exclude<UserListsKind, 'pinned'>, query: Record<string, unknown>): Promise<PageResult> {
+export async function listsOfUser(ctx: AppContext, caller: Caller, view: View, userId: string, kind: Exclude<UserListsKind, 'pinned'>, request: ListRequest<PageRequest, ListSelection>): Promise<PageResult> {
   if (kind === 'followed') checkTier(ctx, caller, 'listFollows');
-  return userLists(ctx, view, userId, kind, query);
+  return userLists(ctx, view, userId, kind, request);
 }
 
-export async function pinnedListsOf(ctx: AppContext, caller: UserCaller, view: View, userId: string, query: Record<string, unknown>): Promise<PageResult> {
+export async function pinnedListsOf(ctx: AppContext, caller: UserCaller, view: View, userId: string, selection: ListSelection): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'read the pinned lists');
-  return userLists(ctx, view, userId, 'pinned', query);
+  return userLists(ctx, view, userId, 'pinned', { selection, page: { maxResults: LIST_LIMITS.pinned } });
 }
 
-async function userLists(ctx: AppContext, view: View, userId: string, kind: UserListsKind, query: Record<string, unknown>): Promise<PageResult> {
-  const selection = parseListSelection(ctx, query);
-  const request = kind === 'pinned' ? { maxResults: LIST_LIMITS.pinned } : parsePage(ctx, query, LISTS_RANGE);
-  const after = 'after' in request ? request.after : undefined;
+async function userLists(ctx: AppContext, view: View, userId: string, kind: UserListsKind, { selection, page: request }: ListRequest<PageRequest, ListSelection>): Promise<PageResult> {
+  const after = request.after;
   const subject = await subjectUser(ctx, view, userId);
   if (subject.problem) return errorsOnly(subject.problem);
   const db = ctx.store.db;

@@ -5,12 +5,10 @@ import { page } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
 import type { DbOrTx } from '../../store/store.js';
 import { pairPayload } from '../blocks/service.js';
-import { parseSelection } from '../expansions.js';
 import { requireUser } from '../follows/service.js';
 import { requireSelf, requireWriteAccess } from '../graph/access.js';
-import { parsePage } from '../graph/query.js';
+import type { ListRequest } from '../graph/query.js';
 import { renderUsers, type PageResult } from '../graph/render.js';
-import { userExpansions } from '../users/service.js';
 import type { View } from '../view.js';
 import { deleteMute, insertMute, listMuted } from './store.js';
 
@@ -45,10 +43,8 @@ export async function unmuteUser(ctx: AppContext, caller: UserCaller, sourceId: 
 }
 
 /** GET /2/users/{id}/muting: the authenticated user's muted accounts, newest first. */
-export async function mutedBy(ctx: AppContext, caller: UserCaller, view: View, userId: string, query: Record<string, unknown>): Promise<PageResult> {
+export async function mutedBy(ctx: AppContext, caller: UserCaller, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'list the muted accounts');
-  const selection = parseSelection(ctx, query, userExpansions);
-  const request = parsePage(ctx, query, { min: 1, max: 1000, default: 100 });
   const rows = await listMuted(ctx.store.db, userId, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);
   return renderUsers(ctx, view, selection, items, meta);

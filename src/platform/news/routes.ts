@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Listener } from '../../http/server.js';
-import { fieldsParam, idParams, query, userOrAppAuth } from '../graph/route-kit.js';
+import { listParam } from '../../http/fields.js';
+import { idParams, query, userOrAppAuth } from '../graph/route-kit.js';
 import { callerOf } from '../route-auth.js';
 import { defaultErrorResponse, ProblemSchema } from '../schemas.js';
 import { viewOf } from '../view.js';
-import { lookupNews, NEWS_QUERY_MAX, NEWS_SEARCH_RANGES, searchNews } from './service.js';
+import { lookupNews, NEWS_QUERY_MAX, NEWS_SEARCH_RANGES, parseNewsFields, parseNewsSearch, searchNews } from './service.js';
+import { NEWS_FIELD_NAMES } from './wire.js';
 
 const strings = Type.Array(Type.String());
 export const NewsSchema = Type.Object(
@@ -33,7 +35,7 @@ export const NewsSchema = Type.Object(
 );
 
 const errors = Type.Optional(Type.Array(Type.Ref(ProblemSchema), { minItems: 1 }));
-const newsFields = { 'news.fields': fieldsParam('news field names: id, name, category, hook, summary, disclaimer, keywords, contexts, cluster_posts_results, updated_at, last_updated_at_ms') };
+const newsFields = { 'news.fields': listParam(NEWS_FIELD_NAMES, 'A comma separated list of news fields to display.') };
 const auth = userOrAppAuth('post.read', 'users.read');
 
 /** News stories (spec 000, Nov 19, 2025): search and lookup. */
@@ -61,7 +63,7 @@ export async function newsRoutes(app: Listener, ctx: AppContext): Promise<void> 
     },
     async (request) => {
       const caller = callerOf(request);
-      return searchNews(ctx, viewOf(ctx.clock, caller), request.query);
+      return searchNews(ctx, viewOf(ctx.clock, caller), parseNewsSearch(ctx, request.query));
     },
   );
 
@@ -80,7 +82,7 @@ export async function newsRoutes(app: Listener, ctx: AppContext): Promise<void> 
     },
     async (request) => {
       const caller = callerOf(request);
-      return lookupNews(ctx, viewOf(ctx.clock, caller), request.params.id, request.query);
+      return lookupNews(ctx, viewOf(ctx.clock, caller), request.params.id, parseNewsFields(ctx, request.query['news.fields']));
     },
   );
 }

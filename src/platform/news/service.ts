@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { appendEvent } from '../../events/log.js';
 import { parseMaxResults } from '../../http/pagination.js';
-import { invalidParameter, parseEnumList } from '../../http/params.js';
+import { parseSelectionText } from '../../http/fields.js';
+import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import { compileMatcher, compileSql, parseQuery, QueryError, type MatchablePost, type QueryNode } from '../../query/index.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
@@ -135,9 +136,9 @@ async function clusterOf(ctx: AppContext, view: View, story: NewsStoryRow): Prom
   return rows.map((r) => r.id);
 }
 
-function parseNewsFields(ctx: AppContext, query: Record<string, unknown>): ReadonlySet<string> {
-  const raw = query['news.fields'];
-  return parseEnumList(ctx.problems, 'news.fields', typeof raw === 'string' ? raw : undefined, NEWS_FIELD_NAMES);
+/** news.fields, parsed by the routes. */
+export function parseNewsFields(ctx: AppContext, raw: string | undefined): ReadonlySet<string> {
+  return parseSelectionText(ctx.problems, 'news.fields', raw, NEWS_FIELD_NAMES);
 }
 
 async function render(ctx: AppContext, view: View, stories: readonly NewsStoryRow[], selected: ReadonlySet<string>): Promise<Record<string, unknown>[]> {
@@ -150,9 +151,8 @@ async function render(ctx: AppContext, view: View, stories: readonly NewsStoryRo
 }
 
 /** GET /2/news/{id}. */
-export async function lookupNews(ctx: AppContext, view: View, id: string, query: Record<string, unknown>): Promise<{ data: Record<string, unknown> }> {
+export async function lookupNews(ctx: AppContext, view: View, id: string, selected: ReadonlySet<string>): Promise<{ data: Record<string, unknown> }> {
   requireReleased(ctx);
-  const selected = parseNewsFields(ctx, query);
   const story = await findNewsStory(ctx.store.db, id);
   if (!story) throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find news with id: [${id}].`));
   const [data] = await render(ctx, view, [story], selected);
@@ -199,8 +199,16 @@ function matchableStory(story: NewsStoryRow): MatchablePost {
  * matches `query` (1 to 2,048 characters of the query language), newest update first, at most
  * max_results (1 to 100, default 10).
  */
-export async function searchNews(ctx: AppContext, view: View, query: Record<string, unknown>): Promise<{ data?: Record<string, unknown>[]; meta: { result_count: number } }> {
-  requireReleased(ctx);
+/** A news search, parsed from its query parameters by its route. */
+export interface NewsSearch {
+  ast: QueryNode;
+  maxResults: number;
+  maxAgeHours: number;
+  selected: ReadonlySet<string>;
+}
+
+/** GET /2/news/search's query (1 to 2,048 characters of the query language), max_results, max_age_hours and news.fields. */
+export function parseNewsSearch(ctx: AppContext, query: { query?: string; max_results?: number; max_age_hours?: number; 'news.fields'?: string }): NewsSearch {
   const text = typeof query.query === 'string' ? query.query : '';
   const length = [...text].length;
   if (length < 1 || length > NEWS_QUERY_MAX) throw bad(ctx, 'query', text, `The \`query\` query parameter value is ${length} characters long; it must be 1 to ${NEWS_QUERY_MAX} characters`);
@@ -213,7 +221,11 @@ export async function searchNews(ctx: AppContext, view: View, query: Record<stri
   }
   const maxResults = parseMaxResults(ctx.problems, query.max_results, NEWS_SEARCH_RANGES.maxResults);
   const maxAgeHours = parseMaxResults(ctx.problems, query.max_age_hours, NEWS_SEARCH_RANGES.maxAgeHours, 'max_age_hours');
-  const selected = parseNewsFields(ctx, query);
+  return { ast, maxResults, maxAgeHours, selected: parseNewsFields(ctx, query['news.fields']) };
+}
+
+export async function searchNews(ctx: AppContext, view: View, { ast, maxResults, maxAgeHours, selected }: NewsSearch): Promise<{ data?: Record<string, unknown>[]; meta: { result_count: number } }> {
+  requireReleased(ctx);
   const now = ctx.clock.now();
   const candidates = await newsStoriesUpdatedBetween(ctx.store.db, new Date(now.getTime() - maxAgeHours * HOUR_MS).toISOString(), now.toISOString());
   const matches = compileMatcher(ast);

@@ -1,11 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Listener } from '../../http/server.js';
-import { fieldsParam, idParams, idString, pageParams, query, userAuth } from '../graph/route-kit.js';
+import { listParam, parseSelectionText } from '../../http/fields.js';
+import { invalidParameter } from '../../http/params.js';
+import { selectionParams } from '../expansions.js';
+import { parsePage } from '../graph/query.js';
+import { idParams, idString, listRequest, pageParams, query, userAuth } from '../graph/route-kit.js';
+import { postExpansions } from '../posts/service.js';
 import { userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, pageBody, pageResponse, PostSchema, ProblemSchema, selectionQuery, writeResponse } from '../schemas.js';
+import { defaultErrorResponse, pageBody, pageResponse, PostSchema, ProblemSchema, writeResponse } from '../schemas.js';
 import { viewOf } from '../view.js';
-import { CLASSIFICATIONS, createNote, eligiblePosts, evaluateNote, MISLEADING_TAGS, NOTE_PAGE, NOTE_TEXT_MAX, notesWritten, removeNote, type NoteInfoBody } from './service.js';
+import { CLASSIFICATIONS, createNote, eligiblePosts, evaluateNote, MISLEADING_TAGS, NOTE_FIELDS, NOTE_PAGE, NOTE_TEXT_MAX, notesWritten, removeNote, type NoteInfoBody } from './service.js';
+
+const POST_SELECTIONS = ['feed_size: small', 'feed_size: large'];
 
 const writeAuth = userAuth('post.write', 'post.read', 'users.read');
 const readAuth = userAuth('post.read', 'users.read');
@@ -108,14 +115,18 @@ export async function noteRoutes(app: Listener, ctx: AppContext): Promise<void> 
         operationId: 'searchCommunityNotesWritten',
         summary: 'The community notes the authenticated writer wrote, newest first',
         tags: ['Community Notes'],
-        querystring: query({ test_mode: testMode, ...pageParams(NOTE_PAGE), 'note.fields': fieldsParam('note field names: id, info, scoring_status, status, test_result') }),
+        querystring: query({ test_mode: testMode, ...pageParams(NOTE_PAGE), 'note.fields': listParam(NOTE_FIELDS, 'A comma separated list of note fields to display.') }),
         response: {
           200: Type.Object({ data: Type.Optional(Type.Array(NoteSchema)), errors, meta: Type.Object({ result_count: Type.Integer({ format: 'int32' }), next_token: Type.Optional(Type.String()) }) }),
           default: defaultErrorResponse,
         },
       },
     },
-    async (request) => notesWritten(ctx, userCallerOf(ctx, request), request.query),
+    async (request) => {
+      const q = request.query;
+      const selected = parseSelectionText(ctx.problems, 'note.fields', q['note.fields'], NOTE_FIELDS);
+      return notesWritten(ctx, userCallerOf(ctx, request), { testMode: q.test_mode, selected, page: parsePage(ctx, q, NOTE_PAGE) });
+    },
   );
 
   app.get(
@@ -130,14 +141,18 @@ export async function noteRoutes(app: Listener, ctx: AppContext): Promise<void> 
           test_mode: testMode,
           ...pageParams(NOTE_PAGE),
           post_selection: Type.Optional(Type.String({ description: 'feed_size: small (default) or feed_size: large.' })),
-          ...selectionQuery,
+          ...selectionParams(postExpansions),
         }),
         response: { 200: pageResponse(PostSchema), default: defaultErrorResponse },
       },
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return pageBody(await eligiblePosts(ctx, caller, viewOf(ctx.clock, caller), request.query));
+      const q = request.query;
+      if (q.post_selection !== undefined && !POST_SELECTIONS.includes(q.post_selection)) {
+        throw invalidParameter(ctx.problems, 'post_selection', [q.post_selection], `The \`post_selection\` query parameter value [${q.post_selection}] is not one of [${POST_SELECTIONS.join(',')}]`);
+      }
+      return pageBody(await eligiblePosts(ctx, caller, viewOf(ctx.clock, caller), { testMode: q.test_mode, ...listRequest(ctx, q, NOTE_PAGE, postExpansions) }));
     },
   );
 }

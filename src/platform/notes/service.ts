@@ -1,16 +1,14 @@
 import type { UserCaller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { page } from '../../http/pagination.js';
-import { invalidParameter, parseEnumList } from '../../http/params.js';
+import { invalidParameter } from '../../http/params.js';
 import { isUniqueViolation, toJson, type DbOrTx } from '../../store/store.js';
 import { ProblemError } from '../../http/problems.js';
 import { tokenize } from '../../query/ast.js';
-import { parseSelection } from '../expansions.js';
 import { requireWriteAccess } from '../graph/access.js';
-import { parsePage } from '../graph/query.js';
+import type { ListRequest, PageRequest } from '../graph/query.js';
 import { renderPosts, type PageResult } from '../graph/render.js';
 import { requireVisiblePost, versionIds } from '../graph/visibility.js';
-import { postExpansions } from '../posts/service.js';
 import type { View } from '../view.js';
 import {
   addNoteWriter, deleteNote, findNote, findNoteOn, insertNote, isNoteWriter, notesWrittenBy, postsEligibleForNotes, removeNoteWriter, type CommunityNoteRow,
@@ -201,13 +199,10 @@ async function noteObject(ctx: AppContext, note: CommunityNoteRow, selected: Rea
 }
 
 /** GET /2/notes/search/notes_written: the caller's test notes, newest first. */
-export async function notesWritten(ctx: AppContext, caller: UserCaller, query: Record<string, unknown>): Promise<{ data?: unknown[]; meta: { result_count: number; next_token?: string } }> {
+export async function notesWritten(ctx: AppContext, caller: UserCaller, { testMode, selected, page: request }: NotesWrittenRequest): Promise<{ data?: unknown[]; meta: { result_count: number; next_token?: string } }> {
   requireReleased(ctx, NOTES_SINCE, 'Community notes');
   await requireNoteWriter(ctx, caller);
-  requireTestMode(ctx, query.test_mode, 'query parameter');
-  const raw = query['note.fields'];
-  const selected = parseEnumList(ctx.problems, 'note.fields', typeof raw === 'string' ? raw : undefined, [...NOTE_FIELDS]);
-  const request = parsePage(ctx, query, NOTE_PAGE);
+  requireTestMode(ctx, testMode, 'query parameter');
   const rows = await notesWrittenBy(ctx.store.db, caller.user.id, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (n) => n.id);
   const data = [];
@@ -215,18 +210,23 @@ export async function notesWritten(ctx: AppContext, caller: UserCaller, query: R
   return { data: data.length > 0 ? data : undefined, meta };
 }
 
-const POST_SELECTIONS = ['feed_size: small', 'feed_size: large'];
+/** The notes a writer wrote, as its route parsed the request: test_mode as sent, note.fields and the page. */
+export interface NotesWrittenRequest {
+  testMode: unknown;
+  selected: ReadonlySet<string>;
+  page: PageRequest;
+}
+
+/** The posts eligible for notes, as its route parsed the request: test_mode as sent, the selection and the page. */
+export interface EligiblePostsRequest extends ListRequest {
+  testMode: unknown;
+}
 
 /** GET /2/notes/search/posts_eligible_for_notes: posts the caller may still note, newest first, with the post lookup's fields and expansions. */
-export async function eligiblePosts(ctx: AppContext, caller: UserCaller, view: View, query: Record<string, unknown>): Promise<PageResult> {
+export async function eligiblePosts(ctx: AppContext, caller: UserCaller, view: View, { testMode, selection, page: request }: EligiblePostsRequest): Promise<PageResult> {
   requireReleased(ctx, NOTES_SINCE, 'Community notes');
   await requireNoteWriter(ctx, caller);
-  requireTestMode(ctx, query.test_mode, 'query parameter');
-  if (query.post_selection !== undefined && !POST_SELECTIONS.includes(String(query.post_selection))) {
-    throw bad(ctx, 'post_selection', query.post_selection, `The \`post_selection\` query parameter value [${String(query.post_selection)}] is not one of [${POST_SELECTIONS.join(',')}]`);
-  }
-  const selection = parseSelection(ctx, query, postExpansions);
-  const request = parsePage(ctx, query, NOTE_PAGE);
+  requireTestMode(ctx, testMode, 'query parameter');
   const rows = await postsEligibleForNotes(ctx.store.db, caller.user.id, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (p) => p.id, { ids: (p) => p.id });
   return renderPosts(ctx, view, selection, items, meta);

@@ -3,11 +3,12 @@ import type { AppContext } from '../../context.js';
 import type { Listener } from '../../http/server.js';
 import { parseIdList } from '../../http/params.js';
 import { callerOf } from '../route-auth.js';
-import { defaultErrorResponse, lookupBody, lookupResponse, PostSchema, selectionQuery } from '../schemas.js';
+import { defaultErrorResponse, lookupBody, lookupResponse, PostSchema } from '../schemas.js';
 import { viewOf } from '../view.js';
-import { parseSelection } from '../expansions.js';
+import { parseSelection, selectionParams } from '../expansions.js';
 import { postExpansions, viewPosts } from './service.js';
 
+const selection = selectionParams(postExpansions);
 const readAuth = { schemes: ['user', 'app'] as ('user' | 'app')[], scopes: ['post.read', 'users.read'] };
 
 export async function postRoutes(app: Listener, ctx: AppContext): Promise<void> {
@@ -20,7 +21,7 @@ export async function postRoutes(app: Listener, ctx: AppContext): Promise<void> 
         summary: 'Look up posts by ids',
         tags: ['Posts'],
         querystring: Type.Object(
-          { ids: Type.String({ description: 'Comma-separated post ids, 1 to 100.' }), ...selectionQuery },
+          { ids: Type.String({ description: 'Comma-separated post ids, 1 to 100.' }), ...selection },
           { additionalProperties: false },
         ),
         response: { 200: lookupResponse(PostSchema, true), default: defaultErrorResponse },
@@ -42,7 +43,7 @@ export async function postRoutes(app: Listener, ctx: AppContext): Promise<void> 
         summary: 'Look up one post by id',
         tags: ['Posts'],
         params: Type.Object({ id: Type.String({ pattern: '^[0-9]{1,19}$' }) }),
-        querystring: Type.Object(selectionQuery, { additionalProperties: false }),
+        querystring: Type.Object(selection, { additionalProperties: false }),
         response: { 200: lookupResponse(PostSchema, false), default: defaultErrorResponse },
       },
     },

@@ -1,14 +1,20 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Listener } from '../../http/server.js';
-import { idParams, idString, pageParams, query, userAuth, userOrAppAuth } from '../graph/route-kit.js';
+import { parseSelectionText } from '../../http/fields.js';
+import { EXCLUDE } from '../graph/query.js';
+import { excludeParam, idParams, idString, listQuery, listRequest, query, userAuth, userOrAppAuth } from '../graph/route-kit.js';
 import { callerOf, userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, pageBody, pageResponse, PostSchema, selectionQuery, writeResponse } from '../schemas.js';
+import { defaultErrorResponse, pageBody, pageResponse, PostSchema, writeResponse } from '../schemas.js';
 import { viewOf } from '../view.js';
 import { createPost, type CreatePostBody } from './create.js';
 import { deletePost, hideReply } from './delete.js';
 import { quotePosts } from './quotes.js';
 import { MAX_POST_LENGTH } from './rules.js';
+import { postExpansions } from './service.js';
+
+/** max_results of the quote posts of a post. */
+const QUOTE_POSTS = { min: 10, max: 100, default: 10 };
 
 const REPLY_SETTINGS = ['following', 'mentionedUsers', 'subscribers', 'verified'];
 const writeAuth = userAuth('post.write', 'post.read', 'users.read');
@@ -120,17 +126,15 @@ export async function postWriteRoutes(app: Listener, ctx: AppContext): Promise<v
         summary: 'Posts quoting a post, newest first (enterprise tier since Apr 20, 2026)',
         tags: ['Posts'],
         params: idParams('id'),
-        querystring: query({
-          ...pageParams({ min: 10, max: 100, default: 10 }),
-          exclude: Type.Optional(Type.String({ description: 'Comma-separated: replies, retweets.' })),
-          ...selectionQuery,
-        }),
+        querystring: query({ ...listQuery(QUOTE_POSTS, postExpansions).properties, exclude: excludeParam }),
         response: { 200: pageResponse(PostSchema), default: defaultErrorResponse },
       },
     },
     async (request) => {
       const caller = callerOf(request);
-      return pageBody(await quotePosts(ctx, caller, viewOf(ctx.clock, caller), request.params.id, request.query));
+      const q = request.query;
+      const excludeReplies = parseSelectionText(ctx.problems, 'exclude', q.exclude, EXCLUDE).has('replies');
+      return pageBody(await quotePosts(ctx, caller, viewOf(ctx.clock, caller), request.params.id, { ...listRequest(ctx, q, QUOTE_POSTS, postExpansions), excludeReplies }));
     },
   );
 }

@@ -1,14 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Listener } from '../../http/server.js';
-import { idParams, idString, pageParams, query, userAuth, userOrAppAuth } from '../graph/route-kit.js';
+import { idParams, idString, listQuery, listRequest, userAuth, userOrAppAuth } from '../graph/route-kit.js';
+import { postExpansions } from '../posts/service.js';
+import { userExpansions } from '../users/service.js';
 import { callerOf, userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, pageBody, pageResponse, PostSchema, selectionQuery, UserSchema, writeResponse } from '../schemas.js';
+import { defaultErrorResponse, pageBody, pageResponse, PostSchema, UserSchema, writeResponse } from '../schemas.js';
 import { viewOf } from '../view.js';
 import { repostedBy, repostPost, repostsOf, repostsOfMe, unrepostPost } from './service.js';
 
 const writeAuth = userAuth('post.write', 'post.read', 'users.read');
-const listQuery = query({ ...pageParams({ min: 1, max: 100, default: 100 }), ...selectionQuery });
+/** max_results of the repost lists. */
+const REPOST_LISTS = { min: 1, max: 100, default: 100 };
 
 export async function repostRoutes(app: Listener, ctx: AppContext): Promise<void> {
   app.post(
@@ -54,11 +57,11 @@ export async function repostRoutes(app: Listener, ctx: AppContext): Promise<void
         summary: 'The users who reposted a post, newest repost first',
         tags: ['Users'],
         params: idParams('id'),
-        querystring: listQuery,
+        querystring: listQuery(REPOST_LISTS, userExpansions),
         response: { 200: pageResponse(UserSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await repostedBy(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, request.query)),
+    async (request) => pageBody(await repostedBy(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, listRequest(ctx, request.query, REPOST_LISTS, userExpansions))),
   );
 
   app.get(
@@ -70,11 +73,11 @@ export async function repostRoutes(app: Listener, ctx: AppContext): Promise<void
         summary: 'The reposts of a post, newest first',
         tags: ['Posts'],
         params: idParams('id'),
-        querystring: listQuery,
+        querystring: listQuery(REPOST_LISTS, postExpansions),
         response: { 200: pageResponse(PostSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await repostsOf(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, request.query)),
+    async (request) => pageBody(await repostsOf(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, listRequest(ctx, request.query, REPOST_LISTS, postExpansions))),
   );
 
   app.get(
@@ -85,13 +88,13 @@ export async function repostRoutes(app: Listener, ctx: AppContext): Promise<void
         operationId: 'getUsersRepostsOfMe',
         summary: "The authenticated user's posts that others reposted, newest first",
         tags: ['Posts'],
-        querystring: listQuery,
+        querystring: listQuery(REPOST_LISTS, postExpansions),
         response: { 200: pageResponse(PostSchema), default: defaultErrorResponse },
       },
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return pageBody(await repostsOfMe(ctx, caller, viewOf(ctx.clock, caller), request.query));
+      return pageBody(await repostsOfMe(ctx, caller, viewOf(ctx.clock, caller), listRequest(ctx, request.query, REPOST_LISTS, postExpansions)));
     },
   );
 }

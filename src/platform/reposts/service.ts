@@ -4,18 +4,16 @@ import { page } from '../../http/pagination.js';
 import { ProblemError } from '../../http/problems.js';
 import { isUniqueViolation, type DbOrTx } from '../../store/store.js';
 import { isBlocking } from '../blocks/store.js';
-import { hiddenPosts, parseSelection } from '../expansions.js';
+import { hiddenPosts } from '../expansions.js';
 import { requireSelf, requireWriteAccess } from '../graph/access.js';
-import { parsePage } from '../graph/query.js';
+import type { ListRequest } from '../graph/query.js';
 import { errorsOnly, renderPosts, renderUsers, type PageResult } from '../graph/render.js';
 import { requireVisiblePost } from '../graph/visibility.js';
 import { newPostRow, recordPost, repostText } from '../posts/build.js';
 import { removePost } from '../posts/delete.js';
-import { postExpansions } from '../posts/service.js';
 import { findLiveRepost, findPostsByIds } from '../posts/store.js';
 import type { PostRow } from '../posts/wire.js';
 import { findUsersByIds } from '../users/store.js';
-import { userExpansions } from '../users/service.js';
 import type { View } from '../view.js';
 import { listReposters, listReposts, listRepostedPostsOf } from './store.js';
 
@@ -84,12 +82,9 @@ async function visibleSubject(ctx: AppContext, view: View, postId: string): Prom
   return undefined;
 }
 
-const REPOST_LISTS = { min: 1, max: 100, default: 100 };
 
 /** GET /2/posts/{id}/reposted_by: the reposters, newest repost first. */
-export async function repostedBy(ctx: AppContext, view: View, postId: string, query: Record<string, unknown>): Promise<PageResult> {
-  const selection = parseSelection(ctx, query, userExpansions);
-  const request = parsePage(ctx, query, REPOST_LISTS);
+export async function repostedBy(ctx: AppContext, view: View, postId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   const refused = await visibleSubject(ctx, view, postId);
   if (refused) return refused;
   const rows = await listReposters(ctx.store.db, postId, request.maxResults + 1, request.after);
@@ -98,9 +93,7 @@ export async function repostedBy(ctx: AppContext, view: View, postId: string, qu
 }
 
 /** GET /2/posts/{id}/reposts: the reposts themselves, newest first. */
-export async function repostsOf(ctx: AppContext, view: View, postId: string, query: Record<string, unknown>): Promise<PageResult> {
-  const selection = parseSelection(ctx, query, postExpansions);
-  const request = parsePage(ctx, query, REPOST_LISTS);
+export async function repostsOf(ctx: AppContext, view: View, postId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   const refused = await visibleSubject(ctx, view, postId);
   if (refused) return refused;
   const rows = await listReposts(ctx.store.db, postId, request.maxResults + 1, request.after);
@@ -109,9 +102,7 @@ export async function repostsOf(ctx: AppContext, view: View, postId: string, que
 }
 
 /** GET /2/users/reposts_of_me: the caller's posts that others reposted, newest post first. */
-export async function repostsOfMe(ctx: AppContext, caller: UserCaller, view: View, query: Record<string, unknown>): Promise<PageResult> {
-  const selection = parseSelection(ctx, query, postExpansions);
-  const request = parsePage(ctx, query, REPOST_LISTS);
+export async function repostsOfMe(ctx: AppContext, caller: UserCaller, view: View, { selection, page: request }: ListRequest): Promise<PageResult> {
   const rows = await listRepostedPostsOf(ctx.store.db, caller.user.id, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (p) => p.id);
   return renderPosts(ctx, view, selection, items, meta);

@@ -3,8 +3,11 @@ import type { AppContext } from '../../context.js';
 import type { Listener } from '../../http/server.js';
 import { idString, query, userOrAppAuth } from '../graph/route-kit.js';
 import { callerOf } from '../route-auth.js';
-import { defaultErrorResponse, pageBody, pageResponse, PostSchema, selectionQuery } from '../schemas.js';
+import { selectionParams } from '../expansions.js';
+import { postExpansions } from '../posts/service.js';
+import { defaultErrorResponse, pageBody, pageResponse, PostSchema } from '../schemas.js';
 import { viewOf } from '../view.js';
+import { parseCountsRequest, parseSearchRequest } from './request.js';
 import { countPosts, SEARCH_RANGES, searchPosts, type SearchIndex } from './service.js';
 
 const windowParams = {
@@ -42,14 +45,15 @@ export async function searchRoutes(app: Listener, ctx: AppContext): Promise<void
             ...windowParams,
             max_results: Type.Optional(Type.Integer({ minimum: range.min, maximum: range.max, description: `${range.min} to ${range.max}; default ${range.default}.` })),
             sort_order: Type.Optional(Type.Union([Type.Literal('recency'), Type.Literal('relevancy')])),
-            ...selectionQuery,
+            ...selectionParams(postExpansions),
           }),
           response: { 200: pageResponse(PostSchema), default: defaultErrorResponse },
         },
       },
       async (request) => {
         const caller = callerOf(request);
-        return pageBody(await searchPosts(ctx, caller, viewOf(ctx.clock, caller), index, request.query));
+        const view = viewOf(ctx.clock, caller);
+        return pageBody(await searchPosts(ctx, view, parseSearchRequest(ctx, caller, view, index, request.query)));
       },
     );
     app.get(
@@ -69,7 +73,7 @@ export async function searchRoutes(app: Listener, ctx: AppContext): Promise<void
       },
       async (request) => {
         const caller = callerOf(request);
-        return countPosts(ctx, caller, viewOf(ctx.clock, caller), index, request.query);
+        return countPosts(ctx, parseCountsRequest(ctx, caller, viewOf(ctx.clock, caller), index, request.query));
       },
     );
   }

@@ -1,21 +1,43 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
-import { parseList } from '../../http/params.js';
+import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText } from '../../http/fields.js';
+import { parseMaxResults } from '../../http/pagination.js';
+import { invalidParameter, parseList, splitList } from '../../http/params.js';
 import type { Listener } from '../../http/server.js';
-import { fieldsParam, idString, query, userAuth, userOrAppAuth } from '../graph/route-kit.js';
+import { expansionsParam, parseSelection } from '../expansions.js';
+import { idString, query, userAuth, userOrAppAuth } from '../graph/route-kit.js';
+import { userDeclaration } from '../users/wire.js';
 import { callerOf, userCallerOf } from '../route-auth.js';
 import { defaultErrorResponse, lookupBody, lookupResponse, pageBody, pageResponse, SpaceSchema } from '../schemas.js';
 import { viewOf } from '../view.js';
-import { createSpace, findSpaces, lookupSpaces, moveSpace, spacesOfCreators } from './service.js';
+import { createSpace, findSpaces, lookupSpaces, moveSpace, spacesOfCreators, type SpaceSearch, type SpaceSelection } from './service.js';
+import { spaceDeclaration, spaceExpansions, TOPIC_FIELDS } from './wire.js';
 
 const SPACE_ID = /^[a-zA-Z0-9]{1,13}$/;
 const SPACE_ID_TEXT = '^[a-zA-Z0-9]{1,13}$';
+/** The selection parameters of space objects. */
 const spaceSelection = {
-  'space.fields': fieldsParam('space field names'),
-  expansions: fieldsParam('expansion names: creator_id, host_ids, invited_user_ids, speaker_ids, topic_ids'),
-  'user.fields': fieldsParam('user field names'),
-  'topic.fields': fieldsParam('topic field names'),
+  'space.fields': fieldsParamOf(spaceDeclaration),
+  expansions: expansionsParam(spaceExpansions),
+  'user.fields': fieldsParamOf(userDeclaration),
+  'topic.fields': listParam(TOPIC_FIELDS, 'A comma separated list of topic fields to display.'),
 };
+
+function parseSpaceSelection(ctx: AppContext, q: Record<string, unknown>): SpaceSelection {
+  parseSelectionText(ctx.problems, 'topic.fields', typeof q['topic.fields'] === 'string' ? q['topic.fields'] : undefined, TOPIC_FIELDS);
+  return { space: parseFieldSelection(ctx.problems, spaceDeclaration, q), rest: parseSelection(ctx, q, spaceExpansions) };
+}
+
+function parseSpaceSearch(ctx: AppContext, q: { query: string; state?: string; max_results?: number }): SpaceSearch {
+  const words = splitList(q.query.replace(/\s+/g, ',')).slice(0, 50);
+  if (words.length === 0) throw invalidParameter(ctx.problems, 'query', [q.query], 'The `query` query parameter can not be blank');
+  return {
+    words,
+    state: (q.state as SpaceSearch['state'] | undefined) ?? 'all',
+    maxResults: parseMaxResults(ctx.problems, q.max_results, { min: 1, max: 100, default: 100 }),
+    selection: parseSpaceSelection(ctx, q),
+  };
+}
 const readAuth = userOrAppAuth('space.read', 'post.read', 'users.read');
 // The public platform has no endpoint that writes spaces, hence no write scope: Plaza's writes ask
 // for the read scopes of spaces, plus write access for OAuth 1.0a tokens.
@@ -38,7 +60,7 @@ export async function spaceRoutes(app: Listener, ctx: AppContext): Promise<void>
     },
     async (request) => {
       const ids = parseList(ctx.problems, 'ids', request.query.ids, { max: 100, pattern: SPACE_ID, patternText: SPACE_ID_TEXT });
-      return lookupBody(await lookupSpaces(ctx, viewOf(ctx.clock, callerOf(request)), ids, 'ids', request.query), false);
+      return lookupBody(await lookupSpaces(ctx, viewOf(ctx.clock, callerOf(request)), ids, 'ids', parseSpaceSelection(ctx, request.query)), false);
     },
   );
 
@@ -56,7 +78,7 @@ export async function spaceRoutes(app: Listener, ctx: AppContext): Promise<void>
     },
     async (request) => {
       const ids = parseList(ctx.problems, 'user_ids', request.query.user_ids, { max: 100, pattern: /^[0-9]{1,19}$/, patternText: '^[0-9]{1,19}$' });
-      return pageBody(await spacesOfCreators(ctx, viewOf(ctx.clock, callerOf(request)), ids, request.query));
+      return pageBody(await spacesOfCreators(ctx, viewOf(ctx.clock, callerOf(request)), ids, parseSpaceSelection(ctx, request.query)));
     },
   );
 
@@ -77,7 +99,7 @@ export async function spaceRoutes(app: Listener, ctx: AppContext): Promise<void>
         response: { 200: pageResponse(SpaceSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await findSpaces(ctx, viewOf(ctx.clock, callerOf(request)), request.query)),
+    async (request) => pageBody(await findSpaces(ctx, viewOf(ctx.clock, callerOf(request)), parseSpaceSearch(ctx, request.query))),
   );
 
   app.get(
@@ -93,7 +115,7 @@ export async function spaceRoutes(app: Listener, ctx: AppContext): Promise<void>
         response: { 200: lookupResponse(SpaceSchema, false), default: defaultErrorResponse },
       },
     },
-    async (request) => lookupBody(await lookupSpaces(ctx, viewOf(ctx.clock, callerOf(request)), [request.params.id], 'id', request.query), true),
+    async (request) => lookupBody(await lookupSpaces(ctx, viewOf(ctx.clock, callerOf(request)), [request.params.id], 'id', parseSpaceSelection(ctx, request.query)), true),
   );
 
   app.post(

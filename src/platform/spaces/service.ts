@@ -1,28 +1,23 @@
 import type { UserCaller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { appendEvent } from '../../events/log.js';
-import { parseFieldSelection, selectFields } from '../../http/fields.js';
-import { parseMaxResults } from '../../http/pagination.js';
-import { invalidParameter, parseEnumList, splitList } from '../../http/params.js';
+import { selectFields } from '../../http/fields.js';
+import { invalidParameter } from '../../http/params.js';
 import { ProblemError, type Problem } from '../../http/problems.js';
 import { alphanumeric } from '../../store/ids.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
-import { hydrate, parseSelection, type Selection } from '../expansions.js';
+import { hydrate, type Selection } from '../expansions.js';
 import { requireWriteAccess } from '../graph/access.js';
 import type { PageResult } from '../graph/render.js';
 import { findUsersByIds } from '../users/store.js';
 import type { View } from '../view.js';
 import { findSpacesByIds, insertSpace, searchSpaces, spacesByCreators, updateSpace } from './store.js';
-import { hostIdsOf, spaceDeclaration, spaceExpansions, TOPIC_FIELDS, type SpaceRow } from './wire.js';
+import { hostIdsOf, spaceDeclaration, spaceExpansions, type SpaceRow } from './wire.js';
 
-interface SpaceSelection {
+/** The selection of space objects: space.fields, and what their expansions include. */
+export interface SpaceSelection {
   space: ReadonlySet<string>;
   rest: Selection;
-}
-
-function parseSpaceSelection(ctx: AppContext, query: Record<string, unknown>): SpaceSelection {
-  parseEnumList(ctx.problems, 'topic.fields', typeof query['topic.fields'] === 'string' ? query['topic.fields'] : undefined, TOPIC_FIELDS);
-  return { space: parseFieldSelection(ctx.problems, spaceDeclaration, query), rest: parseSelection(ctx, query, spaceExpansions) };
 }
 
 async function renderSpaces(ctx: AppContext, view: View, selection: SpaceSelection, rows: readonly SpaceRow[], errors: Problem[] = [], meta?: { result_count: number }): Promise<PageResult> {
@@ -130,8 +125,7 @@ export async function moveSpace(ctx: AppContext, caller: UserCaller, spaceId: st
 }
 
 /** GET /2/spaces/{id} and /2/spaces?ids: found spaces in request order, resource-not-found per miss. */
-export async function lookupSpaces(ctx: AppContext, view: View, ids: readonly string[], parameter: 'id' | 'ids', query: Record<string, unknown>): Promise<PageResult> {
-  const selection = parseSpaceSelection(ctx, query);
+export async function lookupSpaces(ctx: AppContext, view: View, ids: readonly string[], parameter: 'id' | 'ids', selection: SpaceSelection): Promise<PageResult> {
   const rows = await findSpacesByIds(ctx.store.db, ids);
   const byId = new Map(rows.map((s) => [s.id, s]));
   const errors: Problem[] = [];
@@ -145,22 +139,24 @@ export async function lookupSpaces(ctx: AppContext, view: View, ids: readonly st
 }
 
 /** GET /2/spaces/by/creator_ids: live and scheduled spaces of these users. */
-export async function spacesOfCreators(ctx: AppContext, view: View, userIds: readonly string[], query: Record<string, unknown>): Promise<PageResult> {
-  const selection = parseSpaceSelection(ctx, query);
+export async function spacesOfCreators(ctx: AppContext, view: View, userIds: readonly string[], selection: SpaceSelection): Promise<PageResult> {
   const rows = await spacesByCreators(ctx.store.db, userIds);
   return renderSpaces(ctx, view, selection, rows, [], { result_count: rows.length });
 }
 
 const SEARCH_STATES = { live: ['live'], scheduled: ['scheduled'], all: ['live', 'scheduled'] } as const;
 
-/** GET /2/spaces/search: live and/or scheduled spaces whose title holds every word of `query`. */
-export async function findSpaces(ctx: AppContext, view: View, query: Record<string, unknown>): Promise<PageResult> {
-  const selection = parseSpaceSelection(ctx, query);
-  const text = String(query.query ?? '');
-  const words = splitList(text.replace(/\s+/g, ',')).slice(0, 50);
-  if (words.length === 0) throw invalidParameter(ctx.problems, 'query', [text], 'The `query` query parameter can not be blank');
-  const state = (query.state as keyof typeof SEARCH_STATES | undefined) ?? 'all';
-  const limit = parseMaxResults(ctx.problems, query.max_results, { min: 1, max: 100, default: 100 });
-  const rows = await searchSpaces(ctx.store.db, words, SEARCH_STATES[state], limit);
+/** A spaces search, parsed by its route. */
+export interface SpaceSearch {
+  /** Every one must be in the title (at most 50). */
+  words: readonly string[];
+  state: keyof typeof SEARCH_STATES;
+  maxResults: number;
+  selection: SpaceSelection;
+}
+
+/** GET /2/spaces/search: live and/or scheduled spaces whose title holds every word of the query. */
+export async function findSpaces(ctx: AppContext, view: View, { words, state, maxResults, selection }: SpaceSearch): Promise<PageResult> {
+  const rows = await searchSpaces(ctx.store.db, words, SEARCH_STATES[state], maxResults);
   return renderSpaces(ctx, view, selection, rows, [], { result_count: rows.length });
 }

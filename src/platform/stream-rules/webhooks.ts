@@ -7,14 +7,14 @@ import { jsonBody } from '../../http/json-body.js';
 import { invalidParameter } from '../../http/params.js';
 import type { Listener } from '../../http/server.js';
 import type { DbOrTx, Store } from '../../store/store.js';
-import { parseSelection, ResponseReads } from '../expansions.js';
+import { parseSelection, ResponseReads, selectionParams } from '../expansions.js';
 import { idString, query } from '../graph/route-kit.js';
 import { renderPosts } from '../graph/render.js';
 import { postExpansions } from '../posts/service.js';
 import { findPostsByIds } from '../posts/store.js';
 import { editHistoryOf } from '../posts/wire.js';
 import { callerOf } from '../route-auth.js';
-import { defaultErrorResponse, ProblemSchema, selectionQuery, writeResponse } from '../schemas.js';
+import { defaultErrorResponse, ProblemSchema, writeResponse } from '../schemas.js';
 import { findWebhookOfApp } from '../webhooks/store.js';
 import { loadRuleSet, matchRuleSet, type MatchingRule, type RuleSet } from './book.js';
 import { byRuleId } from './index.js';
@@ -31,6 +31,7 @@ import { allStreamWebhooks, deleteStreamWebhook, ruleVersions, streamWebhooksOfA
 
 const WHAT = 'Filtered-stream webhooks';
 /** The selection parameters a link may carry, in the order they are listed back. */
+const selectionQuery = selectionParams(postExpansions);
 const SELECTION_PARAMS = Object.keys(selectionQuery) as Array<keyof typeof selectionQuery>;
 
 type SelectionQuery = Partial<Record<keyof typeof selectionQuery, string>>;

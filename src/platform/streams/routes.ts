@@ -4,13 +4,15 @@ import type { AppRow } from '../../auth/store.js';
 import type { AppContext } from '../../context.js';
 import { invalidParameter } from '../../http/params.js';
 import type { Listener } from '../../http/server.js';
-import { parseSelection } from '../expansions.js';
+import { listParam } from '../../http/fields.js';
+import { parseSelection, selectionParams } from '../expansions.js';
 import { postExpansions } from '../posts/service.js';
 import { callerOf } from '../route-auth.js';
-import { defaultErrorResponse, selectionQuery } from '../schemas.js';
+import { defaultErrorResponse } from '../schemas.js';
 import { requireEnterprise } from '../stream-rules/service.js';
 import {
   LikeStreamChannel,
+  LIKE_FIELDS,
   likeExpansions,
   parseLikeFields,
   PostComplianceChannel,
@@ -38,9 +40,10 @@ const windowQuery = {
   end_time: Type.Optional(Type.String({ description: 'End the stream at this time.' })),
 };
 const partitionQuery = (max: number) => ({ partition: Type.String({ description: `The partition to read, 1 to ${max}.` }) });
+const selectionQuery = selectionParams(postExpansions);
 const likeQuery = {
-  ...selectionQuery,
-  'like_with_post_author.fields': Type.Optional(Type.String({ description: 'Comma-separated like field names.' })),
+  ...selectionParams(likeExpansions),
+  'like_with_post_author.fields': listParam(LIKE_FIELDS, 'A comma separated list of like fields to display.'),
 };
 
 type Query = StreamWindowQuery & Record<string, string | undefined>;

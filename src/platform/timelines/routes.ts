@@ -1,12 +1,26 @@
 import type { AppContext } from '../../context.js';
 import type { Listener } from '../../http/server.js';
+import type { MaxResultsRange } from '../../http/pagination.js';
+import { parseSelection, selectionParams } from '../expansions.js';
+import { parseTimePage, parseTimeWindow } from '../graph/query.js';
 import { idParams, pageParams, query, timeWindowParams, userAuth, userOrAppAuth } from '../graph/route-kit.js';
+import { postExpansions } from '../posts/service.js';
 import { callerOf, userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, pageBody, pageResponse, PostSchema, selectionQuery } from '../schemas.js';
+import { defaultErrorResponse, pageBody, pageResponse, PostSchema } from '../schemas.js';
 import { viewOf } from '../view.js';
-import { homeTimeline, mentionsTimeline, userPostsTimeline } from './service.js';
+import { homeTimeline, mentionsTimeline, userPostsTimeline, type TimelineRequest } from './service.js';
 
 const response = { 200: pageResponse(PostSchema), default: defaultErrorResponse };
+
+/** max_results of the user timelines (5 to 100, default 10) and of the home timeline (1 to 100, default 100). */
+const USER_TIMELINE: MaxResultsRange = { min: 5, max: 100, default: 10 };
+const HOME_TIMELINE: MaxResultsRange = { min: 1, max: 100, default: 100 };
+
+const timelineQuery = (range: MaxResultsRange) => query({ ...pageParams(range), ...timeWindowParams, ...selectionParams(postExpansions) });
+
+function timelineRequest(ctx: AppContext, q: Record<string, unknown>, range: MaxResultsRange): TimelineRequest {
+  return { selection: parseSelection(ctx, q, postExpansions), page: parseTimePage(ctx, q, range), window: parseTimeWindow(ctx, q) };
+}
 
 export async function timelineRoutes(app: Listener, ctx: AppContext): Promise<void> {
   app.get(
@@ -18,11 +32,11 @@ export async function timelineRoutes(app: Listener, ctx: AppContext): Promise<vo
         summary: "A user's posts, newest first",
         tags: ['Posts'],
         params: idParams('id'),
-        querystring: query({ ...pageParams({ min: 5, max: 100, default: 10 }), ...timeWindowParams, ...selectionQuery }),
+        querystring: timelineQuery(USER_TIMELINE),
         response,
       },
     },
-    async (request) => pageBody(await userPostsTimeline(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, request.query)),
+    async (request) => pageBody(await userPostsTimeline(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, timelineRequest(ctx, request.query, USER_TIMELINE))),
   );
 
   app.get(
@@ -34,11 +48,11 @@ export async function timelineRoutes(app: Listener, ctx: AppContext): Promise<vo
         summary: 'Posts mentioning a user, newest first',
         tags: ['Posts'],
         params: idParams('id'),
-        querystring: query({ ...pageParams({ min: 5, max: 100, default: 10 }), ...timeWindowParams, ...selectionQuery }),
+        querystring: timelineQuery(USER_TIMELINE),
         response,
       },
     },
-    async (request) => pageBody(await mentionsTimeline(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, request.query)),
+    async (request) => pageBody(await mentionsTimeline(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, timelineRequest(ctx, request.query, USER_TIMELINE))),
   );
 
   app.get(
@@ -50,13 +64,13 @@ export async function timelineRoutes(app: Listener, ctx: AppContext): Promise<vo
         summary: 'The home timeline of the authenticated user, newest first',
         tags: ['Posts'],
         params: idParams('id'),
-        querystring: query({ ...pageParams({ min: 1, max: 100, default: 100 }), ...timeWindowParams, ...selectionQuery }),
+        querystring: timelineQuery(HOME_TIMELINE),
         response,
       },
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return pageBody(await homeTimeline(ctx, caller, viewOf(ctx.clock, caller), request.params.id, request.query));
+      return pageBody(await homeTimeline(ctx, caller, viewOf(ctx.clock, caller), request.params.id, timelineRequest(ctx, request.query, HOME_TIMELINE)));
     },
   );
 }

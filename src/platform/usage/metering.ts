@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { fromJson } from '../../store/store.js';
 import { ownedReadsPricing, type ChargeKind } from './prices.js';
-import { checkUsageCap, recordCharge, type Charge } from './service.js';
+import { checkUsageCap, knownUncapped, recordCharge, type Charge } from './service.js';
 
 /**
  * Metering of the platform interface: which operations cost credits and how many, read from the
@@ -83,35 +83,33 @@ async function chargeOf(ctx: AppContext, request: FastifyRequest, pricing: Prici
   return { kind: pricing.read, units: count, posts };
 }
 
-/** Installs the cap check and the charging on every priced route registered after it. */
+/**
+ * Installs the cap check and the charging on every priced route registered after it, as that
+ * route's own hooks: an unpriced route pays nothing, and a priced one answered for an app with
+ * no cap and not on pay-per-use pays two synchronous checks.
+ */
 export function installUsageMetering(app: FastifyInstance, ctx: AppContext): void {
-  const priced = new Map<string, Pricing>();
-  const keyOf = (method: string, url: string) => `${method} ${url}`;
   app.addHook('onRoute', (route) => {
-    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-      const pricing = pricingOf(method, route.url, route.schema);
-      if (pricing) priced.set(keyOf(method, route.url), pricing);
-    }
-  });
-  const pricingFor = (request: FastifyRequest) => priced.get(keyOf(request.method, request.routeOptions.url ?? ''));
-
-  app.addHook('preHandler', async (request) => {
-    const caller = request.caller;
-    if (!caller || !pricingFor(request)) return;
-    await checkUsageCap(ctx, caller.app);
-  });
-
-  app.addHook('onSend', async (request, reply, payload) => {
-    const caller = request.caller;
-    const pricing = pricingFor(request);
-    if (!caller || !pricing || caller.app.tier !== 'pay-per-use' || reply.statusCode < 200 || reply.statusCode >= 300) return payload;
-    try {
-      const charge = await chargeOf(ctx, request, pricing, parsedBody(payload));
-      if (charge) await recordCharge(ctx, caller.app, charge);
-    } catch (err) {
-      // Metering never fails an answer that succeeded; the miss is logged.
-      request.log.error({ err }, 'usage charge not recorded');
-    }
-    return payload;
+    const method = Array.isArray(route.method) ? route.method[0] : route.method;
+    const pricing = pricingOf(method, route.url, route.schema);
+    if (!pricing) return;
+    const capCheck: preHandlerHookHandler = (request, _reply, done) => {
+      const caller = request.caller;
+      if (!caller || knownUncapped(ctx, caller.app.id)) return done();
+      checkUsageCap(ctx, caller.app).then(() => done(), done);
+    };
+    const charge: onSendHookHandler = (request, reply, payload, done) => {
+      const caller = request.caller;
+      if (!caller || caller.app.tier !== 'pay-per-use' || reply.statusCode < 200 || reply.statusCode >= 300) return done(null, payload);
+      chargeOf(ctx, request, pricing, parsedBody(payload))
+        .then((c) => (c ? recordCharge(ctx, caller.app, c) : undefined))
+        // Metering never fails an answer that succeeded; the miss is logged.
+        .catch((err: unknown) => request.log.error({ err }, 'usage charge not recorded'))
+        .then(() => done(null, payload));
+    };
+    route.preHandler = [...hooksOf(route.preHandler), capCheck];
+    route.onSend = [...hooksOf(route.onSend), charge];
   });
 }
+
+const hooksOf = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);

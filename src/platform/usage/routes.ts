@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Listener } from '../../http/server.js';
-import { fieldsParam, query } from '../graph/route-kit.js';
+import { listParam } from '../../http/fields.js';
+import { query } from '../graph/route-kit.js';
 import { callerOf } from '../route-auth.js';
 import { defaultErrorResponse, ProblemSchema } from '../schemas.js';
-import { USAGE_DAYS, usageOfPosts } from './service.js';
+import { parseUsageRequest, USAGE_DAYS, USAGE_FIELDS, usageOfPosts } from './service.js';
 
 const dayUsage = Type.Array(Type.Object({ date: Type.String({ format: 'date-time' }), usage: Type.String({ description: 'Posts used that day.' }) }));
 
@@ -20,7 +21,7 @@ export async function usageRoutes(app: Listener, ctx: AppContext): Promise<void>
         tags: ['Usage'],
         querystring: query({
           days: Type.Optional(Type.Integer({ minimum: USAGE_DAYS.min, maximum: USAGE_DAYS.max, description: `${USAGE_DAYS.min} to ${USAGE_DAYS.max}; default ${USAGE_DAYS.default}.` })),
-          'usage.fields': fieldsParam('usage field names: cap_reset_day, daily_client_app_usage, daily_project_usage, project_cap, project_id, project_usage'),
+          'usage.fields': listParam(USAGE_FIELDS, 'A comma separated list of usage fields to display.'),
         }),
         response: {
           200: Type.Object({
@@ -38,6 +39,6 @@ export async function usageRoutes(app: Listener, ctx: AppContext): Promise<void>
         },
       },
     },
-    async (request) => usageOfPosts(ctx, callerOf(request).app, request.query),
+    async (request) => usageOfPosts(ctx, callerOf(request).app, parseUsageRequest(ctx, request.query)),
   );
 }

@@ -1,6 +1,7 @@
 import type { AppRow } from '../../auth/store.js';
 import type { AppContext } from '../../context.js';
-import { invalidParameter, parseEnumList } from '../../http/params.js';
+import { parseSelectionText } from '../../http/fields.js';
+import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { credits, unitPrice, type ChargeKind } from './prices.js';
@@ -37,12 +38,24 @@ export function periodStart(period: CapPeriod, now: Date): Date {
 const CAP_CACHE_MS = 1_000;
 const capCache = new WeakMap<object, { generation: string | undefined; caps: Map<string, { rows: UsageCapRow[]; at: number }> }>();
 
-async function capsFor(ctx: Pick<AppContext, 'store'>, appId: string): Promise<UsageCapRow[]> {
+/** The app's caps as kept, while still current; undefined when they must be read. */
+function keptCaps(ctx: Pick<AppContext, 'store'>, appId: string): UsageCapRow[] | undefined {
   const generation = ctx.store.tableGeneration('usage_caps');
   let cache = capCache.get(ctx.store);
   if (!cache || cache.generation !== generation) capCache.set(ctx.store, (cache = { generation, caps: new Map() }));
   const kept = cache.caps.get(appId);
-  if (kept && (generation !== undefined || Date.now() - kept.at < CAP_CACHE_MS)) return kept.rows;
+  return kept && (generation !== undefined || Date.now() - kept.at < CAP_CACHE_MS) ? kept.rows : undefined;
+}
+
+/** Whether the app is known, without a query, to have no cap: the cap check's fast path. */
+export function knownUncapped(ctx: Pick<AppContext, 'store'>, appId: string): boolean {
+  return keptCaps(ctx, appId)?.length === 0;
+}
+
+async function capsFor(ctx: Pick<AppContext, 'store'>, appId: string): Promise<UsageCapRow[]> {
+  const kept = keptCaps(ctx, appId);
+  if (kept) return kept;
+  const cache = capCache.get(ctx.store)!;
   const rows = await capsOf(ctx.store.db, appId);
   cache.caps.set(appId, { rows, at: Date.now() });
   return rows;
@@ -121,14 +134,17 @@ export const USAGE_DAYS = { min: 1, max: 90, default: 7 };
  * use as "0"), and in the current monthly period; project_cap is the Monthly Product cap in
  * credits, when one is set.
  */
-export async function usageOfPosts(ctx: AppContext, app: AppRow, query: Record<string, unknown>): Promise<{ data: Record<string, unknown> }> {
+/** GET /2/usage/posts's days and usage.fields, parsed by its route. */
+export function parseUsageRequest(ctx: AppContext, query: { days?: number | string; 'usage.fields'?: string }): { days: number; selected: ReadonlySet<string> } {
   const rawDays = query.days === undefined || query.days === '' ? String(USAGE_DAYS.default) : String(query.days);
   const days = Number(rawDays);
   if (!/^[0-9]+$/.test(rawDays) || days < USAGE_DAYS.min || days > USAGE_DAYS.max) {
     throw invalidParameter(ctx.problems, 'days', [rawDays], `The \`days\` query parameter value [${rawDays}] is not between ${USAGE_DAYS.min} and ${USAGE_DAYS.max}`);
   }
-  const raw = query['usage.fields'];
-  const selected = parseEnumList(ctx.problems, 'usage.fields', typeof raw === 'string' ? raw : undefined, [...USAGE_FIELDS]);
+  return { days, selected: parseSelectionText(ctx.problems, 'usage.fields', query['usage.fields'], USAGE_FIELDS) };
+}
+
+export async function usageOfPosts(ctx: AppContext, app: AppRow, { days, selected }: { days: number; selected: ReadonlySet<string> }): Promise<{ data: Record<string, unknown> }> {
   const want = (name: string) => selected.has(name) || USAGE_DEFAULTS.includes(name);
   const now = ctx.clock.now();
   const project = projectOf(app);

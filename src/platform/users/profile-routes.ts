@@ -3,10 +3,12 @@ import type { AppContext } from '../../context.js';
 import type { Listener } from '../../http/server.js';
 import { idString, pageParams, query, userAuth } from '../graph/route-kit.js';
 import { userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, lookupBody, lookupResponse, pageBody, pageResponse, selectionQuery, UserSchema } from '../schemas.js';
+import { parseSelection, selectionParams } from '../expansions.js';
+import { defaultErrorResponse, lookupBody, lookupResponse, pageBody, pageResponse, UserSchema } from '../schemas.js';
 import { viewOf } from '../view.js';
 import { updateProfile, type ProfileChanges } from './profile.js';
-import { searchUsers } from './search.js';
+import { parseUserSearch, searchUsers } from './search.js';
+import { userExpansions } from './service.js';
 
 /** Users search and profile update: extensions of the user routes. */
 export async function userProfileRoutes(app: Listener, ctx: AppContext): Promise<void> {
@@ -21,12 +23,12 @@ export async function userProfileRoutes(app: Listener, ctx: AppContext): Promise
         querystring: query({
           query: Type.String({ pattern: "^[A-Za-z0-9_' ]{1,50}$", description: 'Words the username or name must hold.' }),
           ...pageParams({ min: 1, max: 1000, default: 100 }, 'next_token'),
-          ...selectionQuery,
+          ...selectionParams(userExpansions),
         }),
         response: { 200: pageResponse(UserSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await searchUsers(ctx, viewOf(ctx.clock, userCallerOf(ctx, request)), request.query)),
+    async (request) => pageBody(await searchUsers(ctx, viewOf(ctx.clock, userCallerOf(ctx, request)), parseUserSearch(ctx, request.query))),
   );
 
   app.patch(
@@ -37,7 +39,7 @@ export async function userProfileRoutes(app: Listener, ctx: AppContext): Promise
         operationId: 'updateMyUser',
         summary: "Change the authenticated user's profile or pinned post (Plaza: the public platform has no v2 endpoint)",
         tags: ['Users'],
-        querystring: query(selectionQuery),
+        querystring: query(selectionParams(userExpansions)),
         body: Type.Object(
           {
             name: Type.Optional(Type.String({ maxLength: 50 })),
@@ -69,6 +71,6 @@ export async function userProfileRoutes(app: Listener, ctx: AppContext): Promise
         response: { 200: lookupResponse(UserSchema, false), default: defaultErrorResponse },
       },
     },
-    async (request) => lookupBody(await updateProfile(ctx, userCallerOf(ctx, request), { ...request.body, verified_type: request.body.verified_type as ProfileChanges['verified_type'] }, request.query), true),
+    async (request) => lookupBody(await updateProfile(ctx, userCallerOf(ctx, request), { ...request.body, verified_type: request.body.verified_type as ProfileChanges['verified_type'] }, parseSelection(ctx, request.query, userExpansions)), true),
   );
 }

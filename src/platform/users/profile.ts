@@ -4,7 +4,7 @@ import { appendEvent } from '../../events/log.js';
 import { invalidParameter } from '../../http/params.js';
 import { isUniqueViolation, toJson, type DbOrTx } from '../../store/store.js';
 import type { UserTable } from '../../store/schema.js';
-import { parseSelection } from '../expansions.js';
+import type { Selection } from '../expansions.js';
 import { recordFollow } from '../follows/service.js';
 import { pendingRequesters } from '../follows/store.js';
 import { requireWriteAccess } from '../graph/access.js';
@@ -12,7 +12,7 @@ import { latestOf } from '../graph/visibility.js';
 import { parseEntities } from '../posts/entities.js';
 import { findPostsByIds } from '../posts/store.js';
 import { viewOf } from '../view.js';
-import { lookupUsers, userExpansions, type UsersResult } from './service.js';
+import { lookupUsers, type UsersResult } from './service.js';
 import { findUsersByIds, findUsersByUsernames } from './store.js';
 import type { UserRow } from './wire.js';
 
@@ -139,9 +139,8 @@ async function applyChanges(ctx: AppContext, db: DbOrTx, user: UserRow, c: Profi
  * profile.update.* event ({before, after}) per changed item. Making a protected account public
  * approves its pending follow requests, as on the public platform.
  */
-export async function updateProfile(ctx: AppContext, caller: UserCaller, changes: ProfileChanges, query: Record<string, unknown>): Promise<UsersResult> {
+export async function updateProfile(ctx: AppContext, caller: UserCaller, changes: ProfileChanges, selection: Selection): Promise<UsersResult> {
   requireWriteAccess(ctx, caller);
-  parseSelection(ctx, query, userExpansions);
   checkChanges(ctx, changes);
   try {
     await ctx.store.db.transaction().execute(async (tx) => {
@@ -159,5 +158,5 @@ export async function updateProfile(ctx: AppContext, caller: UserCaller, changes
     if (isUniqueViolation(err)) throw invalidParameter(ctx.problems, 'username', [changes.username ?? ''], `The username [${changes.username}] is already taken`);
     throw err;
   }
-  return lookupUsers(ctx, viewOf(ctx.clock, caller), [caller.user.id], { by: 'id', parameter: 'id' }, query);
+  return lookupUsers(ctx, viewOf(ctx.clock, caller), [caller.user.id], { by: 'id', parameter: 'id' }, selection);
 }

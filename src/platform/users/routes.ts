@@ -3,16 +3,18 @@ import type { AppContext } from '../../context.js';
 import { parseIdList, parseList } from '../../http/params.js';
 import type { Listener } from '../../http/server.js';
 import { callerOf, userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, lookupBody, lookupResponse, selectionQuery, UserSchema } from '../schemas.js';
+import { parseSelection, selectionParams } from '../expansions.js';
+import { defaultErrorResponse, lookupBody, lookupResponse, UserSchema } from '../schemas.js';
 import { viewOf } from '../view.js';
-import { lookupUsers } from './service.js';
+import { lookupUsers, userExpansions } from './service.js';
 
 const USERNAME = /^[A-Za-z0-9_]{1,15}$/;
 const USERNAME_TEXT = '^[A-Za-z0-9_]{1,15}$';
 const readAuth = { schemes: ['user', 'app'] as ('user' | 'app')[], scopes: ['post.read', 'users.read'] };
 const many = { 200: lookupResponse(UserSchema, true), default: defaultErrorResponse };
 const one = { 200: lookupResponse(UserSchema, false), default: defaultErrorResponse };
-const query = Type.Object(selectionQuery, { additionalProperties: false });
+const selection = selectionParams(userExpansions);
+const query = Type.Object(selection, { additionalProperties: false });
 
 export async function userRoutes(app: Listener, ctx: AppContext): Promise<void> {
   app.get(
@@ -23,13 +25,13 @@ export async function userRoutes(app: Listener, ctx: AppContext): Promise<void> 
         operationId: 'findUsersById',
         summary: 'Look up users by ids',
         tags: ['Users'],
-        querystring: Type.Object({ ids: Type.String({ description: 'Comma-separated user ids, 1 to 100.' }), ...selectionQuery }, { additionalProperties: false }),
+        querystring: Type.Object({ ids: Type.String({ description: 'Comma-separated user ids, 1 to 100.' }), ...selection }, { additionalProperties: false }),
         response: many,
       },
     },
     async (request) => {
       const ids = parseIdList(ctx.problems, 'ids', request.query.ids);
-      return lookupBody(await lookupUsers(ctx, viewOf(ctx.clock, callerOf(request)), ids, { by: 'id', parameter: 'ids' }, request.query), false);
+      return lookupBody(await lookupUsers(ctx, viewOf(ctx.clock, callerOf(request)), ids, { by: 'id', parameter: 'ids' }, parseSelection(ctx, request.query, userExpansions)), false);
     },
   );
 
@@ -41,7 +43,7 @@ export async function userRoutes(app: Listener, ctx: AppContext): Promise<void> 
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return lookupBody(await lookupUsers(ctx, viewOf(ctx.clock, caller), [caller.user.id], { by: 'id', parameter: 'id' }, request.query), true);
+      return lookupBody(await lookupUsers(ctx, viewOf(ctx.clock, caller), [caller.user.id], { by: 'id', parameter: 'id' }, parseSelection(ctx, request.query, userExpansions)), true);
     },
   );
 
@@ -53,13 +55,13 @@ export async function userRoutes(app: Listener, ctx: AppContext): Promise<void> 
         operationId: 'findUsersByUsername',
         summary: 'Look up users by usernames',
         tags: ['Users'],
-        querystring: Type.Object({ usernames: Type.String({ description: 'Comma-separated usernames, 1 to 100.' }), ...selectionQuery }, { additionalProperties: false }),
+        querystring: Type.Object({ usernames: Type.String({ description: 'Comma-separated usernames, 1 to 100.' }), ...selection }, { additionalProperties: false }),
         response: many,
       },
     },
     async (request) => {
       const usernames = parseList(ctx.problems, 'usernames', request.query.usernames, { max: 100, pattern: USERNAME, patternText: USERNAME_TEXT });
-      return lookupBody(await lookupUsers(ctx, viewOf(ctx.clock, callerOf(request)), usernames, { by: 'username', parameter: 'usernames' }, request.query), false);
+      return lookupBody(await lookupUsers(ctx, viewOf(ctx.clock, callerOf(request)), usernames, { by: 'username', parameter: 'usernames' }, parseSelection(ctx, request.query, userExpansions)), false);
     },
   );
 
@@ -78,7 +80,7 @@ export async function userRoutes(app: Listener, ctx: AppContext): Promise<void> 
     },
     async (request) => {
       const view = viewOf(ctx.clock, callerOf(request));
-      return lookupBody(await lookupUsers(ctx, view, [request.params.username], { by: 'username', parameter: 'username' }, request.query), true);
+      return lookupBody(await lookupUsers(ctx, view, [request.params.username], { by: 'username', parameter: 'username' }, parseSelection(ctx, request.query, userExpansions)), true);
     },
   );
 
@@ -97,7 +99,7 @@ export async function userRoutes(app: Listener, ctx: AppContext): Promise<void> 
     },
     async (request) => {
       const view = viewOf(ctx.clock, callerOf(request));
-      return lookupBody(await lookupUsers(ctx, view, [request.params.id], { by: 'id', parameter: 'id' }, request.query), true);
+      return lookupBody(await lookupUsers(ctx, view, [request.params.id], { by: 'id', parameter: 'id' }, parseSelection(ctx, request.query, userExpansions)), true);
     },
   );
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { decodePageToken, encodePageToken, parseMaxResults } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
-import { parseSelection } from '../expansions.js';
+import { parseSelection, type Selection } from '../expansions.js';
 import { renderUsers, type PageResult } from '../graph/render.js';
 import type { View } from '../view.js';
 import { userExpansions } from './service.js';
@@ -9,8 +9,19 @@ import { findUsersMatching } from './store.js';
 
 const SEARCH_RANGE = { min: 1, max: 1000, default: 100 };
 
-/** GET /2/users/search: pages by `next_token`, as the reference names it. */
-export async function searchUsers(ctx: AppContext, view: View, query: Record<string, unknown>): Promise<PageResult> {
+/** A users search, parsed from its query at the edge. */
+export interface UserSearch {
+  /** The whole query, and its words: each must be in the username, name or description. */
+  text: string;
+  words: readonly string[];
+  maxResults: number;
+  /** How many matches earlier pages showed (the next_token). */
+  offset: number;
+  selection: Selection;
+}
+
+/** Parses GET /2/users/search's query, max_results, next_token and selection; pages by `next_token`, as the reference names it. */
+export function parseUserSearch(ctx: AppContext, query: Record<string, unknown>): UserSearch {
   const selection = parseSelection(ctx, query, userExpansions);
   const maxResults = parseMaxResults(ctx.problems, query.max_results, SEARCH_RANGE);
   const token = decodePageToken(ctx.problems, query.next_token, 'next_token');
@@ -19,6 +30,11 @@ export async function searchUsers(ctx: AppContext, view: View, query: Record<str
   const text = String(query.query ?? '').trim();
   const words = text.split(/\s+/).filter(Boolean);
   if (words.length === 0) throw invalidParameter(ctx.problems, 'query', [text], 'The `query` query parameter can not be blank');
+  return { text, words, maxResults, offset, selection };
+}
+
+/** GET /2/users/search: users matching every word, best first. */
+export async function searchUsers(ctx: AppContext, view: View, { text, words, maxResults, offset, selection }: UserSearch): Promise<PageResult> {
   const rows = await findUsersMatching(ctx.store.db, ctx.store.dialect, words, text, maxResults + 1, offset);
   const items = rows.slice(0, maxResults);
   const meta = { result_count: items.length, ...(rows.length > maxResults ? { next_token: encodePageToken(String(offset + maxResults)) } : {}) };

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { WireItem } from '../../http/json-body.js';
 import type { Problem } from '../../http/problems.js';
-import { hydrate, parseSelection, ResponseReads, type ExpansionDeclarations, type Includes } from '../expansions.js';
+import { hydrate, ResponseReads, type ExpansionDeclarations, type Includes, type Selection } from '../expansions.js';
 import type { View } from '../view.js';
 import { findUsersByUsernames } from './store.js';
 import { affiliatedUserIds, type UserRow } from './wire.js';
@@ -27,9 +27,8 @@ export async function lookupUsers(
   view: View,
   keys: readonly string[],
   key: UserKey,
-  query: Record<string, unknown>,
+  selection: Selection,
 ): Promise<UsersResult> {
-  const selection = parseSelection(ctx, query, userExpansions);
   const reads = new ResponseReads(ctx);
   const rows = key.by === 'id' ? await reads.usersByIds(keys) : await findUsersByUsernames(ctx.store.db, keys);
   const index = new Map(rows.map((u) => [key.by === 'id' ? u.id : u.username_lower, u]));
