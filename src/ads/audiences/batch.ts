@@ -177,38 +177,56 @@ export const batchRequestEcho = echoOf;
  */
 export async function applyUserBatch(ctx: AppContext, db: DbOrTx, listId: string, batch: ParsedBatch): Promise<number> {
   const match = await matchUsers(ctx, db);
-  const final = new Map<string, { type: string; hash: string; expiresAt: string | null }>();
+  // The last operation on an identifier decides it: later ones replace earlier ones, in request
+  // order. Keyed `type:hash` (no type name contains ':'), expiry or null for a Delete.
+  const final = new Map<string, string | null>();
   for (const op of batch.operations) {
+    const expiresAt = op.operation_type === 'Update' ? op.expiresAt : null;
     for (const user of op.users) {
-      for (const key of user) {
-        const k = `${key.type}:${key.hash}`;
-        final.delete(k);
-        final.set(k, { type: key.type, hash: key.hash, expiresAt: op.operation_type === 'Update' ? op.expiresAt : null });
-      }
+      for (const key of user) final.set(`${key.type}:${key.hash}`, expiresAt);
     }
   }
+  // In key order (a native string sort): the identifiers are random digests, and inserted in
+  // order each page of the primary key's index is visited once, instead of once per row in random
+  // order (which, past SQLite's page cache, reads and spills the index over and over).
+  const keys = [...final.keys()].sort();
   const now = ctx.clock.now().toISOString();
-  const removals = [...final.values()].filter((v) => v.expiresAt === null);
-  const upserts = [...final.values()].filter((v) => v.expiresAt !== null);
-  for (const type of USER_KEY_TYPES) {
-    const hashes = removals.filter((r) => r.type === type).map((r) => r.hash);
-    for (let i = 0; i < hashes.length; i += 500) {
-      await db.deleteFrom('ads_audience_users').where('list_id', '=', listId).where('key_type', '=', type).where('key_hash', 'in', hashes.slice(i, i + 500)).execute();
+  const removals = new Map<string, string[]>();
+  const types: string[] = [];
+  const hashes: string[] = [];
+  const users: Array<string | null> = [];
+  const expiries: string[] = [];
+  for (const k of keys) {
+    const at = k.indexOf(':');
+    const type = k.slice(0, at);
+    const hash = k.slice(at + 1);
+    const expiresAt = final.get(k)!;
+    if (expiresAt === null) {
+      const list = removals.get(type);
+      if (list) list.push(hash);
+      else removals.set(type, [hash]);
+      continue;
+    }
+    types.push(type);
+    hashes.push(hash);
+    users.push(match(type, hash) ?? null);
+    expiries.push(expiresAt);
+  }
+  final.clear();
+  for (const [type, list] of removals) {
+    for (let i = 0; i < list.length; i += 500) {
+      await db.deleteFrom('ads_audience_users').where('list_id', '=', listId).where('key_type', '=', type).where('key_hash', 'in', list.slice(i, i + 500)).execute();
     }
   }
   // One statement for every identifier, the rows passed as arrays (PostgreSQL unnest) or as one
   // JSON parameter (SQLite json_each): no per-value parameters for the query builder to compile.
-  if (upserts.length > 0) {
-    const types = upserts.map((u) => u.type);
-    const hashes = upserts.map((u) => u.hash);
-    const users = upserts.map((u) => match(u.type, u.hash) ?? null);
-    const expiries = upserts.map((u) => u.expiresAt!);
+  if (types.length > 0) {
     const rows =
       ctx.store.dialect === 'postgres'
         ? sql`select ${listId}, t.key_type, t.key_hash, t.user_id, t.expires_at, ${now}
             from unnest(${types}::text[], ${hashes}::text[], ${users}::text[], ${expiries}::text[]) as t(key_type, key_hash, user_id, expires_at)`
         : sql`select ${listId}, value ->> 0, value ->> 1, value ->> 2, value ->> 3, ${now}
-            from json_each(${JSON.stringify(upserts.map((_, i) => [types[i], hashes[i], users[i], expiries[i]]))}) where true`;
+            from json_each(${JSON.stringify(types.map((t, i) => [t, hashes[i], users[i], expiries[i]]))}) where true`;
     await sql`insert into ads_audience_users (list_id, key_type, key_hash, user_id, expires_at, created_at) ${rows}
       on conflict (list_id, key_type, key_hash) do update set expires_at = excluded.expires_at, user_id = excluded.user_id`.execute(db);
   }

@@ -1,6 +1,8 @@
 import { flag, q, standardList } from '../http/list.js';
 import { adsId, bool, idList, micros, oneOf, text } from '../http/params.js';
+import { AdsError } from '../http/errors.js';
 import { one, pathId, type AdsRoutes } from '../http/route.js';
+import { COPY_PARAMETER, copyCampaign } from './copy.js';
 import {
   BUDGET_OPTIMIZATIONS,
   CAMPAIGN_SORTING,
@@ -15,7 +17,7 @@ import {
   updateCampaign,
 } from './service.js';
 
-/** Campaigns: create, update, list, get, delete (shared/reference/ads.md §3). */
+/** Campaigns: create (or copy), update, list, get, delete (shared/reference/ads.md §3). */
 export function campaignRoutes(ads: AdsRoutes): void {
   ads.route({
     method: 'GET',
@@ -47,8 +49,10 @@ export function campaignRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/campaigns',
     rate: 'write',
     params: {
-      funding_instrument_id: adsId().required(),
-      name: text({ max: 255 }).required(),
+      // Required unless the campaign is a copy, which takes the source's (./copy.ts).
+      copy_from_campaign_id: adsId(),
+      funding_instrument_id: adsId(),
+      name: text({ max: 255 }),
       budget_optimization: oneOf(BUDGET_OPTIMIZATIONS),
       daily_budget_amount_local_micro: micros(),
       total_budget_amount_local_micro: micros(),
@@ -56,7 +60,15 @@ export function campaignRoutes(ads: AdsRoutes): void {
       purchase_order_number: text({ max: 50 }),
       standard_delivery: bool(),
     },
-    handler: async (call) => one(await campaignWireOf(call.db, await createCampaign(call.actor, call.db, call.account, call.params, call.warn))),
+    handler: async (call) => {
+      const { copy_from_campaign_id: source, funding_instrument_id, name, ...rest } = call.params;
+      if (source !== undefined) {
+        return one(await campaignWireOf(call.db, await copyCampaign(call.actor, call.db, call.account, { ...rest, funding_instrument_id, name, [COPY_PARAMETER]: source }, call.warn)));
+      }
+      if (funding_instrument_id === undefined) throw AdsError.missingParameter('funding_instrument_id');
+      if (name === undefined) throw AdsError.missingParameter('name');
+      return one(await campaignWireOf(call.db, await createCampaign(call.actor, call.db, call.account, { ...rest, funding_instrument_id, name }, call.warn)));
+    },
   });
 
   ads.route({

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder, type SqlBool } from 'kysely';
 import { compileSql, tokenize, type QueryNode } from '../../query/index.js';
 import type { StoreDialect } from '../../store/store.js';
 import type { DbOrTx } from '../../store/store.js';
@@ -15,13 +15,13 @@ export const MAX_KEYWORDS = 10;
 export const MAX_RANGE_MS = 7 * 24 * 60 * 60 * 1000;
 export const RELATED_KEYWORDS = 30;
 /** Related keywords are counted over the window's most recent matching posts, at most this many. */
-const RELATED_SAMPLE = 2000;
+export const RELATED_SAMPLE = 2000;
 
 const BUCKETS = { HOUR: { ms: 3_600_000, prefix: 13 }, DAY: { ms: 86_400_000, prefix: 10 } } as const;
 export type Granularity = keyof typeof BUCKETS;
 
 /** Words too common to say anything about a keyword. */
-const STOP_WORDS = new Set(
+export const STOP_WORDS = new Set(
   ('a an and are as at be but by for from has have he her his i if in is it its me my no not of on or our she so that the their them ' +
     'they this to too us was we were what when which who will with you your rt just than then there these those been do does did can ' +
     'could would should about into over out up down all any some more most very also how why where am http https www com')
@@ -67,21 +67,60 @@ export function checkKeywords(q: Pick<InsightQuery, 'keywords' | 'negative_keywo
   }
 }
 
+type Scoped = () => ReturnType<typeof postsIn>;
+
+function postsIn(db: DbOrTx, q: InsightQuery, dialect: StoreDialect, start: number, end: number) {
+  return db
+    .selectFrom('posts')
+    .where('posts.deleted_at', 'is', null)
+    .where('posts.superseded_by_id', 'is', null)
+    .where('posts.reposted_post_id', 'is', null)
+    .where('posts.nullcast', '=', 0)
+    .where('posts.created_at', '>=', new Date(start).toISOString())
+    .where('posts.created_at', '<', new Date(end).toISOString())
+    .where('posts.author_id', 'not in', db.selectFrom('users').select('users.id').where('users.protected', '=', 1))
+    .where(matchCondition(q, dialect));
+}
+
+/**
+ * The text of the latest RELATED_SAMPLE matching posts created in [from, end), of the `matches`
+ * the window holds. SQLite's planner reads such a query from the full-text index, looking every
+ * match of the keywords up in posts (for a common word, hundreds of thousands) before sorting by
+ * time; when [from, end) holds fewer posts than that, reading those posts by time through
+ * posts_created (migration 0008) and keeping the ones the full-text index lists is cheaper, so the
+ * query names that index then.
+ */
+async function recentTexts(db: DbOrTx, dialect: StoreDialect, scoped: Scoped, from: number, end: number, matches: number): Promise<Array<{ text: string }>> {
+  const query = scoped()
+    .where('posts.created_at', '>=', new Date(from).toISOString())
+    .select('posts.text')
+    .orderBy('posts.created_at', 'desc')
+    .limit(RELATED_SAMPLE);
+  if (dialect !== 'sqlite') return query.execute();
+  const inRange = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('posts')
+        .select(sql<number>`1`.as('one'))
+        .where('posts.created_at', '>=', new Date(from).toISOString())
+        .where('posts.created_at', '<', new Date(end).toISOString())
+        .limit(matches)
+        .as('r'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const compiled = query.compile();
+  const FROM = 'from "posts" where';
+  if (Number(inRange.n) >= matches || compiled.sql.indexOf(FROM) !== compiled.sql.lastIndexOf(FROM) || !compiled.sql.startsWith(`select "posts"."text" ${FROM}`)) return query.execute();
+  const text = compiled.sql.replace(FROM, 'from "posts" indexed by posts_created where');
+  return (await db.executeQuery<{ text: string }>(CompiledQuery.raw(text, [...compiled.parameters]))).rows;
+}
+
 export async function keywordInsights(db: DbOrTx, dialect: StoreDialect, q: InsightQuery, now: Date) {
   checkKeywords(q);
   const { start, end } = window(q, now);
   const bucket = BUCKETS[q.granularity];
-  const scoped = () =>
-    db
-      .selectFrom('posts')
-      .where('posts.deleted_at', 'is', null)
-      .where('posts.superseded_by_id', 'is', null)
-      .where('posts.reposted_post_id', 'is', null)
-      .where('posts.nullcast', '=', 0)
-      .where('posts.created_at', '>=', new Date(start).toISOString())
-      .where('posts.created_at', '<', new Date(end).toISOString())
-      .where('posts.author_id', 'not in', db.selectFrom('users').select('users.id').where('users.protected', '=', 1))
-      .where(matchCondition(q, dialect));
+  const scoped: Scoped = () => postsIn(db, q, dialect, start, end);
 
   const key = sql<string>`substr(posts.created_at, 1, ${sql.lit(bucket.prefix)})`;
   const counted = await scoped().select([key.as('bucket'), (eb) => eb.fn.countAll<number | string>().as('n')]).groupBy(key).execute();
@@ -91,7 +130,15 @@ export async function keywordInsights(db: DbOrTx, dialect: StoreDialect, q: Insi
     post_volume.push(counts.get(new Date(at).toISOString().slice(0, bucket.prefix)) ?? 0);
   }
 
-  const texts = await scoped().select('posts.text').orderBy('posts.created_at', 'desc').limit(RELATED_SAMPLE).execute();
+  // The sample is the window's latest matching posts: only the last buckets that hold them
+  // (their counts are known now) are read again, not the whole window.
+  let sampleStart = start;
+  let sampled = 0;
+  for (let i = post_volume.length - 1; i >= 0 && sampled < RELATED_SAMPLE; i--) {
+    sampled += post_volume[i];
+    if (sampled >= RELATED_SAMPLE) sampleStart = Math.max(start, Math.floor(start / bucket.ms) * bucket.ms + i * bucket.ms);
+  }
+  const texts = sampled === 0 ? [] : await recentTexts(db, dialect, scoped, sampleStart, end, post_volume.reduce((a, b) => a + b, 0));
   const own = new Set([...q.keywords, ...(q.negative_keywords ?? [])].flatMap(tokenize));
   const seen = new Map<string, number>();
   for (const { text } of texts) {
