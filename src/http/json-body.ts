@@ -21,56 +21,74 @@ export class RawJson {
 /** An item of `data` or of an `includes` list: a plain object, or already JSON text. */
 export type WireItem = RawJson | Record<string, unknown>;
 
-const bytesOf = (item: unknown): Buffer => (item instanceof RawJson ? item.bytes : Buffer.from(JSON.stringify(item)));
-const OPEN = Buffer.from('[');
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']');
+type Piece = string | RawJson;
 
 /**
- * The bytes of a response body `{data, includes, errors, meta}`: the envelope is written here, its
- * items placed as they are, and the whole copied once. Members whose value is undefined are left
- * out, as JSON.stringify does.
+ * The pieces of a response body `{data, includes, errors, meta}`: the envelope written here, its
+ * items placed as they are. Members whose value is undefined are left out, as JSON.stringify does.
  */
-export function jsonBody(body: { data?: WireItem | WireItem[]; includes?: Record<string, WireItem[] | undefined>; errors?: unknown[]; meta?: unknown }): Buffer {
-  const parts: Buffer[] = [];
-  const put = (text: string) => parts.push(Buffer.from(text));
+function pieces(body: JsonBodyParts): Piece[] {
+  const parts: Piece[] = [];
+  const item = (value: unknown) => parts.push(value instanceof RawJson ? value : JSON.stringify(value));
   const list = (items: readonly unknown[]) => {
-    parts.push(OPEN);
-    items.forEach((item, i) => {
-      if (i > 0) parts.push(COMMA);
-      parts.push(bytesOf(item));
+    parts.push('[');
+    items.forEach((value, i) => {
+      if (i > 0) parts.push(',');
+      item(value);
     });
-    parts.push(CLOSE);
+    parts.push(']');
   };
   let first = true;
   const member = (name: string) => {
-    put(`${first ? '{' : ','}"${name}":`);
+    parts.push(`${first ? '{' : ','}"${name}":`);
     first = false;
   };
   if (body.data !== undefined) {
     member('data');
     if (Array.isArray(body.data)) list(body.data);
-    else parts.push(bytesOf(body.data));
+    else item(body.data);
   }
   if (body.includes !== undefined) {
     member('includes');
     let firstKind = true;
     for (const [kind, items] of Object.entries(body.includes)) {
       if (items === undefined) continue;
-      put(`${firstKind ? '{' : ','}${JSON.stringify(kind)}:`);
+      parts.push(`${firstKind ? '{' : ','}${JSON.stringify(kind)}:`);
       firstKind = false;
       list(items);
     }
-    put(firstKind ? '{}' : '}');
+    parts.push(firstKind ? '{}' : '}');
   }
   if (body.errors !== undefined) {
     member('errors');
-    put(JSON.stringify(body.errors));
+    parts.push(JSON.stringify(body.errors));
   }
   if (body.meta !== undefined) {
     member('meta');
-    put(JSON.stringify(body.meta));
+    parts.push(JSON.stringify(body.meta));
   }
-  put(first ? '{}' : '}');
-  return Buffer.concat(parts);
+  parts.push(first ? '{}' : '}');
+  return parts;
+}
+
+export interface JsonBodyParts {
+  data?: WireItem | WireItem[];
+  includes?: Record<string, WireItem[] | undefined>;
+  errors?: unknown[];
+  meta?: unknown;
+}
+
+/**
+ * A response body as text. Responses are sent as text: Node writes the headers and a text body
+ * in one write, where a byte body takes the slower vectored path (measured in bench/README.md).
+ */
+export function jsonText(body: JsonBodyParts): string {
+  let text = '';
+  for (const piece of pieces(body)) text += typeof piece === 'string' ? piece : piece.text;
+  return text;
+}
+
+/** A body as UTF-8 bytes, each item's encoded once and kept: what a stream writes to many connections. */
+export function jsonBody(body: JsonBodyParts): Buffer {
+  return Buffer.concat(pieces(body).map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece.bytes)));
 }

@@ -3,7 +3,7 @@ import type { AppRow } from '../../auth/store.js';
 import type { AppContext } from '../../context.js';
 import type { EventRow } from '../../events/log.js';
 import { registerWebhookRouter } from '../../events/webhook-routers.js';
-import { jsonBody } from '../../http/json-body.js';
+import { jsonText } from '../../http/json-body.js';
 import { invalidParameter } from '../../http/params.js';
 import type { Listener } from '../../http/server.js';
 import type { DbOrTx, Store } from '../../store/store.js';
@@ -143,7 +143,7 @@ async function renderLine(ctx: AppContext, reads: ResponseReads, row: Parameters
   selection = { ...selection, post: new Set([...selection.post, 'edit_history_post_ids']) };
   const page = await renderPosts(ctx, { now: ctx.clock.now() }, selection, [row], undefined, reads);
   if (page.data.length === 0) return undefined;
-  const rendered = JSON.parse(jsonBody({ data: page.data[0], includes: page.includes as never, errors: page.errors.length > 0 ? page.errors : undefined }).toString()) as Record<string, unknown>;
+  const rendered = JSON.parse(jsonText({ data: page.data[0], includes: page.includes as never, errors: page.errors.length > 0 ? page.errors : undefined })) as Record<string, unknown>;
   return { ...rendered, matching_rules: matching };
 }
 

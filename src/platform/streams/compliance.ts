@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { jsonBody, type RawJson } from '../../http/json-body.js';
+import { jsonText, type RawJson } from '../../http/json-body.js';
 import { parseSelectionText } from '../../http/fields.js';
 import { sampleBucket } from '../../query/geo-sample.js';
 import type { LoggedEvent } from '../activity/event-types.js';
@@ -168,7 +168,7 @@ export class LikeStreamChannel implements StreamChannel<LikeStreamConnection> {
           const hydrated = await hydrate(ctx, { now: ctx.clock.now() }, [like], likeExpansions, conn.selection, [], reads);
           const data: Record<string, unknown> = {};
           for (const name of LIKE_FIELDS) if (conn.likeFields.has(name) && (like as any)[name] !== undefined) data[name] = (like as any)[name];
-          text = `${jsonBody({ data, includes: hydrated.includes as Record<string, RawJson[]> | undefined, errors: hydrated.errors.length > 0 ? hydrated.errors : undefined }).toString('utf8')}\r\n`;
+          text = `${jsonText({ data, includes: hydrated.includes as Record<string, RawJson[]> | undefined, errors: hydrated.errors.length > 0 ? hydrated.errors : undefined })}\r\n`;
           rendered.set(key, text);
         }
         send(conn, event, text);
