@@ -52,6 +52,8 @@ export interface Config {
   secretFile: string;
   /** Requests per 15-minute window allowed to each OAuth step and sign-in page, per app or per client address. */
   oauthRateLimit: number;
+  /** The platform interface's per-app and per-user rate limits (src/platform/rate-limits/): the public platform's published figures, or off. */
+  platformRateLimits: 'published' | 'off';
   /** When set, /metrics answers anyone sending `Authorization: Bearer <token>`; unset, it answers loopback clients only. */
   metricsToken?: string;
   /** How long a client may take to send a request's headers, in milliseconds (slow-header clients are cut). */
@@ -101,6 +103,7 @@ export function loadConfig(flags: ConfigOverrides = {}, env: NodeJS.ProcessEnv =
     admin: flags.admin ?? env.PLAZA_ADMIN !== 'false',
     secretFile: flags.secretFile ?? env.PLAZA_SECRET_FILE ?? path.join(dataDir, 'server-secret'),
     oauthRateLimit: flags.oauthRateLimit ?? intFrom(env.PLAZA_OAUTH_RATE_LIMIT, 450),
+    platformRateLimits: flags.platformRateLimits ?? (env.PLAZA_RATE_LIMITS === 'off' ? 'off' : 'published'),
     metricsToken: flags.metricsToken ?? (env.PLAZA_METRICS_TOKEN || undefined),
     headersTimeoutMs: flags.headersTimeoutMs ?? intFrom(env.PLAZA_HEADERS_TIMEOUT_MS, 10_000),
     requestTimeoutMs: flags.requestTimeoutMs ?? intFrom(env.PLAZA_REQUEST_TIMEOUT_MS, 60_000),
@@ -253,6 +256,7 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; what: s
   { name: 'PLAZA_PROBLEM_BASE', default: 'https://api.twitter.com/2/problems', what: 'base of Problem type URIs' },
   { name: 'PLAZA_OAUTH_WINDOW_SECONDS', default: '900', what: 'accepted skew of oauth_timestamp, either way' },
   { name: 'PLAZA_OAUTH_RATE_LIMIT', default: '450', what: 'requests per 15 minutes to each OAuth step and sign-in page, per app or address' },
+  { name: 'PLAZA_RATE_LIMITS', default: 'published', what: '"off" turns off the per-app and per-user limits of the /2/ operations' },
   { name: 'PLAZA_CRC_TIMEOUT_MS', default: '3000', what: 'how long a webhook CRC check may take' },
   { name: 'PLAZA_WEBHOOK_TIMEOUT_MS', default: '10000', what: 'how long a webhook delivery may take before it counts as failed' },
   { name: 'PLAZA_ACTIVITY_KEEPALIVE_MS', default: '15000', what: 'activity stream: most time between keep-alives' },

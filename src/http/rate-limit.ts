@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import { sendProblem } from './platform-errors.js';
 import type { Problems } from './problems.js';
@@ -49,26 +51,74 @@ export class MemoryRateLimitCounter implements RateLimitCounter {
   }
 }
 
+/**
+ * Counts in Redis, so processes sharing a store share their windows (issue #18): one INCR per
+ * request on a key named by the store, the counter family and the window's start, expiring with
+ * the window. While Redis cannot answer, counts fall back on this process's own, so an outage
+ * loosens the limits rather than refusing requests.
+ */
+export class RedisRateLimitCounter implements RateLimitCounter {
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  private readonly fallback = new MemoryRateLimitCounter();
+
+  constructor(redisUrl: string, storeKey: string, private readonly onError: (err: Error) => void = () => {}) {
+    this.prefix = `plaza:rate:${createHash('sha256').update(storeKey).digest('hex').slice(0, 24)}:`;
+    this.redis = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    this.redis.on('error', (err) => this.onError(err));
+    this.redis.defineCommand('plazaHit', {
+      numberOfKeys: 1,
+      lua: "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n",
+    });
+  }
+
+  async increment(key: string, windowStart: number, windowMs: number): Promise<number> {
+    if (this.redis.status !== 'ready') return this.fallback.increment(key, windowStart, windowMs);
+    try {
+      const hit = (this.redis as unknown as { plazaHit(key: string, ttl: number): Promise<number> }).plazaHit;
+      return Number(await hit.call(this.redis, `${this.prefix}${key}\u0000${windowStart}`, windowMs));
+    } catch (err) {
+      this.onError(err as Error);
+      return this.fallback.increment(key, windowStart, windowMs);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => undefined);
+    this.redis.disconnect();
+  }
+}
+
 export class FixedWindowRateLimiter {
   constructor(
     private readonly clock: Clock,
     private readonly counter: RateLimitCounter = new MemoryRateLimitCounter(),
   ) {}
 
-  /** Counts one request of `key` under `rule`. */
-  async hit(rule: RateLimitRule, key: string): Promise<RateLimitState> {
+  /**
+   * Counts one request of `key` under `rule`. Windows are aligned on the epoch (so every process
+   * agrees on them); the answer comes at once, without a promise, when the counter is in-process.
+   */
+  hit(rule: RateLimitRule, key: string): RateLimitState | Promise<RateLimitState> {
     const now = this.clock.now().getTime();
     const windowStart = now - (now % rule.windowMs);
-    const count = await this.counter.increment(`${rule.name}\u0000${key}`, windowStart, rule.windowMs);
-    return {
-      limit: rule.limit,
-      remaining: Math.max(0, rule.limit - count),
-      reset: Math.ceil((windowStart + rule.windowMs) / 1000),
-      allowed: count <= rule.limit,
-    };
+    const count = this.counter.increment(`${rule.name}\u0000${key}`, windowStart, rule.windowMs);
+    return typeof count === 'number' ? stateOf(rule, windowStart, count) : count.then((n) => stateOf(rule, windowStart, n));
   }
 }
 
+function stateOf(rule: RateLimitRule, windowStart: number, count: number): RateLimitState {
+  return {
+    limit: rule.limit,
+    remaining: Math.max(0, rule.limit - count),
+    reset: Math.ceil((windowStart + rule.windowMs) / 1000),
+    allowed: count <= rule.limit,
+  };
+}
+
+export const RATE_LIMIT_HEADERS = ['x-rate-limit-limit', 'x-rate-limit-remaining', 'x-rate-limit-reset'] as const;
+
+/** The one writer of the rate-limit headers: the limiters and the admin interface's rate_limit fault. */
 export function setRateLimitHeaders(reply: FastifyReply, state: RateLimitState): void {
   reply.header('x-rate-limit-limit', String(state.limit));
   reply.header('x-rate-limit-remaining', String(state.remaining));

@@ -22,6 +22,7 @@ import { webPages } from '../web/plugin.js';
 import { postRoutes } from './posts/routes.js';
 import { postWriteRoutes } from './posts/write-routes.js';
 import { installRouteAuth } from './route-auth.js';
+import { installPlatformRateLimits } from './rate-limits/install.js';
 import { sharedSchemas } from './schemas.js';
 import { repostRoutes } from './reposts/routes.js';
 import { spaceRoutes } from './spaces/routes.js';
@@ -53,6 +54,7 @@ export async function buildPlatform(ctx: AppContext, metrics: Metrics): Promise<
   const app = await createListener(ctx.config, metrics, 'platform', { rewriteUrl: rewriteTweetUrl });
   installPlatformErrors(app, ctx);
   installRouteAuth(app, ctx);
+  installPlatformRateLimits(app, ctx);
   installUsageMetering(app, ctx);
   installTweetDialect(app);
   installNulGuard(app, ctx.problems);
