@@ -28,6 +28,7 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
       PLAZA_ACTIVITY_STREAM_CONNECTIONS: String(STREAMS),
       PLAZA_MAX_CONNECTIONS_PER_ADDRESS: String(STREAMS + 100),
+      PLAZA_RATE_LIMITS: 'off',
       PLAZA_ACTIVITY_KEEPALIVE_MS: '15000',
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -306,7 +306,9 @@ async function runStore(store: StoreName, scratch: string): Promise<ScenarioResu
   try {
     plaza = await startPlaza(
       loadConfig(
-        { host: HOST, port: 0, adsPort: 0, adsSandboxPort: 0, logLevel: 'warn', dataDir, databaseUrl, credentialsFile: path.join(dataDir, 'credentials.json') },
+        // Rate limits off: the demo workspace's few tokens would spend the published windows in a
+        // second, and what is measured is the read pipeline, not the limiter's refusals.
+        { host: HOST, port: 0, adsPort: 0, adsSandboxPort: 0, logLevel: 'warn', dataDir, databaseUrl, credentialsFile: path.join(dataDir, 'credentials.json'), platformRateLimits: 'off' },
         {},
       ),
     );

@@ -27,6 +27,7 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
       PLAZA_STREAM_CONNECTIONS_ENTERPRISE: String(STREAMS),
       PLAZA_MAX_CONNECTIONS_PER_ADDRESS: String(STREAMS + 100),
+      PLAZA_RATE_LIMITS: 'off',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
