@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { addWebhookCommands } from './cli-webhooks.js';
 
 /**
  * `plaza users`, `plaza apps`, `plaza tokens`: the admin interface of a running Plaza from the
@@ -8,16 +9,16 @@ import type { Command } from 'commander';
  * to read JSON by hand. Light on imports: --help must not wait for the server's modules.
  */
 
-const DEFAULT_FILE = path.join('data', 'credentials.json');
+export const DEFAULT_FILE = path.join('data', 'credentials.json');
 
-class CliError extends Error {}
+export class CliError extends Error {}
 
 interface Target {
   base_url: string;
   admin_token: string;
 }
 
-function target(file: string): Target {
+export function target(file: string): Target {
   let parsed: Partial<Target>;
   try {
     parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Target>;
@@ -31,7 +32,7 @@ function target(file: string): Target {
 }
 
 /** One call to the admin interface; its `data`, or a one-line reason. */
-async function adminCall<T>(file: string, method: string, p: string, body?: unknown): Promise<T> {
+export async function adminCall<T>(file: string, method: string, p: string, body?: unknown): Promise<T> {
   const t = target(file);
   let res: Response;
   try {
@@ -64,7 +65,7 @@ function table(rows: string[][]): string {
 }
 
 /** Runs a command body; a failure is one line on stderr and exit code 1. */
-function run(name: string, body: () => Promise<void>): Promise<void> {
+export function run(name: string, body: () => Promise<void>): Promise<void> {
   return body().catch((err: unknown) => {
     process.stderr.write(`plaza ${name}: ${err instanceof CliError ? err.message : err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 1;
@@ -72,6 +73,7 @@ function run(name: string, body: () => Promise<void>): Promise<void> {
 }
 
 export function addAdminCommands(program: Command): void {
+  addWebhookCommands(program);
   const fileOption = ['--credentials-file <file>', `the credentials file of the running Plaza`, DEFAULT_FILE] as const;
 
   program

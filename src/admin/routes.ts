@@ -10,6 +10,8 @@ import { DISCONNECT_TYPES, type FaultBook, type NewFault } from './faults.js';
 import { deletePostAs, followAs, likeAs, messageAs, moveSpaceAs, postAs, repostAs, startSpaceAs, updateProfileAs } from './person.js';
 import { isAdminAuthorization } from './token.js';
 import { createPerson, listApps, listPeople, mintTokens } from './users.js';
+import { deliveryFeed } from './feed.js';
+import { buildSample } from './samples.js';
 
 /**
  * The admin interface (/admin/... on the platform listener): act as a person, move the clock,
@@ -30,6 +32,7 @@ interface Operation {
   url: string;
   summary: string;
   params?: TSchema;
+  query?: TSchema;
   body?: TSchema;
   /** The success status and what its body holds, for the description. */
   status: number;
@@ -179,6 +182,30 @@ const operations = {
     status: 201,
     response: data(Loose),
   },
+  sample: {
+    method: 'POST',
+    url: '/admin/samples',
+    summary: 'A sample delivery of an event type (an Account Activity kind or an Activity API event type), built and signed as a real one is, never stored nor sent (plaza trigger)',
+    body: Type.Object(
+      {
+        event_type: Type.String({ minLength: 1, maxLength: 100 }),
+        app: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The app (id or name) whose consumer secret signs it; the first app when absent.' })),
+        user: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The user (id or username) it concerns; the first user when absent.' })),
+      },
+      { additionalProperties: false },
+    ),
+    status: 200,
+    response: data(Loose),
+  },
+  deliveries: {
+    method: 'GET',
+    url: '/admin/apps/:app/deliveries',
+    summary: 'The deliveries made for an app\'s webhooks past a cursor (the log seq), with the headers they carry; without `after`, the cursor of the log\'s end (plaza listen)',
+    params: Type.Object({ app: Type.String({ minLength: 1, maxLength: 100, description: 'The app: id or name.' }) }),
+    query: Type.Object({ after: Type.Optional(Type.String({ pattern: '^[0-9]{1,19}$', description: 'The cursor of the previous answer.' })) }, { additionalProperties: false }),
+    status: 200,
+    response: data(Loose),
+  },
   moveSpace: {
     method: 'POST',
     url: '/admin/users/:id/spaces/:space_id/:transition',
@@ -191,7 +218,7 @@ const operations = {
 
 type Ops = typeof operations;
 type PartOf<O, K extends string> = O extends Record<K, infer S extends TSchema> ? Static<S> : undefined;
-type Handler<O> = (request: FastifyRequest & { params: PartOf<O, 'params'>; body: PartOf<O, 'body'> }, reply: FastifyReply) => Promise<unknown>;
+type Handler<O> = (request: FastifyRequest & { params: PartOf<O, 'params'>; query: PartOf<O, 'query'>; body: PartOf<O, 'body'> }, reply: FastifyReply) => Promise<unknown>;
 
 /** The OpenAPI 3.0 description of the admin routes, from their declarations. */
 export function adminOpenApi(): Record<string, unknown> {
@@ -199,12 +226,20 @@ export function adminOpenApi(): Record<string, unknown> {
   for (const [operationId, op] of Object.entries(operations) as Array<[string, Operation]>) {
     const path = op.url.replace(/:([A-Za-z_]+)/g, '{$1}');
     const properties = (op.params as { properties?: Record<string, TSchema> } | undefined)?.properties ?? {};
+    const queryProperties = (op.query as { properties?: Record<string, TSchema> } | undefined)?.properties ?? {};
     (paths[path] ??= {})[op.method.toLowerCase()] = {
       operationId,
       summary: op.summary,
       tags: ['Admin'],
       security: [{ AdminToken: [] }],
-      ...(Object.keys(properties).length ? { parameters: Object.entries(properties).map(([name, schema]) => ({ name, in: 'path', required: true, schema })) } : {}),
+      ...(Object.keys(properties).length + Object.keys(queryProperties).length
+        ? {
+            parameters: [
+              ...Object.entries(properties).map(([name, schema]) => ({ name, in: 'path', required: true, schema })),
+              ...Object.entries(queryProperties).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+            ],
+          }
+        : {}),
       ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } } : {}),
       responses: {
         [op.status]: { description: 'The result.', content: { 'application/json': { schema: op.response ?? Loose } } },
@@ -240,7 +275,7 @@ export function adminRoutes(ctx: AppContext, deps: AdminDeps) {
         admin.route({
           method: op.method,
           url: op.url,
-          schema: { hide: true, ...(op.params ? { params: op.params } : {}), ...(op.body ? { body: op.body } : {}) },
+          schema: { hide: true, ...(op.params ? { params: op.params } : {}), ...(op.query ? { querystring: op.query } : {}), ...(op.body ? { body: op.body } : {}) },
           handler: async (request, reply) => {
             const result = await handler(request as never, reply);
             reply.code(op.status).type('application/json; charset=utf-8');
@@ -269,6 +304,8 @@ export function adminRoutes(ctx: AppContext, deps: AdminDeps) {
       route('message', async (request) => messageAs(ctx, request.params.id, request.body.participant_id, { text: request.body.text }));
       route('profile', async (request) => (await updateProfileAs(ctx, request.params.id, { ...request.body, verified_type: request.body.verified_type as ProfileChanges['verified_type'] })).data[0]);
       route('startSpace', async (request) => startSpaceAs(ctx, request.params.id, request.body));
+      route('sample', async (request) => buildSample(ctx, request.body));
+      route('deliveries', async (request) => deliveryFeed(ctx, request.params.app, request.query.after === undefined ? undefined : Number(request.query.after)));
       route('moveSpace', async (request) => moveSpaceAs(ctx, request.params.id, request.params.space_id, request.params.transition === 'start' ? 'live' : 'ended'));
     });
   };

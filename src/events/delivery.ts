@@ -19,6 +19,11 @@ export function signBody(body: string, consumerSecret: string): string {
   return `sha256=${createHmac('sha256', consumerSecret).update(body).digest('base64')}`;
 }
 
+/** The headers of one delivery attempt (also what `plaza trigger` and `plaza listen` send). */
+export function deliveryHeaders(body: string, consumerSecret: string, deliveryId: string, eventId: string): Record<string, string> {
+  return { 'content-type': 'application/json', [SIGNATURE_HEADER]: signBody(body, consumerSecret), [DELIVERY_ID_HEADER]: deliveryId, [EVENT_ID_HEADER]: eventId, 'user-agent': 'Plaza-Webhooks/1' };
+}
+
 /**
  * The reference's retries: 3 retries over 5 minutes after the first attempt. The delay before
  * retry n is RETRY_DELAYS_MS[n-1], counted on the injected clock; after the last, it is given up.
@@ -74,13 +79,7 @@ async function attempt(ctx: AppContext, d: ClaimedDelivery): Promise<Attempt> {
     const s = await post(
       d.url,
       d.body,
-      {
-        'content-type': 'application/json',
-        [SIGNATURE_HEADER]: signBody(d.body, d.consumer_secret),
-        [DELIVERY_ID_HEADER]: d.id,
-        [EVENT_ID_HEADER]: d.event_id,
-        'user-agent': 'Plaza-Webhooks/1',
-      },
+      deliveryHeaders(d.body, d.consumer_secret, d.id, d.event_id),
       ctx.config.webhookTimeoutMs,
       destinationPolicy(ctx),
     );

@@ -25,7 +25,7 @@ async function wirePost(ctx: AppContext, db: DbOrTx, id: string): Promise<Record
   return row ? (selectFields(postDeclaration, row, new Set(Object.keys(postDeclaration.fields)), { now: ctx.clock.now() }) as Record<string, unknown>) : undefined;
 }
 
-async function deliveriesFor(ctx: AppContext, db: DbOrTx, event: EventRow): Promise<Delivery[]> {
+export async function deliveriesFor(ctx: AppContext, db: DbOrTx, event: EventRow): Promise<Delivery[]> {
   const p = JSON.parse(event.payload) as any;
   const to = (userIds: Array<string | undefined | null>, body: Record<string, unknown>): Delivery[] =>
     [...new Set(userIds.filter((u): u is string => typeof u === 'string' && u !== ''))].map((userId) => ({ userId, body: { for_user_id: userId, ...body } }));
