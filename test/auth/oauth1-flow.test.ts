@@ -123,7 +123,7 @@ test('request_token: "x_auth_access_type `read` or `write` lowers the access lev
     const step1 = new URLSearchParams((await requestToken(form)).text);
     const consent = await new FormClient(plaza.urls.base_url).get(`/oauth/authorize?oauth_token=${step1.get('oauth_token')}`);
     assert.equal(consent.text.includes('Read and send your direct messages.'), canDm, `${accessType}: DM permission shown`);
-    assert.equal(consent.text.includes('Post, repost, like'), level !== 'read', `${accessType}: write permission shown`);
+    assert.equal(consent.text.includes('for you; update your profile.'), level !== 'read', `${accessType}: write permission shown`);
     const row = await db.selectFrom('oauth1_request_tokens').select('access_level').where('token', '=', step1.get('oauth_token')!).executeTakeFirstOrThrow();
     assert.equal(row.access_level, level);
   }

@@ -15,6 +15,9 @@ let f: ReturnType<typeof fixtures>;
 before(async () => {
   plaza = await startTestPlaza();
   f = fixtures(plaza);
+  // The demo workspace gives every user OAuth 1.0a tokens for both demo apps; these tests grant
+  // the enterprise app's permissions themselves, starting from none.
+  await plaza.ctx.store.db.deleteFrom('oauth1_tokens').where('app_id', '=', f.enterprise.id).execute();
 });
 
 const EVERYTHING = ['post.read', 'users.read', 'users.email', 'follows.read', 'follows.write', 'dm.read', 'dm.write', 'offline.access'];
