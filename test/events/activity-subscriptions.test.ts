@@ -192,6 +192,8 @@ test('Private events need the matching OAuth 2.0 scope (reference §7): dm.read,
 
 test('OAuth 2.0 user tokens with fine-grained scopes are accepted; when OAuth 1.0a permissions are present they fully override OAuth 2.0 scopes (spec 000 "Authentication")', async () => {
   const chen = g.user('chen');
+  // The demo workspace gives chen OAuth 1.0a tokens for the enterprise app; this test grants its permissions itself.
+  await plaza.ctx.store.db.deleteFrom('oauth1_tokens').where('app_id', '=', g.enterprise.id).where('user_id', '=', chen.id).execute();
   const oauth2 = await g.enterpriseAs('chen', ['users.read', 'dm.read']);
   const before = await create({ event_type: 'dm.received', filter: { user_id: chen.id } }, oauth2);
   assert.equal(before.status, 200, before.text);
