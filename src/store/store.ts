@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver, type Migration, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import { WriteCounter } from './generation.js';
 import { withStatementCache } from './statement-cache.js';
@@ -63,7 +63,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [writes] });
+    db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }), plugins: [writes] });
     // data_version changes when another connection commits to the file; this one's own writes are counted.
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     // Read once per turn of the event loop: the requests served in one turn share it, and a commit
@@ -90,6 +90,22 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
       await closePool();
     },
   };
+}
+
+/**
+ * SQLite transactions begin IMMEDIATE: a transaction that reads and then writes, begun deferred,
+ * fails with SQLITE_BUSY_SNAPSHOT when another process (several Plaza processes may share one
+ * file) committed in between, and busy_timeout cannot help; taking the write lock at BEGIN makes
+ * it wait its turn instead.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
 }
 
 /**
