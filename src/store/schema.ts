@@ -11,6 +11,7 @@ import type { AdsMediaTables } from './schema-ads-media.js';
 import type { AdsAudienceTables } from './schema-ads-audiences.js';
 import type { EventsTables } from './schema-events.js';
 import type { GraphTables } from './schema-graph.js';
+import type { MediaDmTables } from './schema-media-dm.js';
 import type { OAuthFlowTables } from './schema-oauth.js';
 import type { PostsTables } from './schema-posts.js';
 import type { StreamTables } from './schema-stream.js';
@@ -18,7 +19,7 @@ import type { StreamConnectionTables } from './schema-stream-connections.js';
 import type { NewsNotesUsageTables } from './schema-news-notes-usage.js';
 
 /** Every table: the foundation's here, each later area's in its own schema file. */
-export interface Database extends FoundationTables, AdsTables, OAuthFlowTables, PostsTables, GraphTables, ActivityTables, EventsTables, AdsMediaTables, AdsAudienceTables, StreamTables, StreamConnectionTables, NewsNotesUsageTables {}
+export interface Database extends FoundationTables, AdsTables, OAuthFlowTables, PostsTables, GraphTables, ActivityTables, EventsTables, AdsMediaTables, AdsAudienceTables, StreamTables, StreamConnectionTables, MediaDmTables, NewsNotesUsageTables {}
 
 export interface FoundationTables {
   apps: AppTable;
@@ -179,6 +180,8 @@ export interface MediaTable {
   height: number | null;
   duration_ms: number | null;
   alt_text: string | null;
+  /** JSON object of the metadata set through POST /2/media/metadata besides alt_text; null when none. */
+  metadata: string | null;
   view_count: number;
   /** JSON array of {bit_rate?, content_type, url}. */
   variants: string;

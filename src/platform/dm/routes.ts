@@ -24,6 +24,7 @@ import {
   type DmEventsRequest,
   type DmScope,
 } from './service.js';
+import { blockDms, unblockDms } from './blocking.js';
 import { DM_CONVERSATION_ID_TEXT, DM_EVENT_TYPES, dmEventDeclaration, dmEventExpansions } from './wire.js';
 
 const readAuth = userAuth('dm.read', 'post.read', 'users.read');
@@ -61,6 +62,26 @@ const sent = { 201: writeResponse({ dm_conversation_id: Type.String(), dm_event_
 const eventsPage = { 200: pageResponse(DmEventSchema), default: defaultErrorResponse };
 
 export async function dmRoutes(app: Listener, ctx: AppContext): Promise<void> {
+  for (const [verb, operationId, summary, action] of [
+    ['block', 'blockUsersDms', 'Block direct messages to and from a user', blockDms],
+    ['unblock', 'unblockUsersDms', 'Unblock direct messages to and from a user', unblockDms],
+  ] as const) {
+    app.post(
+      `/2/users/:id/dm/${verb}`,
+      {
+        config: { auth: writeAuth },
+        schema: {
+          operationId,
+          summary,
+          tags: ['Direct Messages'],
+          params: idParams('id'),
+          response: { 200: writeResponse({ blocked: Type.Boolean({ description: 'Whether the user is DM-blocked now.' }) }), default: defaultErrorResponse },
+        },
+      },
+      async (request) => ({ data: await action(ctx, userCallerOf(ctx, request), request.params.id) }),
+    );
+  }
+
   app.post(
     '/2/dm_conversations/with/:participant_id/messages',
     {

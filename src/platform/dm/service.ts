@@ -16,6 +16,7 @@ import { parseEntities } from '../posts/entities.js';
 import { findPostsByIds } from '../posts/store.js';
 import { findUsersByIds } from '../users/store.js';
 import type { View } from '../view.js';
+import { requireNoDmBlock } from './blocking.js';
 import { legacyMessage, legacySignal, legacyUsers } from './legacy.js';
 import {
   activeParticipantIds,
@@ -144,6 +145,7 @@ async function requireRecipients(ctx: AppContext, db: DbOrTx, senderId: string, 
     if (!found.has(id)) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'user' }));
     if (await isBlocking(db, id, senderId)) throw forbidden(ctx, `User ${id} has blocked you: you cannot send them messages.`);
   }
+  await requireNoDmBlock(ctx, db, senderId, ids);
 }
 
 /** POST /2/dm_conversations/with/{participant_id}/messages: the one-to-one conversation, made on first use. */

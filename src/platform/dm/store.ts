@@ -77,3 +77,33 @@ export async function findMediaByIds(db: DbOrTx, ids: readonly string[]): Promis
   if (ids.length === 0) return [];
   return db.selectFrom('media').selectAll().where('id', 'in', ids).execute();
 }
+
+/** Records that `sourceId` DM-blocks `targetId`; false when it already did. */
+export async function insertDmBlock(db: DbOrTx, sourceId: string, targetId: string, at: string): Promise<boolean> {
+  const result = await db
+    .insertInto('dm_blocks')
+    .values({ source_user_id: sourceId, target_user_id: targetId, created_at: at })
+    .onConflict((oc) => oc.columns(['source_user_id', 'target_user_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function deleteDmBlock(db: DbOrTx, sourceId: string, targetId: string): Promise<boolean> {
+  const result = await db.deleteFrom('dm_blocks').where('source_user_id', '=', sourceId).where('target_user_id', '=', targetId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Of `others`, who DM-blocks `userId` or is DM-blocked by them, each with who blocks whom. */
+export async function dmBlocksBetween(db: DbOrTx, userId: string, others: readonly string[]): Promise<Array<{ source_user_id: string; target_user_id: string }>> {
+  if (others.length === 0) return [];
+  return db
+    .selectFrom('dm_blocks')
+    .select(['source_user_id', 'target_user_id'])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('source_user_id', '=', userId), eb('target_user_id', 'in', others)]),
+        eb.and([eb('target_user_id', '=', userId), eb('source_user_id', 'in', others)]),
+      ]),
+    )
+    .execute();
+}

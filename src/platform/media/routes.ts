@@ -8,8 +8,14 @@ import type { AppContext } from '../../context.js';
 import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import type { Listener } from '../../http/server.js';
-import { userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse } from '../schemas.js';
+import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText } from '../../http/fields.js';
+import { parseList } from '../../http/params.js';
+import { query, userAuth, userOrAppAuth } from '../graph/route-kit.js';
+import { callerOf, userCallerOf } from '../route-auth.js';
+import { defaultErrorResponse, lookupBody, lookupResponse, MediaSchema, ProblemSchema, writeResponse } from '../schemas.js';
+import { viewOf } from '../view.js';
+import { ALT_TEXT_MAX, analyticsWindow, createMediaMetadata, lookupMedia, mediaAnalytics, recordPlayback, type Granularity } from './manage.js';
+import { MEDIA_ANALYTICS_FIELDS, mediaDeclaration } from './wire.js';
 import { registerPlatformServer } from './public-url.js';
 import { findMediaByKeys } from './store.js';
 import { MEDIA_CATEGORY_VALUES, MEDIA_TYPE_VALUES, uploadStatus, mediaUpload, type UploadParams } from './service.js';
@@ -21,6 +27,29 @@ const MAX_REQUEST_BODY = 24 * 1024 * 1024;
 
 const mediaAuth = { schemes: ['user' as const], scopes: ['media.write'] };
 const idPattern = '^[0-9]{1,19}$';
+const MEDIA_KEY_TEXT = '^([0-9]+)_([0-9]+)$';
+const MEDIA_KEY = /^([0-9]+)_([0-9]+)$/;
+const mediaKeysParam = Type.String({ description: 'A comma separated list of media keys, 1 to 100.' });
+const parseMediaKeys = (ctx: AppContext, raw: string) => parseList(ctx.problems, 'media_keys', raw, { max: 100, pattern: MEDIA_KEY, patternText: MEDIA_KEY_TEXT });
+/** alt_text and the other kinds of media metadata of the reference (CreateMediaMetadataMetadata). */
+const metadataBody = Type.Object(
+  {
+    alt_text: Type.Optional(Type.Object({ text: Type.String({ maxLength: ALT_TEXT_MAX }) }, { additionalProperties: false })),
+    allow_download_status: Type.Optional(Type.Object({ allow_download: Type.Boolean() }, { additionalProperties: false })),
+    audience_policy: Type.Optional(Type.Object({})),
+    content_expiration: Type.Optional(Type.Object({ timestamp_sec: Type.Number() }, { additionalProperties: false })),
+    domain_restrictions: Type.Optional(Type.Object({ whitelist: Type.Array(Type.String()) }, { additionalProperties: false })),
+    found_media_origin: Type.Optional(Type.Object({ id: Type.String(), provider: Type.String() }, { additionalProperties: false })),
+    geo_restrictions: Type.Optional(Type.Object({})),
+    management_info: Type.Optional(Type.Object({ managed: Type.Boolean() }, { additionalProperties: false })),
+    preview_image: Type.Optional(Type.Object({ media_key: Type.Object({}) }, { additionalProperties: false })),
+    sensitive_media_warning: Type.Optional(Type.Object({})),
+    shared_info: Type.Optional(Type.Object({ shared: Type.Boolean() }, { additionalProperties: false })),
+    sticker_info: Type.Optional(Type.Object({ stickers: Type.Array(Type.Object({})) }, { additionalProperties: false })),
+    upload_source: Type.Optional(Type.Object({ upload_source: Type.String() }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
 
 const uploadData = Type.Object(
   {
@@ -249,6 +278,90 @@ export async function mediaRoutes(app: Listener, ctx: AppContext): Promise<void>
     async (request) => ({ data: await uploadStatus(ctx, userCallerOf(ctx, request), request.query.media_id) }),
   );
 
+  app.get(
+    '/2/media',
+    {
+      config: { auth: userOrAppAuth('post.read') },
+      schema: {
+        operationId: 'getMediaByMediaKeys',
+        summary: 'Look up media by media keys',
+        tags: ['Media'],
+        querystring: query({ media_keys: mediaKeysParam, 'media.fields': fieldsParamOf(mediaDeclaration) }),
+        response: { 200: lookupResponse(MediaSchema, true), default: defaultErrorResponse },
+      },
+    },
+    async (request) => {
+      const keys = parseMediaKeys(ctx, request.query.media_keys);
+      const fields = parseFieldSelection(ctx.problems, mediaDeclaration, request.query);
+      return lookupBody(await lookupMedia(ctx, viewOf(ctx.clock, callerOf(request)), keys, 'media_keys', fields), false);
+    },
+  );
+
+  app.get(
+    '/2/media/:media_key',
+    {
+      config: { auth: userOrAppAuth('post.read') },
+      schema: {
+        operationId: 'getMediaByMediaKey',
+        summary: 'Look up one media by media key',
+        tags: ['Media'],
+        params: Type.Object({ media_key: Type.String({ pattern: MEDIA_KEY_TEXT }) }),
+        querystring: query({ 'media.fields': fieldsParamOf(mediaDeclaration) }),
+        response: { 200: lookupResponse(MediaSchema, false), default: defaultErrorResponse },
+      },
+    },
+    async (request) => {
+      const fields = parseFieldSelection(ctx.problems, mediaDeclaration, request.query);
+      return lookupBody(await lookupMedia(ctx, viewOf(ctx.clock, callerOf(request)), [request.params.media_key], 'media_key', fields), true);
+    },
+  );
+
+  app.post(
+    '/2/media/metadata',
+    {
+      config: { auth: mediaAuth },
+      schema: {
+        operationId: 'createMediaMetadata',
+        summary: 'Set the alt text and other metadata of media you uploaded',
+        tags: ['Media'],
+        body: Type.Object({ id: Type.String({ pattern: idPattern, description: 'The media id.' }), metadata: Type.Optional(metadataBody) }, { additionalProperties: false }),
+        response: { 200: writeResponse({ id: Type.String(), associated_metadata: Type.Object({}, { additionalProperties: true }) }), default: defaultErrorResponse },
+      },
+    },
+    async (request) => ({ data: await createMediaMetadata(ctx, userCallerOf(ctx, request), request.body.id, request.body.metadata) }),
+  );
+
+  app.get(
+    '/2/media/analytics',
+    {
+      config: { auth: userAuth('post.read') },
+      schema: {
+        operationId: 'getMediaAnalytics',
+        summary: 'View and playback counts of your media over a window',
+        tags: ['Media'],
+        querystring: query({
+          media_keys: mediaKeysParam,
+          start_time: Type.String({ description: 'Start of the window (RFC 3339).' }),
+          end_time: Type.String({ description: 'End of the window, exclusive (RFC 3339); at most 90 days after start_time.' }),
+          granularity: Type.Optional(Type.String({ enum: ['hourly', 'daily', 'total'], default: 'daily', description: 'Buckets of timestamped_metrics (UTC hours or days, or one for the window).' })),
+          'media_analytics.fields': listParam(MEDIA_ANALYTICS_FIELDS, 'A comma separated list of MediaAnalytics fields to display.'),
+        }),
+        response: {
+          200: Type.Object({ data: Type.Optional(Type.Array(Type.Object({ media_key: Type.String() }, { additionalProperties: true }))), errors: Type.Optional(Type.Array(Type.Ref(ProblemSchema))) }),
+          default: defaultErrorResponse,
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const keys = parseMediaKeys(ctx, q.media_keys);
+      const { start, end } = analyticsWindow(ctx, q.start_time, q.end_time);
+      const fields = parseSelectionText(ctx.problems, 'media_analytics.fields', q['media_analytics.fields'], MEDIA_ANALYTICS_FIELDS);
+      const result = await mediaAnalytics(ctx, userCallerOf(ctx, request), { keys, start, end, granularity: (q.granularity ?? 'daily') as Granularity, fields });
+      return { data: result.data.length > 0 ? result.data : undefined, errors: result.errors.length > 0 ? result.errors : undefined };
+    },
+  );
+
   // The bytes behind media.url and variants (the public platform serves them from its media host, without credentials).
   app.get(
     '/media/:file',
@@ -259,6 +372,7 @@ export async function mediaRoutes(app: Listener, ctx: AppContext): Promise<void>
       if (!media?.file_path || !media.url?.endsWith(`/media/${request.params.file}`) || !fs.existsSync(media.file_path)) {
         throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `No media file ${request.params.file}.`));
       }
+      if (request.method === 'GET') await recordPlayback(ctx, media);
       return reply
         .type(media.mime_type)
         .header('content-length', String(fs.statSync(media.file_path).size))

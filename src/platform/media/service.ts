@@ -120,6 +120,7 @@ function mediaRow(ctx: AppContext, p: { id: string; key: string; owner: string; 
     height: p.probed.height,
     duration_ms: p.type === 'video' ? p.probed.durationMs ?? 0 : null,
     alt_text: null,
+    metadata: null,
     view_count: 0,
     variants: toJson(variants),
     mime_type: p.probed.mime,

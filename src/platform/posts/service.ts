@@ -5,6 +5,7 @@ import { hiddenPosts, hydrate, ResponseReads, type ExpansionDeclarations, type I
 import type { DbOrTx } from '../../store/store.js';
 import type { View } from '../view.js';
 import { addImpressions } from './store.js';
+import { recordMediaViews } from '../media/manage.js';
 import { editHistoryOf, mediaKeysOf, mentionedUsernames, pollIdsOf, referencedPostIds, type PostRow } from './wire.js';
 
 const none = () => [];
@@ -80,6 +81,7 @@ export async function viewPosts(
   if (view.viewerId && posts.length > 0) {
     const others = posts.filter((p) => p.author_id !== view.viewerId);
     await addImpressions(ctx.store.db, view.viewerId, others, others.flatMap(mediaKeysOf));
+    await recordMediaViews(ctx, ctx.store.db, others.flatMap(mediaKeysOf));
   }
   return result;
 }

@@ -15,6 +15,7 @@ import * as m0012 from './0012-ads-audiences.js';
 import * as m0013 from './0013-user-search.js';
 import * as m0016 from './0016-admin-faults.js';
 import * as m0017 from './0017-news-notes-usage.js';
+import * as m0022 from './0022-media-metadata-dm-blocks.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -37,4 +38,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0013-user-search': m0013,
   '0016-admin-faults': m0016,
   '0017-news-notes-usage': m0017,
+  '0022-media-metadata-dm-blocks': m0022,
 };
