@@ -41,4 +41,8 @@ th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--
 fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 1rem 0; }
 .check { display: flex; gap: .5rem; align-items: flex-start; }
 .check input { width: auto; margin-top: .35rem; }
+pre { overflow-x: auto; white-space: pre-wrap; word-break: break-word; background: var(--panel); border: 1px solid var(--line); border-radius: 4px; padding: .5rem .75rem; font-size: .85em; }
+.app-nav { display: flex; gap: 1rem; flex-wrap: wrap; list-style: none; padding: 0; }
+article.post { margin: .75rem 0; }
+blockquote.quoted { border-left: 3px solid var(--line); margin: .5rem 0; padding: 0 .75rem; }
 `;

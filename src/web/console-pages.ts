@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bodyParam, queryParam } from '../auth/flows/request.js';
 import type { AppRow, UserRow } from '../auth/store.js';
 import type { AppContext } from '../context.js';
@@ -6,7 +6,6 @@ import {
   appsOf,
   createApp,
   credentialsOf,
-  ownedApp,
   REGENERABLE,
   regenerate,
   TIERS,
@@ -16,6 +15,8 @@ import {
   type Regenerable,
   type SettingsErrors,
 } from './console.js';
+import { owned as ownedOrNotFound, signedIn as signedInPerson } from './console-access.js';
+import { appNav, consolePanels } from './console-panels.js';
 import { html, type Html } from './html.js';
 import { errorSummary, field, hidden, notice, page } from './layout.js';
 import { csrfToken, PageError, sendHtml } from './respond.js';
@@ -71,19 +72,8 @@ const NOTICES: Record<string, string> = {
 export async function consolePages(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const config = { webRateLimit: 'developer' };
 
-  /** The signed-in person, or a redirect to the sign-in page that comes back here. */
-  const signedIn = (request: FastifyRequest, reply: FastifyReply): UserRow | undefined => {
-    if (request.web) return request.web.user;
-    const back = request.method === 'GET' ? request.url : '/developer';
-    reply.redirect(`/login?next=${encodeURIComponent(back)}`, 303);
-    return undefined;
-  };
-
-  const owned = async (request: FastifyRequest, user: UserRow) => {
-    const found = await ownedApp(ctx, user, (request.params as { id: string }).id);
-    if (!found) throw new PageError(404, 'App not found', 'You have no app with this id. Apps are only shown to the account that created them.');
-    return found;
-  };
+  const signedIn = signedInPerson;
+  const owned = (request: FastifyRequest, user: UserRow) => ownedOrNotFound(ctx, request, user);
 
   const listPage = (o: { user: UserRow; csrf: string; apps: AppRow[]; values: AppSettings; errors: SettingsErrors }) =>
     page({
@@ -133,7 +123,7 @@ ${settingsFields(o.values, o.errors)}
       user: o.user,
       csrf: o.csrf,
       body: html`${notice(o.notice)}
-<p><a href="/developer">All your apps</a></p>
+${appNav(o.app, 'keys')}
 <h2>Keys and tokens</h2>
 <h3>Consumer keys (OAuth 1.0a)</h3>
 <dl class="keys"><dt>API key</dt><dd id="consumer-key">${o.app.consumer_key}</dd><dt>API key secret</dt><dd id="consumer-secret">${o.app.consumer_secret}</dd></dl>
@@ -188,4 +178,6 @@ ${settingsFields(o.values ?? settingsOf(o.app, creds.callbackUrls), o.errors ?? 
     await regenerate(ctx, found, user, what as Regenerable);
     return reply.redirect(`/developer/apps/${found.id}?notice=${what}`, 303);
   });
+
+  await consolePanels(app, ctx);
 }

@@ -23,7 +23,8 @@ export async function homePage(app: FastifyInstance, ctx: AppContext): Promise<v
         body: html`<p>Plaza is a self-hosted server for the platform interface v2 (posts, users, media, webhooks, streams, OAuth) and the advertising interface v12 of a social platform. Point your apps, SDKs and tests at it: they meet the same paths, shapes, rules and errors, with real state behind them.</p>
 <h2>Where things are</h2>
 <ul>
-<li><a href="/developer">Developer console</a>: your apps, their keys and tokens, tier and callback URLs.</li>
+<li><a href="/home">Home timeline</a>: post, reply, quote, like and follow as a signed-in person, to set a scene for your app.</li>
+<li><a href="/developer">Developer console</a>: your apps, their keys and tokens, tier and callback URLs, webhook deliveries, usage and stream connections.</li>
 <li><a href="/login">Sign in</a> or <a href="/signup">sign up</a>${ctx.config.seedDemo ? ' (the demo users\u2019 passwords are in the credentials file)' : ''}.</li>
 <li><a href="/2/openapi.json">/2/openapi.json</a>: the OpenAPI description of the platform interface (the advertising interface has its own listener).</li>
 <li><a href="/healthz">/healthz</a> (alive) and <a href="/readyz">/readyz</a> (store migrated, demo seeded, credentials written).</li>

@@ -15,6 +15,7 @@ import { oauth1Pages } from './oauth1-pages.js';
 import { oauth2Pages } from './oauth2-pages.js';
 import { errorPage, PageError } from './respond.js';
 import { loadSession } from './sessions.js';
+import { timelinePages } from './timeline-pages.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -113,5 +114,6 @@ export function webPages(ctx: AppContext) {
     await oauth2Pages(app, ctx);
     await consolePages(app, ctx);
     await homePage(app, ctx);
+    await timelinePages(app, ctx);
   };
 }
