@@ -8,6 +8,9 @@ import type { OAuth1Credentials, TestPlaza } from '../support/server.js';
 import { adsErrorShape, platformErrorShape } from './shapes.js';
 import { mulberry32 } from '../../scripts/prng.js';
 
+/** Platform paths under /2/users/{id} where {id} names the other user, not the caller. */
+const TARGET_USER_PATHS = new Set(['/2/users/{id}/dm/block', '/2/users/{id}/dm/unblock']);
+
 /**
  * A schema-driven fuzzer over Plaza's own interface descriptions: every operation of the
  * platform's served OpenAPI document (GET /2/openapi.json) and every route of the ads route table
@@ -222,7 +225,9 @@ export async function fuzzPlaza(plaza: TestPlaza, clock: OffsetClock, budget: Bu
       if (again.status !== 401) fail(`${op.method} ${op.path} reused nonce answered ${again.status}, not 401`);
     }
     // Another user's resources (platform: a path naming another user; ads: another user's account).
-    const foreign = op.iface === 'platform' ? ['id', 'source_user_id'].find((n) => op.pathParams.includes(n) && op.path.startsWith('/2/users/')) : op.pathParams.includes('account_id') ? 'account_id' : undefined;
+    // (On DM blocking the path's {id} is the user blocked, not the caller's: nothing of theirs changes.)
+    const targetsAnother = TARGET_USER_PATHS.has(op.path);
+    const foreign = op.iface === 'platform' ? ['id', 'source_user_id'].find((n) => op.pathParams.includes(n) && op.path.startsWith('/2/users/') && !targetsAnother) : op.pathParams.includes('account_id') ? 'account_id' : undefined;
     if (foreign && op.method !== 'GET' && (op.iface !== 'platform' || op.schemes.includes('user'))) {
       const value = op.iface === 'platform' ? other.id : other.ads_account_ids[0];
       if (value) {

@@ -26,7 +26,11 @@ export interface TestPlaza extends Plaza {
 export async function startTestPlaza(overrides: ConfigOverrides = {}, deps: { clock?: Clock } = {}): Promise<TestPlaza> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-test-'));
   const databaseUrl = overrides.databaseUrl ?? (process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : path.join(dataDir, 'plaza.sqlite'));
-  const plaza = await boot({ ...overrides, databaseUrl, dataDir }, deps);
+  // A second Plaza on a store mints no credentials of its own (they are minted once per store): it
+  // is given the first one's file, as an operator would.
+  const shared = credentialsFiles.get(databaseUrl);
+  const plaza = await boot({ ...(shared ? { credentialsFile: shared } : {}), ...overrides, databaseUrl, dataDir }, deps);
+  if (!shared) credentialsFiles.set(databaseUrl, plaza.ctx.config.credentialsFile);
   cleanups.push(async () => {
     await plaza.close();
     if (databaseUrl.startsWith('postgres')) await dropPostgresDatabase(databaseUrl);
@@ -34,6 +38,8 @@ export async function startTestPlaza(overrides: ConfigOverrides = {}, deps: { cl
   });
   return plaza;
 }
+
+const credentialsFiles = new Map<string, string>();
 
 // Registered when this module loads, at the root of the importing test file, so servers started
 // in `before` hooks live until every test of the file has run.
