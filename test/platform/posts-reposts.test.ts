@@ -79,7 +79,7 @@ test('reposts refuse: another user\'s id in the path (403), a missing post (404 
   const unseen = await repost('dana', privatePost);
   assert.equal(unseen.status, 403);
   assert.equal(unseen.body.type, `${PROBLEMS}/not-authorized-for-resource`);
-  const badBody = await p.send('POST', `/2/users/${p.user('dana').id}/reposts`, { auth: await p.selfServeAs('dana'), body: { tweet_id: announcement } });
+  const badBody = await p.send('POST', `/2/users/${p.user('dana').id}/reposts`, { auth: await p.selfServeAs('dana'), body: { target_post_id: announcement } });
   assert.equal(badBody.status, 400);
   assert.equal((await p.send('POST', `/2/users/${p.user('dana').id}/reposts`, { auth: p.appAuth, body: { post_id: announcement } })).status, 403);
   assert.equal((await p.eventsSince(seq)).length, 0);
