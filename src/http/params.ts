@@ -14,6 +14,11 @@ export function invalidParameter(problems: Problems, name: string, values: strin
   return new ProblemError(400, problems.invalidParameter(name, values, message));
 }
 
+/** An invalid-request naming the parameter and the one value it was given (none when absent). */
+export function invalidValue(problems: Problems, name: string, value: unknown, message: string): ProblemError {
+  return invalidParameter(problems, name, value === undefined ? [] : [String(value)], message);
+}
+
 /** A comma-separated list whose every item must be one of `allowed`. */
 export function parseEnumList(problems: Problems, name: string, raw: string | undefined, allowed: readonly string[]): Set<string> {
   const items = splitList(raw);

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { appendEvent } from '../../events/log.js';
 import { parseMaxResults } from '../../http/pagination.js';
 import { parseSelectionText } from '../../http/fields.js';
-import { invalidParameter } from '../../http/params.js';
+import { invalidValue } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import { compileMatcher, compileSql, parseQuery, QueryError, type MatchablePost, type QueryNode } from '../../query/index.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
@@ -20,7 +20,6 @@ const CLUSTER_SIZE = 20;
 const CLUSTER_LOOKBACK_MS = 7 * 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 
-const bad = (ctx: AppContext, name: string, value: unknown, message: string) => invalidParameter(ctx.problems, name, value === undefined ? [] : [String(value)], message);
 
 /** Before the release-history entry that added them, the news endpoints do not exist. */
 function requireReleased(ctx: AppContext): void {
@@ -211,12 +210,12 @@ export interface NewsSearch {
 export function parseNewsSearch(ctx: AppContext, query: { query?: string; max_results?: number; max_age_hours?: number; 'news.fields'?: string }): NewsSearch {
   const text = typeof query.query === 'string' ? query.query : '';
   const length = [...text].length;
-  if (length < 1 || length > NEWS_QUERY_MAX) throw bad(ctx, 'query', text, `The \`query\` query parameter value is ${length} characters long; it must be 1 to ${NEWS_QUERY_MAX} characters`);
+  if (length < 1 || length > NEWS_QUERY_MAX) throw invalidValue(ctx.problems, 'query', text, `The \`query\` query parameter value is ${length} characters long; it must be 1 to ${NEWS_QUERY_MAX} characters`);
   let ast: QueryNode;
   try {
     ast = parseQuery(text);
   } catch (err) {
-    if (err instanceof QueryError) throw bad(ctx, 'query', text, `There were errors processing your request: ${err.message} of the \`query\` query parameter`);
+    if (err instanceof QueryError) throw invalidValue(ctx.problems, 'query', text, `There were errors processing your request: ${err.message} of the \`query\` query parameter`);
     throw err;
   }
   const maxResults = parseMaxResults(ctx.problems, query.max_results, NEWS_SEARCH_RANGES.maxResults);

@@ -1,7 +1,7 @@
 import type { Caller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { decodePageToken, parseMaxResults } from '../../http/pagination.js';
-import { ID_PATTERN, invalidParameter } from '../../http/params.js';
+import { ID_PATTERN, invalidValue } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import { COUNT_OPERATORS, hasKeyword, leavesOf, type QueryNode } from '../../query/ast.js';
 import { parseQuery, QueryError } from '../../query/parse.js';
@@ -58,7 +58,6 @@ export interface CountsRequest {
 const GRANULARITIES: readonly Granularity[] = ['minute', 'hour', 'day'];
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
-const bad = (ctx: AppContext, name: string, value: unknown, message: string) => invalidParameter(ctx.problems, name, value === undefined ? [] : [String(value)], message);
 
 function requireArchiveTier(ctx: AppContext, caller: Caller, index: SearchIndex): void {
   if (index !== 'all' || ARCHIVE_TIERS.includes(caller.app.tier)) return;
@@ -75,13 +74,13 @@ function parseSearchQuery(ctx: AppContext, caller: Caller, index: SearchIndex, r
   const text = typeof raw === 'string' ? raw : '';
   const limit = caller.app.tier === 'enterprise' ? ENTERPRISE_LIMIT : SELF_SERVE_LIMITS[index];
   if ([...text].length > limit) {
-    throw bad(ctx, 'query', text, `The \`query\` query parameter value is ${[...text].length} characters long; queries may be at most ${limit} characters on this endpoint for apps on the ${caller.app.tier} tier`);
+    throw invalidValue(ctx.problems, 'query', text, `The \`query\` query parameter value is ${[...text].length} characters long; queries may be at most ${limit} characters on this endpoint for apps on the ${caller.app.tier} tier`);
   }
   let ast: QueryNode;
   try {
     ast = parseQuery(text);
   } catch (err) {
-    if (err instanceof QueryError) throw bad(ctx, 'query', text, `There were errors processing your request: ${err.message} of the \`query\` query parameter`);
+    if (err instanceof QueryError) throw invalidValue(ctx.problems, 'query', text, `There were errors processing your request: ${err.message} of the \`query\` query parameter`);
     throw err;
   }
   const today = day(ctx.clock.now());
@@ -89,7 +88,7 @@ function parseSearchQuery(ctx: AppContext, caller: Caller, index: SearchIndex, r
     const counted = leavesOf(ast).find((l) => (COUNT_OPERATORS as readonly string[]).includes(l.kind));
     if (counted) {
       const why = today >= RELEASE.countOperatorsDeprecated ? 'count-based operators are deprecated on the recent and full-archive search endpoints since Jan 19, 2026' : 'it arrives with the new search index on May 4, 2026';
-      throw bad(ctx, 'query', text, `The operator ${counted.raw} is not available on search: ${why}`);
+      throw invalidValue(ctx.problems, 'query', text, `The operator ${counted.raw} is not available on search: ${why}`);
     }
   }
   return ast;
@@ -99,34 +98,34 @@ function parseTime(ctx: AppContext, name: string, raw: unknown): Date | undefine
   if (raw === undefined || raw === '') return undefined;
   const text = String(raw);
   const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text) ? new Date(text) : new Date(NaN);
-  if (Number.isNaN(time.getTime())) throw bad(ctx, name, text, `The \`${name}\` query parameter value [${text}] is not a valid RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z`);
+  if (Number.isNaN(time.getTime())) throw invalidValue(ctx.problems, name, text, `The \`${name}\` query parameter value [${text}] is not a valid RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z`);
   return time;
 }
 
 function parseId(ctx: AppContext, name: string, raw: unknown): string | undefined {
   if (raw === undefined || raw === '') return undefined;
-  if (!ID_PATTERN.test(String(raw))) throw bad(ctx, name, raw, `The \`${name}\` query parameter value [${String(raw)}] is not a post id`);
+  if (!ID_PATTERN.test(String(raw))) throw invalidValue(ctx.problems, name, raw, `The \`${name}\` query parameter value [${String(raw)}] is not a post id`);
   return String(raw);
 }
 
 /** start_time/end_time/since_id/until_id with the reference's exclusions and each index's window. */
 function parseScope(ctx: AppContext, index: SearchIndex, query: Record<string, unknown>, view: View, ast: QueryNode): SearchScope {
   const now = ctx.clock.now();
-  if (query.start_time && query.since_id) throw bad(ctx, 'since_id', query.since_id, 'The `since_id` query parameter cannot be used with `start_time`');
-  if (query.end_time && query.until_id) throw bad(ctx, 'until_id', query.until_id, 'The `until_id` query parameter cannot be used with `end_time`');
+  if (query.start_time && query.since_id) throw invalidValue(ctx.problems, 'since_id', query.since_id, 'The `since_id` query parameter cannot be used with `start_time`');
+  if (query.end_time && query.until_id) throw invalidValue(ctx.problems, 'until_id', query.until_id, 'The `until_id` query parameter cannot be used with `end_time`');
   const start = parseTime(ctx, 'start_time', query.start_time);
   const end = parseTime(ctx, 'end_time', query.end_time);
   const floor = index === 'recent' ? new Date(now.getTime() - RECENT_DAYS * DAY_MS) : new Date(ARCHIVE_START);
   if (start && start < floor) {
-    throw bad(ctx, 'start_time', query.start_time, `The \`start_time\` query parameter value [${String(query.start_time)}] must be on or after ${floor.toISOString()}`);
+    throw invalidValue(ctx.problems, 'start_time', query.start_time, `The \`start_time\` query parameter value [${String(query.start_time)}] must be on or after ${floor.toISOString()}`);
   }
   if (end && end.getTime() > now.getTime() - MIN_END_LAG_MS) {
-    throw bad(ctx, 'end_time', query.end_time, `The \`end_time\` query parameter value [${String(query.end_time)}] must be at least 10 seconds before the request time (${now.toISOString()})`);
+    throw invalidValue(ctx.problems, 'end_time', query.end_time, `The \`end_time\` query parameter value [${String(query.end_time)}] must be at least 10 seconds before the request time (${now.toISOString()})`);
   }
   const endTime = end ?? new Date(now.getTime() - DEFAULT_END_LAG_MS);
   const defaultStart = index === 'recent' ? floor : new Date(Math.max(new Date(ARCHIVE_START).getTime(), endTime.getTime() - ARCHIVE_DEFAULT_DAYS * DAY_MS));
   const startTime = start ?? (query.since_id ? floor : defaultStart);
-  if (startTime >= endTime) throw bad(ctx, 'end_time', query.end_time, 'The `end_time` query parameter value must be after the `start_time` query parameter value');
+  if (startTime >= endTime) throw invalidValue(ctx.problems, 'end_time', query.end_time, 'The `end_time` query parameter value must be after the `start_time` query parameter value');
   return {
     startTime: startTime.toISOString(),
     endTime: endTime.toISOString(),
@@ -139,12 +138,12 @@ function parseScope(ctx: AppContext, index: SearchIndex, query: Record<string, u
 
 /** next_token and pagination_token name the same thing; one of them, and `invalid` refuses its value. */
 function pageToken(ctx: AppContext, query: Record<string, unknown>): { key?: string; invalid(): never } {
-  if (query.next_token && query.pagination_token) throw bad(ctx, 'pagination_token', query.pagination_token, 'Send one of `next_token` and `pagination_token`, not both');
+  if (query.next_token && query.pagination_token) throw invalidValue(ctx.problems, 'pagination_token', query.pagination_token, 'Send one of `next_token` and `pagination_token`, not both');
   const name = query.next_token ? 'next_token' : 'pagination_token';
   return {
     key: decodePageToken(ctx.problems, query[name], name),
     invalid: () => {
-      throw bad(ctx, name, query[name], `The \`${name}\` query parameter value [${String(query[name])}] is not a valid token`);
+      throw invalidValue(ctx.problems, name, query[name], `The \`${name}\` query parameter value [${String(query[name])}] is not a valid token`);
     },
   };
 }
@@ -161,7 +160,7 @@ export function parseSearchRequest(ctx: AppContext, caller: Caller, view: View, 
   const maxResults = parseMaxResults(ctx.problems, query.max_results, SEARCH_RANGES[index]);
   const scope = parseScope(ctx, index, query, view, ast);
   const sortOrder = query.sort_order ?? 'recency';
-  if (sortOrder !== 'recency' && sortOrder !== 'relevancy') throw bad(ctx, 'sort_order', sortOrder, `The \`sort_order\` query parameter value [${String(sortOrder)}] is not one of [recency, relevancy]`);
+  if (sortOrder !== 'recency' && sortOrder !== 'relevancy') throw invalidValue(ctx.problems, 'sort_order', sortOrder, `The \`sort_order\` query parameter value [${String(sortOrder)}] is not one of [recency, relevancy]`);
   const token = pageToken(ctx, query);
   if (sortOrder === 'recency') {
     const m = token.key === undefined ? undefined : (RECENCY_KEY.exec(token.key) ?? token.invalid());
@@ -176,7 +175,7 @@ export function parseCountsRequest(ctx: AppContext, caller: Caller, view: View, 
   requireArchiveTier(ctx, caller, index);
   const ast = parseSearchQuery(ctx, caller, index, query.query);
   const granularity = (query.granularity ?? 'hour') as Granularity;
-  if (!GRANULARITIES.includes(granularity)) throw bad(ctx, 'granularity', granularity, `The \`granularity\` query parameter value [${String(granularity)}] is not one of [minute, hour, day]`);
+  if (!GRANULARITIES.includes(granularity)) throw invalidValue(ctx.problems, 'granularity', granularity, `The \`granularity\` query parameter value [${String(granularity)}] is not one of [minute, hour, day]`);
   const scope = parseScope(ctx, index, query, view, ast);
   const token = pageToken(ctx, query);
   let pageEnd = Date.parse(scope.endTime);

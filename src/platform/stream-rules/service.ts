@@ -2,7 +2,7 @@ import type { AppRow } from '../../auth/store.js';
 import type { AppContext } from '../../context.js';
 import { appendEvent } from '../../events/log.js';
 import { decodePageToken, page, parseMaxResults } from '../../http/pagination.js';
-import { ID_PATTERN, invalidParameter, parseEnumList, parseIdList } from '../../http/params.js';
+import { ID_PATTERN, invalidValue, parseEnumList, parseIdList } from '../../http/params.js';
 import { ProblemError, type Problem } from '../../http/problems.js';
 import { parseQuery, QueryError } from '../../query/parse.js';
 import { tierWayOut } from '../../seed/way-out.js';
@@ -47,7 +47,6 @@ export const LIST_RANGE = { min: 1, max: 1000, default: 1000 } as const;
 /** GET ?ids= takes up to 1,000 rule ids. */
 const MAX_LOOKUP_IDS = 1000;
 
-const bad = (ctx: AppContext, name: string, value: unknown, message: string) => invalidParameter(ctx.problems, name, value === undefined ? [] : [String(value)], message);
 
 /** An enterprise-only operation refuses self-serve apps with client-forbidden (403). */
 export function requireEnterprise(ctx: AppContext, app: AppRow, what: string): void {
@@ -70,7 +69,7 @@ export async function listStreamRules(ctx: AppContext, app: AppRow, query: { ids
   const ids = query.ids === undefined ? undefined : parseIdList(ctx.problems, 'ids', query.ids, MAX_LOOKUP_IDS);
   const maxResults = parseMaxResults(ctx.problems, query.max_results, LIST_RANGE);
   const after = decodePageToken(ctx.problems, query.pagination_token);
-  if (after !== undefined && !ID_PATTERN.test(after)) throw bad(ctx, 'pagination_token', query.pagination_token, `The \`pagination_token\` query parameter value [${query.pagination_token}] is not a valid token`);
+  if (after !== undefined && !ID_PATTERN.test(after)) throw invalidValue(ctx.problems, 'pagination_token', query.pagination_token, `The \`pagination_token\` query parameter value [${query.pagination_token}] is not a valid token`);
   const rows = await listRules(ctx.store.db, app.id, { ids, after, limit: maxResults + 1 });
   const { items, meta } = page(rows, maxResults, (r) => r.id);
   const out: RulesPage = { meta: { sent: ctx.clock.now().toISOString(), result_count: meta.result_count } };
@@ -94,7 +93,7 @@ function parseFlag(ctx: AppContext, name: string, raw: unknown): boolean {
   if (raw === undefined || raw === '') return false;
   const text = String(raw);
   if (text === 'true' || text === 'false') return text === 'true';
-  throw bad(ctx, name, text, `The \`${name}\` query parameter value [${text}] is not one of [true, false]`);
+  throw invalidValue(ctx.problems, name, text, `The \`${name}\` query parameter value [${text}] is not one of [true, false]`);
 }
 
 /**
@@ -131,7 +130,7 @@ function ruleProblem(value: string, limits: RuleLimits, tier: string): string | 
 }
 
 async function addRules(ctx: AppContext, app: AppRow, add: NonNullable<ChangeBody['add']>, dryRun: boolean): Promise<ChangeResult> {
-  if (add.length === 0) throw bad(ctx, 'add', '[]', 'The `add` list must hold at least one rule');
+  if (add.length === 0) throw invalidValue(ctx.problems, 'add', '[]', 'The `add` list must hold at least one rule');
   const limits = ruleLimits(ctx, app);
   const now = ctx.clock.now().toISOString();
   const hashes = add.map((r) => ruleValueHash(r.value));
@@ -191,7 +190,7 @@ async function deleteRulesOf(ctx: AppContext, app: AppRow, del: NonNullable<Chan
   // The same id or value twice is one request to delete it.
   const asked = [...new Set(byIds ? del.ids! : del.values!)];
   const param = byIds ? 'ids' : 'values';
-  if (asked.length === 0) throw bad(ctx, param, '[]', `The \`delete.${param}\` list must hold at least one ${byIds ? 'rule id' : 'rule value'}`);
+  if (asked.length === 0) throw invalidValue(ctx.problems, param, '[]', `The \`delete.${param}\` list must hold at least one ${byIds ? 'rule id' : 'rule value'}`);
   const now = ctx.clock.now().toISOString();
 
   const run = async (tx: typeof ctx.store.db): Promise<ChangeResult> => {
