@@ -1,5 +1,5 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
-import { jsonText, type WireItem } from '../http/json-body.js';
+import { jsonBody, type WireItem } from '../http/json-body.js';
 import type { Includes } from './expansions.js';
 
 /**
@@ -194,8 +194,8 @@ export const defaultErrorResponse = {
 };
 
 /** Drops the empty parts of a lookup result: `data` only when something was found. */
-export function lookupBody(result: { data: WireItem[]; includes?: Includes; errors: unknown[] }, single: boolean): string {
-  return jsonText({
+export function lookupBody(result: { data: WireItem[]; includes?: Includes; errors: unknown[] }, single: boolean): Buffer {
+  return jsonBody({
     data: result.data.length === 0 ? undefined : single ? result.data[0] : result.data,
     includes: result.includes as Record<string, WireItem[]> | undefined,
     errors: result.errors.length > 0 ? result.errors : undefined,
@@ -221,8 +221,8 @@ export function pageResponse(item: TSchema) {
 }
 
 /** Drops the empty parts of a page: `data` only when something is listed, `meta` when given. */
-export function pageBody(result: { data: WireItem[]; includes?: Includes; errors: unknown[]; meta?: unknown }): string {
-  return jsonText({
+export function pageBody(result: { data: WireItem[]; includes?: Includes; errors: unknown[]; meta?: unknown }): Buffer {
+  return jsonBody({
     data: result.data.length > 0 ? result.data : undefined,
     includes: result.includes as Record<string, WireItem[]> | undefined,
     errors: result.errors.length > 0 ? result.errors : undefined,
