@@ -3,7 +3,7 @@
  * bench/ads-audiences.ts [--count 1000000] [--store sqlite|postgres|both] [--requests 50]`.
  *
  * For each store: a real Plaza (startPlaza, port 0) on a temporary store, seeded with `--count`
- * posts over 10 days by scripts/seed-posts.ts, then, over loopback with OAuth 1.0a:
+ * posts over 10 days by src/seed/posts.ts, then, over loopback with OAuth 1.0a:
  * - POST custom_audiences/:id/users with 2,500 operations of 11 users each (email and phone
  *   hashes: 27,500 records, 55,000 identifiers, about 4.8 MB), validated and applied end to end, target < 1 s; the
  *   process's resident memory after ten batches against after the first shows it stays flat;
@@ -19,7 +19,8 @@ import OAuth from 'oauth-1.0a';
 import { startPlaza, type Plaza } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { dropPostgresDatabase, freshPostgresDatabase } from '../test/support/postgres.js';
-import { progressBar, seedPosts } from '../scripts/seed-posts.js';
+import { seedingProgress } from '../src/admin/progress.js';
+import { seedPosts } from '../src/seed/posts.js';
 
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 function flag(name: string, fallback: string): string {
@@ -59,7 +60,7 @@ async function runStore(store: 'sqlite' | 'postgres', scratch: string): Promise<
   let plaza: Plaza | undefined;
   try {
     plaza = await startPlaza(loadConfig({ host: '127.0.0.1', port: 0, adsPort: 0, adsSandboxPort: 0, logLevel: 'warn', dataDir, databaseUrl, credentialsFile: path.join(dataDir, 'credentials.json') }, {}));
-    const seeded = await seedPosts(plaza.ctx.store.db, { dialect: store, count: COUNT, users: Math.max(50, Math.min(1000, Math.floor(COUNT / 1000))), days: 10, now: plaza.ctx.clock.now(), progress: progressBar(`${store}: seeding ${COUNT} posts`) });
+    const seeded = await seedPosts(plaza.ctx.store.db, { dialect: store, count: COUNT, users: Math.max(50, Math.min(1000, Math.floor(COUNT / 1000))), days: 10, now: plaza.ctx.clock.now(), progress: seedingProgress(`${store}: seeding ${COUNT} posts`, { stream: process.stderr }) });
     await sql`analyze`.execute(plaza.ctx.store.db);
     const { account, sign } = signer(plaza);
     const ads = plaza.urls.ads_url;

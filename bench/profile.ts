@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Session } from 'node:inspector/promises';
+import { findSourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 /** Where the time of a profiled run went: the functions with the most self time. */
@@ -11,7 +12,7 @@ export interface ProfileSummary {
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number };
   hitCount?: number;
 }
 
@@ -42,11 +43,11 @@ function summarise(nodes: ProfileNode[], seconds: number, top: number): ProfileS
   let busy = 0;
   for (const node of nodes) {
     const hits = node.hitCount ?? 0;
-    const { functionName, url, lineNumber } = node.callFrame;
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
     const name = functionName || '(anonymous)';
     if (hits === 0 || IDLE.has(name)) continue;
     busy += hits;
-    const where = url ? `${shorten(url)}:${lineNumber + 1}` : '(native)';
+    const where = url ? original(url, lineNumber, columnNumber) : '(native)';
     const key = `${name} ${where}`;
     const entry = byFunction.get(key) ?? { name, where, hits: 0 };
     entry.hits += hits;
@@ -54,6 +55,14 @@ function summarise(nodes: ProfileNode[], seconds: number, top: number): ProfileS
   }
   const ranked = [...byFunction.values()].sort((a, b) => b.hits - a.hits).slice(0, top);
   return { seconds, samples: busy, top: ranked.map((f) => ({ name: f.name, where: f.where, percent: busy ? (100 * f.hits) / busy : 0 })) };
+}
+
+/** Where a profiled function is: in the TypeScript source when its compiled file has a source map loaded. */
+function original(url: string, line: number, column = 0): string {
+  const file = url.startsWith('file://') ? fileURLToPath(url) : url;
+  const entry = findSourceMap(file)?.findEntry(line, column);
+  if (entry && 'originalSource' in entry && entry.originalSource) return `${shorten(entry.originalSource)}:${entry.originalLine + 1}`;
+  return `${shorten(url)}:${line + 1}`;
 }
 
 /** A file URL as a path from the repository (node_modules/... or src/...). */

@@ -19,7 +19,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import { startPlaza, type Plaza } from '../src/app.js';
+import { execFileSync } from 'node:child_process';
+import type { Plaza } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { dropPostgresDatabase, freshPostgresDatabase } from '../test/support/postgres.js';
 import { profileWhile, type ProfileSummary } from './profile.js';
@@ -298,12 +299,27 @@ function writeReadme(text: string): void {
 // ---------------------------------------------------------------------------------------------
 // Main
 
+/**
+ * The Plaza that is measured: the compiled build users run (`npm start` runs dist/), built first;
+ * BENCH_SOURCE=src measures the TypeScript sources as tsx runs them (tsx keeps function names by
+ * wrapping every closure it creates, which costs a read path a few per cent).
+ */
+async function loadStartPlaza(): Promise<typeof import('../src/app.js').startPlaza> {
+  if (process.env.BENCH_SOURCE === 'src') return (await import('../src/app.js')).startPlaza;
+  execFileSync(process.execPath, [path.join(path.dirname(fileURLToPath(import.meta.url)), '../scripts/build.mjs')], { stdio: 'inherit' });
+  // Profiles name the TypeScript source of compiled code (bench/profile.ts reads the source maps).
+  process.setSourceMapsEnabled(true);
+  const compiled: string = '../dist/app.js';
+  return ((await import(compiled)) as typeof import('../src/app.js')).startPlaza;
+}
+
 /** One Plaza on a fresh store of the given engine, every scenario measured against it. */
 async function runStore(store: StoreName, scratch: string): Promise<ScenarioResult[]> {
   const dataDir = fs.mkdtempSync(path.join(scratch, `${store}-`));
   const databaseUrl = store === 'sqlite' ? path.join(dataDir, 'plaza.sqlite') : await freshPostgresDatabase(POSTGRES_URL, 'plaza_bench');
   let plaza: Plaza | undefined;
   try {
+    const startPlaza = await loadStartPlaza();
     plaza = await startPlaza(
       loadConfig(
         // Rate limits off: the demo workspace's few tokens would spend the published windows in a

@@ -3,7 +3,7 @@
  * [--store sqlite|postgres|both] [--requests 300]`.
  *
  * For each store: a real Plaza (startPlaza, port 0) on a temporary store, seeded with `--count`
- * posts by scripts/seed-posts.ts (the seeding time is measured too), then sequential requests
+ * posts by src/seed/posts.ts (the seeding time is measured too), then sequential requests
  * over loopback, each with its own query:
  * - search: GET /2/posts/search/recent?query=<word> <word> from:<user> (two common keywords and
  *   a random author), target median < 20 ms, p99 < 100 ms;
@@ -21,7 +21,8 @@ import path from 'node:path';
 import { startPlaza, type Plaza } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { dropPostgresDatabase, freshPostgresDatabase } from '../test/support/postgres.js';
-import { progressBar, seedPosts } from '../scripts/seed-posts.js';
+import { seedingProgress } from '../src/admin/progress.js';
+import { seedPosts } from '../src/seed/posts.js';
 
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -79,7 +80,7 @@ async function runStore(store: 'sqlite' | 'postgres', scratch: string): Promise<
     const bearer = plaza.credentials!.apps[0].bearer_token;
     // Posts end a minute before now: search answers up to now minus 30 seconds.
     const now = new Date(plaza.ctx.clock.now().getTime() - 60_000);
-    const seeded = await seedPosts(plaza.ctx.store.db, { dialect: store, count: COUNT, users: USERS, days: 10, now, progress: progressBar(`${store}: seeding ${COUNT} posts`) });
+    const seeded = await seedPosts(plaza.ctx.store.db, { dialect: store, count: COUNT, users: USERS, days: 10, now, progress: seedingProgress(`${store}: seeding ${COUNT} posts`, { stream: process.stderr }) });
     // Fresh statistics, as an operator's store has them.
     await sql`analyze`.execute(plaza.ctx.store.db);
     const common = seeded.words.slice(0, 12);

@@ -269,7 +269,7 @@ export function addWebhookCommands(program: Command): void {
 
   program
     .command('listen')
-    .description('Forward every delivery made for the app\'s webhooks (Account Activity, and Activity subscriptions that name a webhook) to a local URL while running, one line per delivery: time, type, status, latency.')
+    .description('Forward every delivery meant for the app to a local URL while running, one line per delivery: time, type, status, latency. That is what its webhooks get (Account Activity, Activity subscriptions that name a webhook, filtered-stream rules delivered to a webhook) and the events of its Activity subscriptions without a webhook, signed alike with the app\'s consumer secret.')
     .requiredOption('--forward-to <url>', 'where to POST each delivery, signed as Plaza signs it')
     .option('--events <types>', 'only these types, comma-separated (tweet_create_events, follow.follow, post.create...)')
     .option('--app <app>', 'the app (id or name) whose deliveries to follow (the first app of the credentials file when absent)')

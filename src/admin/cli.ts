@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { addLongWorkCommands } from './cli-long-work.js';
 import { addWebhookCommands } from './cli-webhooks.js';
 
 /**
@@ -74,6 +75,7 @@ export function run(name: string, body: () => Promise<void>): Promise<void> {
 
 export function addAdminCommands(program: Command): void {
   addWebhookCommands(program);
+  addLongWorkCommands(program);
   const fileOption = ['--credentials-file <file>', `the credentials file of the running Plaza`, DEFAULT_FILE] as const;
 
   program

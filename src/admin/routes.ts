@@ -11,7 +11,9 @@ import { deletePostAs, followAs, likeAs, messageAs, moveSpaceAs, postAs, repostA
 import { isAdminAuthorization } from './token.js';
 import { createPerson, listApps, listPeople, mintTokens } from './users.js';
 import { deliveryFeed } from './feed.js';
+import { replayProgress, startAdminReplay } from './replay.js';
 import { buildSample } from './samples.js';
+import { seedStore } from './seed.js';
 
 /**
  * The admin interface (/admin/... on the platform listener): act as a person, move the clock,
@@ -164,6 +166,15 @@ const operations = {
         profile_image_url: Type.Optional(Type.String({ maxLength: 1000 })),
         protected: Type.Optional(Type.Boolean()),
         verified_type: Type.Optional(Type.String({ enum: ['none', 'blue', 'business', 'government'] })),
+        affiliation: Type.Optional(
+          Type.Union([
+            Type.Null(),
+            Type.Object(
+              { description: Type.Optional(Type.String({ maxLength: 100 })), url: Type.Optional(Type.String({ maxLength: 400 })), badge_url: Type.Optional(Type.String({ maxLength: 1000 })), user_id: Type.Optional(Type.Array(id('An organisation the person is affiliated with.'), { maxItems: 10 })) },
+              { additionalProperties: false },
+            ),
+          ], { description: 'The affiliation badge: the organisations (user_id) the person is affiliated with; null removes it.' }),
+        ),
       },
       { additionalProperties: false, minProperties: 1 },
     ),
@@ -200,9 +211,51 @@ const operations = {
   deliveries: {
     method: 'GET',
     url: '/admin/apps/:app/deliveries',
-    summary: 'The deliveries made for an app\'s webhooks past a cursor (the log seq), with the headers they carry; without `after`, the cursor of the log\'s end (plaza listen)',
+    summary: 'The deliveries made for an app\'s webhooks, and the events of its Activity subscriptions without a webhook, past a cursor (the log seq), signed as deliveries; without `after`, the cursor of the log\'s end (plaza listen)',
     params: Type.Object({ app: Type.String({ minLength: 1, maxLength: 100, description: 'The app: id or name.' }) }),
     query: Type.Object({ after: Type.Optional(Type.String({ pattern: '^[0-9]{1,19}$', description: 'The cursor of the previous answer.' })) }, { additionalProperties: false }),
+    status: 200,
+    response: data(Loose),
+  },
+  seed: {
+    method: 'POST',
+    url: '/admin/seed',
+    summary: 'Write generated authors (seed_user_N) and posts into the store, spread over the days before `until`; a long run is sent in chunks (`first` of `of`), as plaza seed does. Seeded posts are history: no event is emitted for them',
+    body: Type.Object(
+      {
+        posts: Type.Integer({ minimum: 1, maximum: 10_000, description: 'Posts this request writes.' }),
+        users: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_999, description: 'Authors seed_user_0..users-1, created when missing (50 when absent).' })),
+        days: Type.Optional(Type.Integer({ minimum: 1, maximum: 30, description: 'The run spreads over this many days (7 when absent).' })),
+        until: Type.Optional(Type.String({ maxLength: 64, description: 'The newest post\'s time, ISO 8601, not after the clock (now when absent). Pass the first answer\'s `until` back with every chunk of a run.' })),
+        first: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'The index of this request\'s first post in the run (0 when absent).' })),
+        of: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'The run\'s posts, every chunk together (first + posts when absent).' })),
+        seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'The generator\'s seed: the same seed writes the same posts (1 when absent).' })),
+      },
+      { additionalProperties: false },
+    ),
+    status: 201,
+    response: data(Loose),
+  },
+  startReplay: {
+    method: 'POST',
+    url: '/admin/replays',
+    summary: 'Start a replay job of any app\'s webhook (as POST /2/webhooks/replay), with ISO 8601 or yyyymmddhhmm times; answers its progress (plaza replay)',
+    body: Type.Object(
+      {
+        webhook_id: id('The webhook.'),
+        from_date: Type.String({ minLength: 1, maxLength: 64, description: 'ISO 8601 or yyyymmddhhmm, UTC; seconds are dropped.' }),
+        to_date: Type.String({ minLength: 1, maxLength: 64, description: 'ISO 8601 or yyyymmddhhmm, UTC; seconds are dropped.' }),
+      },
+      { additionalProperties: false },
+    ),
+    status: 201,
+    response: data(Loose),
+  },
+  replay: {
+    method: 'GET',
+    url: '/admin/replays/:job_id',
+    summary: 'A replay job\'s state and progress: deliveries to re-send, delivered, failed, pending',
+    params: Type.Object({ job_id: id('The replay job.') }),
     status: 200,
     response: data(Loose),
   },
@@ -306,6 +359,9 @@ export function adminRoutes(ctx: AppContext, deps: AdminDeps) {
       route('startSpace', async (request) => startSpaceAs(ctx, request.params.id, request.body));
       route('sample', async (request) => buildSample(ctx, request.body));
       route('deliveries', async (request) => deliveryFeed(ctx, request.params.app, request.query.after === undefined ? undefined : Number(request.query.after)));
+      route('seed', async (request) => seedStore(ctx, request.body));
+      route('startReplay', async (request) => startAdminReplay(ctx, request.body));
+      route('replay', async (request) => replayProgress(ctx, request.params.job_id));
       route('moveSpace', async (request) => moveSpaceAs(ctx, request.params.id, request.params.space_id, request.params.transition === 'start' ? 'live' : 'ended'));
     });
   };

@@ -182,7 +182,7 @@ async function sampleEntry(ctx: AppContext, db: DbOrTx, logType: string, name: s
       if (logType.startsWith('profile.update.')) {
         return { subject: user.id, payload: { before: user.description, after: `${user.description} (changed)`.trim() } };
       }
-      // broadcast.*: no part of Plaza writes these yet; the entry names the user only.
+      // broadcast.*: written by src/platform/broadcasts (go live, chat, end); the entry names the broadcaster only.
       return { subject: user.id, payload: { id: ctx.ids.next(), user_id: user.id } };
   }
 }

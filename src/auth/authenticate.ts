@@ -109,10 +109,10 @@ function accepted(ctx: AppContext, caller: Caller, auth: RouteAuth): Caller {
 
 const BEARER = /^Bearer\s+/i;
 
-/** The remembered caller of a bearer token, while the store is unchanged and the token unexpired. */
+/** The remembered caller of a bearer token, while the store is unchanged (Store.credentialsGeneration) and the token unexpired. */
 function knownBearerCaller(ctx: AppContext, header: string | undefined): Caller | undefined {
   if (!header || !BEARER.test(header)) return undefined;
-  const generation = ctx.store.generation();
+  const generation = ctx.store.credentialsGeneration();
   if (generation === undefined) return undefined;
   const known = bearerMemo(ctx.store).get(header.replace(BEARER, '').trim());
   if (!known || known.generation !== generation) return undefined;
@@ -124,10 +124,10 @@ async function identifyCaller(ctx: AppContext, request: FastifyRequest): Promise
   if (!header) return undefined;
   if (BEARER.test(header)) {
     const token = header.replace(BEARER, '').trim();
-    const generation = ctx.store.generation();
+    const generation = ctx.store.credentialsGeneration();
     const now = ctx.clock.now().toISOString();
     const caller = await identifyBearer(ctx, token, hashToken(token), now);
-    if (caller && generation !== undefined && generation === ctx.store.generation()) {
+    if (caller && generation !== undefined && generation === ctx.store.credentialsGeneration()) {
       const memo = bearerMemo(ctx.store);
       if (memo.size >= BEARER_MEMO_SIZE) memo.clear();
       memo.set(token, { generation, caller: caller.caller, expiresAt: caller.expiresAt });

@@ -91,5 +91,17 @@ export function jsonText(body: JsonBodyParts): string {
  * text is flattened and encoded again on every response.)
  */
 export function jsonBody(body: JsonBodyParts): Buffer {
-  return Buffer.concat(pieces(body).map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece.bytes)));
+  const parts = pieces(body);
+  let length = 0;
+  for (const piece of parts) length += typeof piece === 'string' ? piece.length : piece.text.length;
+  // A small body is encoded once as one text: cheaper than gathering a few tiny buffers.
+  if (length <= SMALL_BODY) {
+    let text = '';
+    for (const piece of parts) text += typeof piece === 'string' ? piece : piece.text;
+    return Buffer.from(text);
+  }
+  return Buffer.concat(parts.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece.bytes)));
 }
+
+/** Characters up to which a body is encoded as one text rather than gathered from kept bytes. */
+const SMALL_BODY = 4096;

@@ -30,6 +30,10 @@ export interface RateLimitState {
 export interface RateLimitCounter {
   /** Adds one hit to the window that starts at windowStart and returns the count so far. */
   increment(key: string, windowStart: number, windowMs: number): Promise<number> | number;
+  /** The count of the window that starts at windowStart, adding nothing. */
+  peek(key: string, windowStart: number): Promise<number> | number;
+  /** The keys containing `fragment` whose window has not ended at `now` (what a caller is spending). */
+  activeKeys(fragment: string, now: number): Promise<string[]> | string[];
 }
 
 export class MemoryRateLimitCounter implements RateLimitCounter {
@@ -49,7 +53,21 @@ export class MemoryRateLimitCounter implements RateLimitCounter {
     this.windows.set(key, { start: windowStart, count: 1, end: windowStart + windowMs });
     return 1;
   }
+
+  peek(key: string, windowStart: number): number {
+    const current = this.windows.get(key);
+    return current && current.start === windowStart ? current.count : 0;
+  }
+
+  activeKeys(fragment: string, now: number): string[] {
+    const keys: string[] = [];
+    for (const [k, w] of this.windows) if (w.end > now && k.includes(fragment)) keys.push(k);
+    return keys;
+  }
 }
+
+/** Redis MATCH patterns treat * ? [ ] and \\ as wildcards: a literal fragment escapes them. */
+const globLiteral = (text: string) => text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 
 /**
  * Counts in Redis, so processes sharing a store share their windows (issue #18): one INCR per
@@ -83,6 +101,40 @@ export class RedisRateLimitCounter implements RateLimitCounter {
     }
   }
 
+  async peek(key: string, windowStart: number): Promise<number> {
+    if (this.redis.status !== 'ready') return this.fallback.peek(key, windowStart);
+    try {
+      return Number((await this.redis.get(`${this.prefix}${key}\u0000${windowStart}`)) ?? 0);
+    } catch (err) {
+      this.onError(err as Error);
+      return this.fallback.peek(key, windowStart);
+    }
+  }
+
+  /**
+   * Redis keys expire with their window, so every key left is a live window. SCAN, not KEYS: the
+   * console reads this, and it must not block the Redis every process is counting in.
+   */
+  async activeKeys(fragment: string, now: number): Promise<string[]> {
+    if (this.redis.status !== 'ready') return this.fallback.activeKeys(fragment, now);
+    try {
+      const found = new Set<string>();
+      let cursor = '0';
+      do {
+        const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${globLiteral(this.prefix)}*${globLiteral(fragment)}*`, 'COUNT', 1000);
+        cursor = next;
+        for (const k of keys) {
+          const body = k.slice(this.prefix.length);
+          found.add(body.slice(0, body.lastIndexOf('\u0000')));
+        }
+      } while (cursor !== '0');
+      return [...found];
+    } catch (err) {
+      this.onError(err as Error);
+      return this.fallback.activeKeys(fragment, now);
+    }
+  }
+
   async close(): Promise<void> {
     await this.redis.quit().catch(() => undefined);
     this.redis.disconnect();
@@ -105,14 +157,36 @@ export class FixedWindowRateLimiter {
     const count = this.counter.increment(`${rule.name}\u0000${key}`, windowStart, rule.windowMs);
     return typeof count === 'number' ? stateOf(rule, windowStart, count) : count.then((n) => stateOf(rule, windowStart, n));
   }
+
+  /**
+   * The state of `key` under `rule` without counting a request: what the headers of its last
+   * answer said, with the clock's window (a window that has ended reads as a fresh one). `allowed`
+   * says whether the next request would pass.
+   */
+  peek(rule: RateLimitRule, key: string): RateLimitState | Promise<RateLimitState> {
+    const now = this.clock.now().getTime();
+    const windowStart = now - (now % rule.windowMs);
+    const count = this.counter.peek(`${rule.name}\u0000${key}`, windowStart);
+    return typeof count === 'number' ? stateOf(rule, windowStart, count, 1) : count.then((n) => stateOf(rule, windowStart, n, 1));
+  }
+
+  /** The (rule name, key) pairs with a live window whose key contains `fragment`. */
+  async active(fragment: string): Promise<Array<{ name: string; key: string }>> {
+    const keys = await this.counter.activeKeys(fragment, this.clock.now().getTime());
+    return keys.map((k) => {
+      const cut = k.indexOf('\u0000');
+      return { name: k.slice(0, cut), key: k.slice(cut + 1) };
+    });
+  }
 }
 
-function stateOf(rule: RateLimitRule, windowStart: number, count: number): RateLimitState {
+/** `ahead`: 0 for the request just counted, 1 for a peek at whether the next one would pass. */
+function stateOf(rule: RateLimitRule, windowStart: number, count: number, ahead = 0): RateLimitState {
   return {
     limit: rule.limit,
     remaining: Math.max(0, rule.limit - count),
     reset: Math.ceil((windowStart + rule.windowMs) / 1000),
-    allowed: count <= rule.limit,
+    allowed: count + ahead <= rule.limit,
   };
 }
 

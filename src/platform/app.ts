@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import swagger from '@fastify/swagger';
 import type { AppContext } from '../context.js';
 import { describeListParams } from '../http/fields.js';
@@ -10,7 +11,9 @@ import { openApiToTweet } from '../http/dialect/openapi.js';
 import { blockRoutes } from './blocks/routes.js';
 import { bookmarkRoutes } from './bookmarks/routes.js';
 import { communityRoutes } from './communities/routes.js';
+import { complianceRoutes } from './compliance/routes.js';
 import { dmRoutes } from './dm/routes.js';
+import { chatRoutes } from './chats/routes.js';
 import { followRoutes } from './follows/routes.js';
 import { likeRoutes } from './likes/routes.js';
 import { listRoutes } from './lists/routes.js';
@@ -29,6 +32,7 @@ import { spaceRoutes } from './spaces/routes.js';
 import { timelineRoutes } from './timelines/routes.js';
 import { userProfileRoutes } from './users/profile-routes.js';
 import { userRoutes } from './users/routes.js';
+import { affiliateRoutes } from './users/affiliates-routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { accountActivityRoutes } from './account-activity/routes.js';
 import { activityRoutes } from './activity/routes.js';
@@ -40,12 +44,16 @@ import { newsRoutes } from './news/routes.js';
 import { noteRoutes } from './notes/routes.js';
 import { installUsageMetering } from './usage/metering.js';
 import { usageRoutes } from './usage/routes.js';
+import { broadcastRoutes } from './broadcasts/routes.js';
+import { trendRoutes } from './trends/routes.js';
+import { articleRoutes } from './articles/routes.js';
+import { analyticsRoutes } from './analytics/routes.js';
 
 /** The description version the spec names (spec 000 "What the service does"). */
 export const PLATFORM_DESCRIPTION_VERSION = '2.166';
 
 const TAGS = [
-  'Account Activity', 'Articles', 'Bookmarks', 'Compliance', 'Connections', 'Direct Messages', 'General', 'Lists',
+  'Account Activity', 'Articles', 'Bookmarks', 'Broadcasts', 'Chats', 'Compliance', 'Connections', 'Direct Messages', 'General', 'Lists',
   'Marketplace', 'Media', 'MediaUpload', 'News', 'Spaces', 'Stream', 'Posts', 'Users', 'Webhooks', 'Community Notes', 'Usage',
 ];
 
@@ -86,6 +94,7 @@ export async function buildPlatform(ctx: AppContext, metrics: Metrics): Promise<
   await app.register(async (routes) => {
     await postRoutes(routes as Listener, ctx);
     await userRoutes(routes as Listener, ctx);
+    await affiliateRoutes(routes as Listener, ctx);
     await webhookRoutes(routes as Listener, ctx);
     await accountActivityRoutes(routes as Listener, ctx);
     await followRoutes(routes as Listener, ctx);
@@ -97,11 +106,13 @@ export async function buildPlatform(ctx: AppContext, metrics: Metrics): Promise<
     await listRoutes(routes as Listener, ctx);
     await spaceRoutes(routes as Listener, ctx);
     await dmRoutes(routes as Listener, ctx);
+    await chatRoutes(routes as Listener, ctx);
     await userProfileRoutes(routes as Listener, ctx);
     await mediaRoutes(routes as Listener, ctx);
     await postWriteRoutes(routes as Listener, ctx);
     await repostRoutes(routes as Listener, ctx);
     await communityRoutes(routes as Listener, ctx);
+    await complianceRoutes(routes as Listener, ctx);
     await activityRoutes(routes as Listener, ctx);
     await searchRoutes(routes as Listener, ctx);
     await streamRoutes(routes as Listener, ctx);
@@ -110,12 +121,29 @@ export async function buildPlatform(ctx: AppContext, metrics: Metrics): Promise<
     await newsRoutes(routes as Listener, ctx);
     await noteRoutes(routes as Listener, ctx);
     await usageRoutes(routes as Listener, ctx);
+    await broadcastRoutes(routes as Listener, ctx);
+    await trendRoutes(routes as Listener, ctx);
+    await articleRoutes(routes as Listener, ctx);
+    await analyticsRoutes(routes as Listener, ctx);
   });
   await app.register(oauthTokenRoutes(ctx));
   await app.register(v1MediaUploadRoutes(ctx));
   await app.register(webPages(ctx));
 
-  app.get('/2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get(
+    '/2/openapi.json',
+    {
+      schema: {
+        operationId: 'getOpenApiSpec',
+        summary: "This interface's OpenAPI description (the tweet dialect's is /2/openapi-tweets.json)",
+        tags: ['General'],
+        // Public, as on the public platform: no credentials.
+        security: [],
+        response: { 200: Type.Object({}, { additionalProperties: true, description: 'An OpenAPI 3 document.' }) },
+      },
+    },
+    async () => app.swagger(),
+  );
   let tweetDocument: Record<string, unknown> | undefined;
   app.get('/2/openapi-tweets.json', { schema: { hide: true } }, async () => (tweetDocument ??= openApiToTweet(app.swagger() as Record<string, any>)));
   return app;

@@ -78,11 +78,15 @@ export class EntityCache<Row extends object> {
     }, options);
   }
 
-  /** The rows with these keys (those that exist, and are live for posts), in no particular order. */
-  async read(db: DbOrTx, keys: readonly string[]): Promise<Row[]> {
+  /**
+   * The rows with these keys (those that exist, and are live for posts), in no particular order.
+   * `known`: PostgreSQL row versions the caller has just read with the keys themselves (a page
+   * query can return them at no cost): a kept row of that version is served without asking again.
+   */
+  async read(db: DbOrTx, keys: readonly string[], known?: ReadonlyMap<string, string>): Promise<Row[]> {
     if (keys.length === 0) return [];
     if (db.isTransaction) return this.readRows(db, keys);
-    return this.store.dialect === 'postgres' ? this.readValidated(db, keys) : this.readByGeneration(db, keys);
+    return this.store.dialect === 'postgres' ? this.readValidated(db, keys, known) : this.readByGeneration(db, keys);
   }
 
   /** The kept row of a key, current or not: a guess at what a read will need next, never an answer. */
@@ -114,22 +118,37 @@ export class EntityCache<Row extends object> {
     return out;
   }
 
-  private async readValidated(db: DbOrTx, keys: readonly string[]): Promise<Row[]> {
+  private async readValidated(db: DbOrTx, keys: readonly string[], known?: ReadonlyMap<string, string>): Promise<Row[]> {
     // Another handle than the store's own (none today) is read directly, unbatched.
     if (db !== this.store.db) return this.readRows(db, keys);
-    // Nothing kept for these keys: no version to compare, so read the rows at once (one round trip).
-    if (!keys.some((k) => this.entries.has(k))) return present(await this.rows.loadMany(keys));
-    const versions = await this.versions.loadMany(keys);
     const out: Row[] = [];
     const stale: string[] = [];
-    keys.forEach((k, i) => {
-      const v = versions[i];
-      if (v instanceof Error) throw v;
-      if (v === undefined) return;
-      const entry = this.entries.get(k);
-      if (entry && entry.version === v) out.push(entry.row);
-      else stale.push(k);
-    });
+    let unknown = keys;
+    if (known) {
+      const rest: string[] = [];
+      for (const k of keys) {
+        const v = known.get(k);
+        if (v === undefined) rest.push(k);
+        else if (this.entries.get(k)?.version === v) out.push(this.entries.get(k)!.row);
+        else stale.push(k);
+      }
+      unknown = rest;
+    }
+    if (unknown.length > 0) {
+      // Nothing kept for these keys: no version to compare, so read the rows at once (one round trip).
+      if (!unknown.some((k) => this.entries.has(k))) stale.push(...unknown);
+      else {
+        const versions = await this.versions.loadMany(unknown);
+        unknown.forEach((k, i) => {
+          const v = versions[i];
+          if (v instanceof Error) throw v;
+          if (v === undefined) return;
+          const entry = this.entries.get(k);
+          if (entry && entry.version === v) out.push(entry.row);
+          else stale.push(k);
+        });
+      }
+    }
     if (stale.length > 0) out.push(...present(await this.rows.loadMany(stale)));
     return out;
   }

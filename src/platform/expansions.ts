@@ -9,7 +9,8 @@ import type { DbOrTx } from '../store/store.js';
 import { mediaDeclaration, type MediaRow } from './media/wire.js';
 import { findPollsByIds } from './polls/store.js';
 import { pollDeclaration } from './polls/wire.js';
-import { postDeclaration, type PostRow } from './posts/wire.js';
+import { EXTRA_FIELDS, mediaKeysOf, postDeclaration, type PostExtras, type PostRow, type PostView } from './posts/wire.js';
+import { cardUrisOf } from './posts/store.js';
 import { followedAmong, followersAmong, findUsersByUsernames } from './users/store.js';
 import { userDeclaration, type UserRow } from './users/wire.js';
 import type { View } from './view.js';
@@ -31,6 +32,13 @@ export interface ExpansionDeclaration<Row> {
 }
 
 export type ExpansionDeclarations<Row> = Readonly<Record<string, ExpansionDeclaration<Row>>>;
+
+const postDeclarations = new WeakSet<object>();
+/** Marks the expansions of responses whose primary objects are posts (their post fields may need PostExtras and field errors). */
+export function postPrimaries(expansions: ExpansionDeclarations<PostRow>): ExpansionDeclarations<PostRow> {
+  postDeclarations.add(expansions);
+  return expansions;
+}
 
 export interface Selection {
   post: ReadonlySet<string>;
@@ -95,14 +103,16 @@ export class ResponseReads {
   private readonly users: OnceReader<UserRow>;
   private readonly posts: OnceReader<PostRow>;
   private readonly media: OnceReader<MediaRow>;
+  /** PostgreSQL row versions read together with the keys that name them (a timeline's page query). */
+  private readonly known = { posts: new Map<string, string>(), users: new Map<string, string>() };
 
   constructor(
     private readonly ctx: AppContext,
     readonly db: DbOrTx = ctx.store.db,
   ) {
     const { entities } = ctx;
-    this.users = new OnceReader((u) => u.id, (ids) => entities.users.read(this.db, ids));
-    this.posts = new OnceReader((p) => p.id, (ids) => entities.posts.read(this.db, ids));
+    this.users = new OnceReader((u) => u.id, (ids) => entities.users.read(this.db, ids, this.known.users));
+    this.posts = new OnceReader((p) => p.id, (ids) => entities.posts.read(this.db, ids, this.known.posts));
     this.media = new OnceReader((m) => m.media_key, (keys) => entities.media.read(this.db, keys));
   }
 
@@ -110,6 +120,18 @@ export class ResponseReads {
   holdPosts(rows: readonly PostRow[]): this {
     // Reads of posts answer live posts only: a deleted one must still be missing from includes.
     for (const row of rows) if (row.deleted_at === null) this.posts.hold(row.id, row);
+    return this;
+  }
+
+  /**
+   * Versions of posts and of their authors that a query of this response has just read with
+   * their keys: kept rows of those versions are used without asking the store again.
+   */
+  knowVersions(keys: ReadonlyArray<{ id: string; version?: string; author_id?: string; author_version?: string | null }>): this {
+    for (const k of keys) {
+      if (k.version) this.known.posts.set(k.id, k.version);
+      if (k.author_id && k.author_version) this.known.users.set(k.author_id, k.author_version);
+    }
     return this;
   }
 
@@ -214,7 +236,8 @@ export async function protectedFrom(db: DbOrTx, view: View, users: readonly User
 }
 
 /** Adds connection_status data to the view for these users when that field was selected. */
-export async function withRelations(db: DbOrTx, view: View, selection: Selection, userIds: readonly string[]): Promise<View> {
+export async function withRelations(db: DbOrTx, baseView: View, selection: Selection, userIds: readonly string[]): Promise<View> {
+  const view = await userDeclaration.withViewData(db, baseView, selection.user, userIds);
   if (!selection.user.has('connection_status') || !view.viewerId) return view;
   const others = userIds.filter((id) => id !== view.viewerId);
   const [following, followers, requestSent, requestReceived, blocking, muting] = await Promise.all([
@@ -267,10 +290,11 @@ export async function hydrate<Row>(
   primaryUserIds: readonly string[] = [],
   reads = new ResponseReads(ctx),
 ): Promise<Hydrated> {
+  const primaryPosts = postDeclarations.has(declarations) ? (rows as readonly PostRow[]) : [];
   if (selection.expansions.size === 0) {
     // Nothing to include: only the primaries' own wire objects (and connection_status, if asked).
-    const ownView = await withRelations(reads.db, view, selection, primaryUserIds);
-    return { errors: [], view: ownView, ...converters(selection, ownView) };
+    const ownView = await withPostExtras(reads, selection, primaryPosts, await withRelations(reads.db, view, selection, primaryUserIds));
+    return { errors: privateFieldErrors(ctx, view, selection, primaryPosts, []), view: ownView, ...converters(selection, ownView) };
   }
   const want: Record<IncludeTarget, string[]> = { users: [], usersByUsername: [], posts: [], media: [], polls: [], places: [] };
   // Which expansion first named each post: a hidden one's error names that parameter.
@@ -318,14 +342,59 @@ export async function hydrate<Row>(
   const media = orderBy(mediaRows, want.media, (m: MediaRow) => [m.media_key]);
   const polls = orderBy(pollRows, want.polls, (p) => [p.id]);
 
-  const fullView = await withRelations(reads.db, view, selection, unique([...primaryUserIds, ...users.map((u) => u.id)]));
+  errors.push(...privateFieldErrors(ctx, view, selection, primaryPosts, posts));
+  const relationsView = await withRelations(reads.db, view, selection, unique([...primaryUserIds, ...users.map((u) => u.id)]));
+  const fullView = await withPostExtras(reads, selection, [...primaryPosts, ...posts], relationsView);
   const { post, user } = converters(selection, fullView);
   const includes: Includes = {};
   if (users.length) includes.users = users.map(user);
   if (posts.length) includes.posts = posts.map(post);
-  if (media.length) includes.media = media.map((m) => (selectFieldsJson(mediaDeclaration, m, selection.media, fullView)));
+  if (media.length) {
+    const mediaView = await mediaDeclaration.withViewData(reads.db, fullView, selection.media, media);
+    includes.media = media.map((m) => selectFieldsJson(mediaDeclaration, m, selection.media, mediaView));
+  }
   if (polls.length) includes.polls = polls.map((p) => (selectFieldsJson(pollDeclaration, p, selection.poll, fullView)));
   return { includes: Object.keys(includes).length ? includes : undefined, errors, view: fullView, post, user };
+}
+
+/** The post fields only a post's author may see (src/platform/analytics/post-metrics.ts). */
+const PRIVATE_FIELDS = ['non_public_metrics', 'organic_metrics', 'promoted_metrics'] as const;
+
+/**
+ * A not-authorized-for-field item for each private metrics field selected on each shown post the
+ * viewer did not author: the public platform answers the post without the field and says why.
+ * The detail names the post, as the problem type has no member for it.
+ */
+function privateFieldErrors(ctx: AppContext, view: View, selection: Selection, primaries: readonly PostRow[], included: readonly PostRow[]): Problem[] {
+  const fields = PRIVATE_FIELDS.filter((f) => selection.post.has(f));
+  if (fields.length === 0) return [];
+  const errors: Problem[] = [];
+  const add = (posts: readonly PostRow[], section: 'data' | 'includes') => {
+    for (const p of posts) {
+      if (view.viewerId !== undefined && p.author_id === view.viewerId) continue;
+      for (const field of fields) {
+        const problem = ctx.problems.notAuthorizedForField({ field, resource_type: 'post', section });
+        errors.push({ ...problem, detail: `${problem.detail!.replace(/\.$/, '')} (id: ${p.id}).` });
+      }
+    }
+  };
+  add(primaries, 'data');
+  add(included, 'includes');
+  return errors;
+}
+
+/** The view with what the selected post fields read besides the post rows; the view itself when none of them is selected. */
+async function withPostExtras(reads: ResponseReads, selection: Selection, posts: readonly PostRow[], view: View): Promise<View> {
+  if (posts.length === 0 || !EXTRA_FIELDS.some((f) => selection.post.has(f))) return view;
+  const extras: PostExtras = {};
+  const [cards, media] = await Promise.all([
+    selection.post.has('card_uri') ? cardUrisOf(reads.db, unique(posts.map((p) => p.id))) : undefined,
+    selection.post.has('media_metadata') ? reads.mediaByKeys(unique(posts.flatMap(mediaKeysOf))) : undefined,
+  ]);
+  if (cards) extras.cardUris = cards;
+  if (media) extras.media = new Map(media.map((m) => [m.media_key, m]));
+  const out: PostView = { ...view, postExtras: extras };
+  return out;
 }
 
 /** The wire post and user of a response, with its selection and view. */

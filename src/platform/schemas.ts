@@ -46,6 +46,10 @@ export const PostSchema = Type.Object(
     entities: Type.Optional(Type.Object({}, open)),
     context_annotations: Type.Optional(Type.Array(Type.Object({}, open))),
     edit_controls: Type.Optional(Type.Object({}, open)),
+    article: Type.Optional(Type.Object({}, open)),
+    non_public_metrics: Type.Optional(Type.Object({}, open)),
+    organic_metrics: Type.Optional(Type.Object({}, open)),
+    promoted_metrics: Type.Optional(Type.Object({}, open)),
   },
   { $id: 'Post', ...open },
 );

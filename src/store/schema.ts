@@ -12,14 +12,19 @@ import type { AdsAudienceTables } from './schema-ads-audiences.js';
 import type { EventsTables } from './schema-events.js';
 import type { GraphTables } from './schema-graph.js';
 import type { MediaDmTables } from './schema-media-dm.js';
+import type { ChatTables } from './schema-chats.js';
 import type { OAuthFlowTables } from './schema-oauth.js';
 import type { PostsTables } from './schema-posts.js';
 import type { StreamTables } from './schema-stream.js';
 import type { StreamConnectionTables } from './schema-stream-connections.js';
 import type { NewsNotesUsageTables } from './schema-news-notes-usage.js';
+import type { ComplianceMiscTables } from './schema-compliance-misc.js';
+import type { ArticlesAnalyticsTables } from './schema-articles-analytics.js';
+import type { BroadcastTables } from './schema-broadcasts.js';
+import type { MediaSubtitleTables } from './schema-media-subtitles.js';
 
 /** Every table: the foundation's here, each later area's in its own schema file. */
-export interface Database extends FoundationTables, AdsTables, OAuthFlowTables, PostsTables, GraphTables, ActivityTables, EventsTables, AdsMediaTables, AdsAudienceTables, StreamTables, StreamConnectionTables, MediaDmTables, NewsNotesUsageTables {}
+export interface Database extends FoundationTables, AdsTables, OAuthFlowTables, PostsTables, GraphTables, ActivityTables, EventsTables, AdsMediaTables, AdsAudienceTables, StreamTables, StreamConnectionTables, MediaDmTables, ChatTables, NewsNotesUsageTables, ComplianceMiscTables, ArticlesAnalyticsTables, BroadcastTables, MediaSubtitleTables {}
 
 export interface FoundationTables {
   apps: AppTable;
@@ -173,7 +178,7 @@ export interface MediaTable {
   media_key: string;
   id: string;
   owner_user_id: string;
-  type: 'photo' | 'video' | 'animated_gif';
+  type: 'photo' | 'video' | 'animated_gif' | 'subtitles';
   url: string | null;
   preview_image_url: string | null;
   width: number | null;

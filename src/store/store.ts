@@ -28,8 +28,17 @@ export interface Store {
    * whose tables cannot be told counts for every table). Undefined on PostgreSQL.
    */
   tableGeneration(table: string): string | undefined;
+  /**
+   * For what may be seen a moment late (who a bearer token belongs to): generation() on SQLite;
+   * on PostgreSQL a value that changes with every write through this process at once, and every
+   * CREDENTIALS_STALE_MS otherwise, so another process's write is seen within that time.
+   */
+  credentialsGeneration(): string | undefined;
   close(): Promise<void>;
 }
+
+/** How late a PostgreSQL process may see another process's change to a credential (a revoked token). */
+export const CREDENTIALS_STALE_MS = 1_000;
 
 export function dialectOf(url: string): StoreDialect {
   return /^postgres(ql)?:\/\//.test(url) ? 'postgres' : 'sqlite';
@@ -40,9 +49,12 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   const dialect = dialectOf(url);
   let db: Db;
   let closePool = async () => {};
-  const writes = new WriteCounter(new Set(['oauth_nonces']));
+  // The impression ledger is written after reads and read by no cached answer.
+  const writes = new WriteCounter(new Set(['oauth_nonces', 'post_impressions_hourly']));
   let generation: () => string | undefined = () => undefined;
   let tableGeneration: (table: string) => string | undefined = () => undefined;
+  // A cache-validity window, not a rule of the interface: wall time, not the injected clock.
+  let credentialsGeneration: () => string | undefined = () => `${writes.writes}:${Math.floor(Date.now() / CREDENTIALS_STALE_MS)}`;
   if (dialect === 'postgres') {
     // Counts and bigints come back as JS numbers; every id Plaza stores is text.
     // Loaded only for PostgreSQL: an embedded store's start-up need not wait for it.
@@ -63,6 +75,9 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    // Reads of a large store (keyword insights and counts scan index ranges of a million posts)
+    // map the file instead of copying each page through SQLite's cache: about a third less CPU.
+    sqlite.pragma('mmap_size = 268435456');
     db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }), plugins: [writes] });
     // data_version changes when another connection commits to the file; this one's own writes are counted.
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
@@ -78,6 +93,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     };
     generation = () => `${writes.writes}:${currentDataVersion()}`;
     tableGeneration = (table) => `${writes.writesTo(table)}:${currentDataVersion()}`;
+    credentialsGeneration = generation;
   }
   await migrate(db, dialect);
   return {
@@ -85,6 +101,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     dialect,
     generation,
     tableGeneration,
+    credentialsGeneration,
     close: async () => {
       await db.destroy();
       await closePool();

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { bodyParam, queryParam } from '../auth/flows/request.js';
 import type { AppRow, UserRow } from '../auth/store.js';
 import type { AppContext } from '../context.js';
+import { rateLimitWindowsOf } from '../platform/rate-limits/windows.js';
 import { owned, signedIn } from './console-access.js';
 import {
   connectionsOf,
@@ -135,7 +136,7 @@ ${
     if (!user) return reply;
     const found = await owned(ctx, request, user);
     const csrf = csrfToken(reply);
-    const [usage, faults] = await Promise.all([usageFigures(ctx, found), pendingRateLimitFaults(ctx, found)]);
+    const [usage, faults, windows] = await Promise.all([usageFigures(ctx, found), pendingRateLimitFaults(ctx, found), rateLimitWindowsOf(ctx, found.id)]);
     const limits = rateLimitTable(ctx);
     return sendHtml(
       reply,
@@ -174,6 +175,17 @@ ${usage.daily.map((d) => html`<tr><td>${d.date.slice(0, 10)}</td><td>${d.usage}<
 ${
   limits.enforced
     ? html`<p>Each endpoint allows a number of requests per window, per app with the app's bearer token and per person with a person's token. Every answer carries <code>x-rate-limit-limit</code>, <code>x-rate-limit-remaining</code> and <code>x-rate-limit-reset</code>. Endpoints not listed allow ${limits.defaultLimit}.</p>
+<h3 id="rate-windows">Remaining requests</h3>
+${
+  !windows || windows.length === 0
+    ? html`<p>No window is open: this app has made no request in its current windows.</p>`
+    : html`<table aria-labelledby="rate-windows"><caption class="hint">Each endpoint this app has called in a window still open, per caller: what <code>x-rate-limit-remaining</code> would say now. Reading this page spends nothing.</caption>
+<thead><tr><th scope="col">Endpoint</th><th scope="col">Caller</th><th scope="col">Limit</th><th scope="col">Remaining</th><th scope="col">Resets (UTC)</th></tr></thead><tbody>
+${windows.map(
+  (w) =>
+    html`<tr><td><code>${w.endpoint}</code></td><td>${w.caller.kind === 'app' ? 'App (bearer token)' : w.caller.username ? `@${w.caller.username}` : `user ${w.caller.id}`}</td><td>${w.limit}</td><td>${w.remaining}${w.remaining === 0 ? html` <strong>(refused until the reset)</strong>` : ''}</td><td>${when(w.reset)}</td></tr>`,
+)}</tbody></table>`
+}
 <details><summary>Limits of every endpoint</summary>
 <table id="rate-limit-table"><thead><tr><th scope="col">Endpoint</th><th scope="col">Per app</th><th scope="col">Per person</th></tr></thead><tbody>
 ${limits.rows.map((r) => html`<tr><td><code>${r.route}</code></td><td>${r.app}</td><td>${r.user}</td></tr>`)}</tbody></table></details>`

@@ -105,6 +105,32 @@ test('"--events TYPES" forwards only those types', async () => {
   assert.equal(await listen.stop(), 0);
 });
 
+test('"or an Activity subscription": listen forwards the events of the app\'s Activity subscriptions that name no webhook, in the stream\'s envelope, signed as a delivery', async () => {
+  const a = adminFixtures(plaza);
+  const dana = f.user('dana');
+  const sub = await f.send('POST', '/2/activity/subscriptions', { auth: f.appAuth, body: { event_type: 'profile.update.bio', filter: { user_id: dana.id }, tag: 'bio watch' } });
+  assert.equal(sub.status, 200, sub.text);
+  const subscriptionId = sub.body.data.subscription.subscription_id ?? sub.body.data.subscription.id;
+  const listen = await startListen('--events', 'profile.update.bio');
+  const before = local.hits.length;
+  const changed = await a.admin('PATCH', `/admin/users/${dana.id}/profile`, { body: { description: 'Now watched by listen' } });
+  assert.equal(changed.status, 200, changed.text);
+  await until(() => local.hits.slice(before).some((h) => h.body.includes('Now watched by listen')) && /profile\.update\.bio {2}200/.test(listen.out.stdout), () => `the bio change forwarded (stdout: ${listen.out.stdout})`);
+  const hit = local.hits.slice(before).find((h) => h.body.includes('Now watched by listen'))!;
+  assert.equal(hit.headers['x-twitter-webhooks-signature'], sign(hit.body));
+  const body = JSON.parse(hit.body);
+  assert.equal(body.data.event_type, 'profile.update.bio');
+  assert.equal(body.data.tag, 'bio watch');
+  assert.deepEqual(body.data.filter, { user_id: dana.id });
+  assert.match(String(hit.headers['x-plaza-delivery-id']), new RegExp(`^activity-${subscriptionId ?? '\\d+'}-`));
+  // Exactly once, though the listener polls on: by the time a later change arrives, the first came once.
+  const again = await a.admin('PATCH', `/admin/users/${dana.id}/profile`, { body: { description: 'Watched again' } });
+  assert.equal(again.status, 200, again.text);
+  await until(() => local.hits.slice(before).some((h) => h.body.includes('Watched again')), () => 'the second change forwarded');
+  assert.equal(local.hits.slice(before).filter((h) => JSON.parse(h.body).data?.payload?.after === 'Now watched by listen').length, 1);
+  assert.equal(await listen.stop(), 0);
+});
+
 test('plaza listen fails with one line on an unknown app or a bad --forward-to; --help has an example', async () => {
   const { plazaCli } = await import('./cli-support.js');
   const unknown = await plazaCli('listen', '--forward-to', local.url(), '--app', 'No Such App', '--credentials-file', file);

@@ -25,6 +25,9 @@ export interface TestPlaza extends Plaza {
 
 export async function startTestPlaza(overrides: ConfigOverrides = {}, deps: { clock?: Clock } = {}): Promise<TestPlaza> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-test-'));
+  // A Plaza given another's store leaves the store to its owner, which drops it after every
+  // Plaza on it has closed (cleanups run last-started first).
+  const owned = overrides.databaseUrl === undefined;
   const databaseUrl = overrides.databaseUrl ?? (process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : path.join(dataDir, 'plaza.sqlite'));
   // A second Plaza on a store mints no credentials of its own (they are minted once per store): it
   // is given the first one's file, as an operator would.
@@ -33,7 +36,7 @@ export async function startTestPlaza(overrides: ConfigOverrides = {}, deps: { cl
   if (!shared) credentialsFiles.set(databaseUrl, plaza.ctx.config.credentialsFile);
   cleanups.push(async () => {
     await plaza.close();
-    if (databaseUrl.startsWith('postgres')) await dropPostgresDatabase(databaseUrl);
+    if (owned && databaseUrl.startsWith('postgres')) await dropPostgresDatabase(databaseUrl);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
   return plaza;
@@ -45,7 +48,7 @@ const credentialsFiles = new Map<string, string>();
 // in `before` hooks live until every test of the file has run.
 const cleanups: Array<() => Promise<void>> = [];
 after(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 async function boot(overrides: ConfigOverrides & { databaseUrl: string; dataDir: string }, deps: { clock?: Clock }): Promise<TestPlaza> {

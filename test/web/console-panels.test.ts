@@ -139,6 +139,41 @@ test('usage in Chromium: "the rate-limit and usage figures" of a pay-per-use app
   await plaza.ctx.faults!.clear(fault.id);
 });
 
+test('usage in Chromium: "per route the app has used, the limit, the remaining requests and the reset time of the current window", read without spending any', { skip }, async () => {
+  const dana = f.user('dana');
+  const postId = plaza.creds.sample.post_ids[0];
+  let read = await f.get(`/2/posts/${postId}`, { auth: f.appAuth });
+  read = await f.get(`/2/posts/${postId}`, { auth: f.appAuth });
+  assert.equal(read.status, 200, read.text);
+  const me = await f.get('/2/users/me', { auth: f.oauth1As(dana.username) });
+  assert.equal(me.status, 200, me.text);
+  const appRemaining = read.headers.get('x-rate-limit-remaining')!;
+  const appReset = new Date(Number(read.headers.get('x-rate-limit-reset')) * 1000).toISOString();
+
+  const page = await signedInPage();
+  await page.goto(`${plaza.urls.base_url}/developer/apps/${f.selfServe.id}/usage`);
+  const table = page.getByRole('table', { name: 'Remaining requests' });
+  const appRow = table.getByRole('row', { name: /GET \/2\/posts\/\{id\} App \(bearer token\)/ });
+  await appRow.waitFor();
+  const cells = async (row: typeof appRow) => (await row.getByRole('cell').allTextContents()).map((c) => c.trim());
+  assert.deepEqual(await cells(appRow), ['GET /2/posts/{id}', 'App (bearer token)', '450', appRemaining, appReset.slice(0, 19).replace('T', ' ')]);
+  assert.equal(await appRow.locator('time').getAttribute('datetime'), appReset);
+  const danaRow = table.getByRole('row', { name: new RegExp(`GET /2/users/me @${dana.username}`) });
+  assert.deepEqual((await cells(danaRow)).slice(2, 4), [me.headers.get('x-rate-limit-limit'), me.headers.get('x-rate-limit-remaining')]);
+  await page.screenshot({ path: `${SHOTS}/console-remaining.png`, fullPage: true });
+
+  // Reading the page spent nothing; the app's next request spends one, and the page shows it.
+  await page.reload();
+  assert.equal((await cells(appRow))[3], appRemaining);
+  const next = await f.get(`/2/posts/${postId}`, { auth: f.appAuth });
+  assert.equal(next.headers.get('x-rate-limit-remaining'), String(Number(appRemaining) - 1));
+  await page.reload();
+  assert.equal((await cells(appRow))[3], String(Number(appRemaining) - 1));
+  // Another app's windows are not this one's.
+  assert.equal(await page.getByRole('table', { name: 'Remaining requests' }).getByText(f.enterprise.id).count(), 0);
+  await page.close();
+});
+
 test('connections in Chromium: "the open stream connections with a disconnect button" that ends the connection (ForceDisconnect)', { skip }, async () => {
   const stream = await StreamClient.open(plaza.urls.base_url, '/2/posts/sample/stream', f.selfServe.bearer_token);
   streams.push(stream);

@@ -26,10 +26,8 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 export const normaliseHandle = (handle: string) => handle.trim().replace(/^@/, '').trim().toLowerCase();
 export const normalisePhone = (phone: string) => `+${phone.replace(/[^0-9]/g, '')}`;
 
-/** `type:hash` -> the users it names. */
-type UserIndex = Map<string, string[]>;
-
-const indexKey = (type: string, hash: string) => `${type}:${hash}`;
+/** type -> digest -> the users it names. Two levels, so a lookup builds no joined key string. */
+type UserIndex = Map<string, Map<string, string[]>>;
 
 /** Per store: several Plazas may share a process (tests), each with its own users. */
 const cached = new WeakMap<object, { generation: string; index: UserIndex }>();
@@ -46,10 +44,12 @@ async function userIndex(ctx: Pick<AppContext, 'store'>, db: DbOrTx): Promise<Us
   if (generation !== undefined && kept?.generation === generation) return kept.index;
   const index: UserIndex = new Map();
   const add = (type: UserKeyType, value: string, userId: string) => {
-    const key = indexKey(type, sha256Hex(value));
-    const list = index.get(key);
+    const hash = sha256Hex(value);
+    let byHash = index.get(type);
+    if (!byHash) index.set(type, (byHash = new Map()));
+    const list = byHash.get(hash);
     if (list) list.push(userId);
-    else index.set(key, [userId]);
+    else byHash.set(hash, [userId]);
   };
   const rows = await db
     .selectFrom('users')
@@ -69,5 +69,5 @@ async function userIndex(ctx: Pick<AppContext, 'store'>, db: DbOrTx): Promise<Us
 /** Finds the user each (type, digest) names; unmatched ones are absent. */
 export async function matchUsers(ctx: Pick<AppContext, 'store'>, db: DbOrTx): Promise<(type: string, hash: string) => string | undefined> {
   const index = await userIndex(ctx, db);
-  return (type, hash) => index.get(indexKey(type, hash))?.[0];
+  return (type, hash) => index.get(type)?.get(hash)?.[0];
 }

@@ -26,7 +26,8 @@ const CATEGORY_OF_UPLOAD: Readonly<Record<string, string>> = {
   post_video: 'POST_VIDEO',
   amplify_video: 'PROMO_VIDEO',
 };
-const CATEGORY_OF_TYPE: Readonly<Record<MediaTable['type'], string>> = { photo: 'POST_IMAGE', animated_gif: 'POST_GIF', video: 'POST_VIDEO' };
+// Subtitle files are never media library items (the library refuses them), so they have no category.
+const CATEGORY_OF_TYPE: Readonly<Partial<Record<MediaTable['type'], string>>> = { photo: 'POST_IMAGE', animated_gif: 'POST_GIF', video: 'POST_VIDEO' };
 const TYPE_OF_CATEGORY: Readonly<Record<string, string>> = { POST_IMAGE: 'IMAGE', POST_GIF: 'GIF', POST_VIDEO: 'VIDEO', PROMO_VIDEO: 'VIDEO' };
 
 const notFound = (key: string, account: AccountRow, parameter = 'media_key') =>

@@ -96,6 +96,13 @@ function dmSides(event: LoggedEvent): { actor: string | undefined; recipients: s
     const recipients = target ? [target] : Object.keys(event.payload?.users ?? {}).filter((id) => id !== event.subject);
     return { actor: event.subject, recipients };
   }
+  if (event.type === 'chat.sent') {
+    const recipients: unknown = event.payload?.recipient_ids;
+    return { actor: event.subject, recipients: Array.isArray(recipients) ? recipients.map(String) : [] };
+  }
+  if (event.type === 'chat.received') {
+    return { actor: event.payload?.chat_message_events?.[0]?.sender_id, recipients: [event.subject] };
+  }
   if (event.type === 'chat.conversation_join') {
     const joined: unknown = items[0]?.participant_ids;
     return { actor: event.subject, recipients: Array.isArray(joined) ? joined.map(String) : [] };
@@ -197,9 +204,9 @@ const TYPES: ActivityEventType[] = [
   dm('dm.received', 'dm.received', DAY.dm),
   dm('dm.read', 'dm.read', DAY.dm),
   dm('dm.indicate_typing', 'dm.indicate_typing', DAY.dm),
-  // Plaza has one messaging system: chat events read the same entries as the direct-message ones.
-  dm('chat.sent', 'dm.sent', DAY.beta),
-  dm('chat.received', 'dm.received', DAY.beta),
+  // Chat messages (POST /2/chat/conversations/{id}/messages) are their own log entries, apart from direct messages.
+  dm('chat.sent', 'chat.sent', DAY.beta),
+  dm('chat.received', 'chat.received', DAY.beta),
   dm('chat.conversation_join', 'chat.conversation_join', DAY.beta),
   ...['spaces.start', 'spaces.end'].map((name): ActivityEventType => ({
     name,

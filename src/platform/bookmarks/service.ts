@@ -1,16 +1,30 @@
 import type { UserCaller } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { page } from '../../http/pagination.js';
+import { hiddenPosts, ResponseReads } from '../expansions.js';
+import { invalidParameter } from '../../http/params.js';
+import { ProblemError } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { requireSelf, requireWriteAccess } from '../graph/access.js';
-import type { ListRequest } from '../graph/query.js';
+import type { ListRequest, PageRequest } from '../graph/query.js';
 import { renderPosts, type PageResult } from '../graph/render.js';
 import { latestOf, latestVersions, requireVisiblePost, versionIds } from '../graph/visibility.js';
 import { findPostsByIds } from '../posts/store.js';
 import type { PostRow } from '../posts/wire.js';
 import { postsThrough } from '../timelines/store.js';
 import type { View } from '../view.js';
-import { deleteBookmark, hasBookmarked, insertBookmark, moveBookmarkCount } from './store.js';
+import {
+  deleteBookmark,
+  fileBookmark,
+  findBookmarkFolder,
+  hasBookmarked,
+  insertBookmark,
+  insertBookmarkFolder,
+  listBookmarkFolders,
+  moveBookmarkCount,
+  postsInFolder,
+  unfileBookmark,
+} from './store.js';
 
 /** Records a bookmark of `post` (its latest version) and moves its bookmark_count; false when a version of it is bookmarked already. */
 export async function recordBookmark(ctx: AppContext, db: DbOrTx, userId: string, post: PostRow): Promise<boolean> {
@@ -21,11 +35,20 @@ export async function recordBookmark(ctx: AppContext, db: DbOrTx, userId: string
 }
 
 /** POST /2/users/{id}/bookmarks: bookmarks are private to their owner; the post's bookmark_count moves. */
-export async function bookmarkPost(ctx: AppContext, caller: UserCaller, view: View, userId: string, postId: string): Promise<{ bookmarked: boolean }> {
+export async function bookmarkPost(ctx: AppContext, caller: UserCaller, view: View, userId: string, postId: string, folderId?: string): Promise<{ bookmarked: boolean }> {
   requireSelf(ctx, caller, userId, 'id', 'bookmark posts on behalf');
   requireWriteAccess(ctx, caller);
   await ctx.store.db.transaction().execute(async (tx) => {
-    await recordBookmark(ctx, tx, userId, await requireVisiblePost(ctx, tx, view, postId, 'post_id'));
+    // Plaza's extension (the public platform files bookmarks only in its own apps): `folder_id`
+    // files the bookmark in one of the user's folders, moving it out of any other.
+    if (folderId !== undefined && !(await findBookmarkFolder(tx, userId, folderId))) {
+      throw invalidParameter(ctx.problems, 'folder_id', [folderId], `The \`folder_id\` body field value [${folderId}] is not one of your bookmark folders`);
+    }
+    const post = await requireVisiblePost(ctx, tx, view, postId, 'post_id');
+    await recordBookmark(ctx, tx, userId, post);
+    if (folderId !== undefined) {
+      await fileBookmark(tx, { id: ctx.ids.next(), folderId, userId, postIds: versionIds(post), postId: post.id, at: ctx.clock.now().toISOString() });
+    }
   });
   return { bookmarked: true };
 }
@@ -37,7 +60,9 @@ export async function removeBookmark(ctx: AppContext, caller: UserCaller, userId
   await ctx.store.db.transaction().execute(async (tx) => {
     const [named] = await findPostsByIds(tx, [postId]);
     const latest = named && (await latestOf(tx, named));
-    if (await deleteBookmark(tx, userId, latest ? versionIds(latest) : [postId])) await moveBookmarkCount(tx, latest?.id ?? postId, -1);
+    const versions = latest ? versionIds(latest) : [postId];
+    await unfileBookmark(tx, userId, versions);
+    if (await deleteBookmark(tx, userId, versions)) await moveBookmarkCount(tx, latest?.id ?? postId, -1);
   });
   return { bookmarked: false };
 }
@@ -48,4 +73,47 @@ export async function bookmarksOf(ctx: AppContext, caller: UserCaller, view: Vie
   const rows = await postsThrough(ctx.store.db, 'bookmarks', userId, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);
   return renderPosts(ctx, view, selection, await latestVersions(ctx.store.db, items), meta);
+}
+
+/** POST /2/users/{id}/bookmarks/folders: a new, empty folder of the user's (names 1 to 25 characters, as the description says). */
+export async function createBookmarkFolder(ctx: AppContext, caller: UserCaller, userId: string, name: string): Promise<{ id: string; name: string }> {
+  requireSelf(ctx, caller, userId, 'id', 'create bookmark folders on behalf');
+  requireWriteAccess(ctx, caller);
+  const trimmed = name.trim();
+  if (trimmed.length === 0) throw invalidParameter(ctx.problems, 'name', [name], 'The `name` body field must hold 1 to 25 characters besides spaces');
+  const folder = { id: ctx.ids.next(), user_id: userId, name: trimmed, created_at: ctx.clock.now().toISOString() };
+  await insertBookmarkFolder(ctx.store.db, folder);
+  return { id: folder.id, name: folder.name };
+}
+
+/** GET /2/users/{id}/bookmarks/folders: the user's folders, newest first. */
+export async function bookmarkFoldersOf(ctx: AppContext, caller: UserCaller, userId: string, request: PageRequest): Promise<PageResult> {
+  requireSelf(ctx, caller, userId, 'id', 'read the bookmark folders');
+  const rows = await listBookmarkFolders(ctx.store.db, userId, request.maxResults + 1, request.after);
+  const { items, meta } = page(rows, request.maxResults, (f) => f.id);
+  return { data: items.map((f) => ({ id: f.id, name: f.name })), errors: [], meta };
+}
+
+/**
+ * GET /2/users/{id}/bookmarks/folders/{folder_id}: the ids of the posts filed there, newest filing
+ * first; an edited post shows as its latest version, and a post the user may no longer see (its
+ * author became protected) as a partial error, as on the bookmarks list.
+ */
+export async function bookmarkFolderPosts(ctx: AppContext, caller: UserCaller, view: View, userId: string, folderId: string, request: PageRequest): Promise<PageResult> {
+  requireSelf(ctx, caller, userId, 'id', 'read the bookmark folders');
+  if (!(await findBookmarkFolder(ctx.store.db, userId, folderId))) {
+    throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find bookmark folder with folder_id: [${folderId}].`));
+  }
+  const rows = await postsInFolder(ctx.store.db, folderId, request.maxResults + 1, request.after);
+  const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);
+  const posts = await latestVersions(ctx.store.db, items);
+  const reads = new ResponseReads(ctx);
+  reads.holdPosts(posts);
+  const hidden = await hiddenPosts(ctx, view, posts, reads);
+  const visible = posts.filter((p) => !hidden.has(p.id));
+  return {
+    data: visible.map((p) => ({ id: p.id })),
+    errors: [...hidden].map((id) => ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter: 'id' })),
+    meta: { ...meta, result_count: visible.length },
+  };
 }

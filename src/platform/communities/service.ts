@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { decodePageToken, encodePageToken, parseMaxResults, type MaxResultsRange } from '../../http/pagination.js';
 import { page } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
@@ -6,8 +7,8 @@ import type { DbOrTx } from '../../store/store.js';
 import type { ListRequest } from '../graph/query.js';
 import { renderPosts, type PageResult } from '../graph/render.js';
 import type { View } from '../view.js';
-import { findCommunity, isCommunityMember, listCommunityPosts, type CommunityRow } from './store.js';
-import { COMMUNITY_DEFAULTS, communityFields } from './wire.js';
+import { findCommunity, isCommunityMember, listCommunityPosts, searchCommunityRows, type CommunityRow } from './store.js';
+import { communityWire } from './wire.js';
 
 
 function notFound(ctx: AppContext, id: string): ProblemError {
@@ -31,11 +32,7 @@ export async function requireCommunityMember(ctx: AppContext, db: DbOrTx, commun
 export async function lookupCommunity(ctx: AppContext, view: View, id: string, selected: ReadonlySet<string>): Promise<Record<string, unknown>> {
   const community = await findCommunity(ctx.store.db, id);
   if (!community) throw notFound(ctx, id);
-  const out: Record<string, unknown> = {};
-  for (const [name, get] of Object.entries(communityFields)) {
-    if (selected.has(name) || (COMMUNITY_DEFAULTS as readonly string[]).includes(name)) out[name] = get(community, view);
-  }
-  return out;
+  return communityWire(community, view, selected);
 }
 
 /** GET /2/communities/{id}/posts: the community's posts, newest first (public communities are readable by anyone). */
@@ -44,4 +41,48 @@ export async function communityPosts(ctx: AppContext, view: View, id: string, { 
   const rows = await listCommunityPosts(ctx.store.db, id, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (p) => p.id, { ids: (p) => p.id });
   return renderPosts(ctx, view, selection, items, meta);
+}
+
+/** GET /2/communities/search, parsed at the edge. */
+export interface CommunitySearch {
+  words: string[];
+  maxResults: number;
+  after?: { memberCount: number; id: string };
+  selected: ReadonlySet<string>;
+}
+
+const SEARCH_KEY = /^([0-9]{1,15}) ([0-9]{1,19})$/;
+
+/** query (its words), max_results, and next_token or its synonym pagination_token (one of them). */
+export function parseCommunitySearch(ctx: AppContext, q: Record<string, unknown>, range: MaxResultsRange, selected: ReadonlySet<string>): CommunitySearch {
+  const text = String(q.query ?? '');
+  const words = text.toLowerCase().split(/\s+/).filter((w) => w.length > 0);
+  if (words.length === 0) throw invalidParameter(ctx.problems, 'query', [text], 'The `query` query parameter must hold at least one word');
+  if (q.next_token !== undefined && q.pagination_token !== undefined && q.next_token !== q.pagination_token) {
+    throw invalidParameter(ctx.problems, 'pagination_token', [String(q.pagination_token)], 'Give `next_token` or `pagination_token`, not two different tokens');
+  }
+  const tokenName = q.next_token !== undefined ? 'next_token' : 'pagination_token';
+  const key = decodePageToken(ctx.problems, q[tokenName], tokenName);
+  const match = key === undefined ? undefined : SEARCH_KEY.exec(key);
+  if (key !== undefined && !match) throw invalidParameter(ctx.problems, tokenName, [String(q[tokenName])], `The \`${tokenName}\` query parameter value [${String(q[tokenName])}] is not a valid token`);
+  return {
+    words,
+    maxResults: parseMaxResults(ctx.problems, q.max_results, range),
+    after: match ? { memberCount: Number(match[1]), id: match[2] } : undefined,
+    selected,
+  };
+}
+
+/**
+ * Communities whose name or description holds every word of the query (case-insensitive), the
+ * largest first, then the newest: the order a person searching for a community expects.
+ */
+export async function searchCommunities(ctx: AppContext, view: View, search: CommunitySearch): Promise<{ data: Record<string, unknown>[]; meta: { result_count: number; next_token?: string } }> {
+  const rows = await searchCommunityRows(ctx.store.db, search.words, search.maxResults + 1, search.after);
+  const items = rows.slice(0, search.maxResults);
+  const last = items[items.length - 1];
+  return {
+    data: items.map((c) => communityWire(c, view, search.selected)),
+    meta: { result_count: items.length, ...(rows.length > search.maxResults && last ? { next_token: encodePageToken(`${last.member_count} ${last.id}`) } : {}) },
+  };
 }

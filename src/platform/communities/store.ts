@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { DbOrTx } from '../../store/store.js';
 import type { CommunityTable } from '../../store/schema-posts.js';
 import type { PostRow } from '../posts/wire.js';
@@ -34,4 +35,20 @@ export async function listCommunityPosts(db: DbOrTx, communityId: string, limit:
   let q = db.selectFrom('posts').selectAll().where('community_id', '=', communityId).where('deleted_at', 'is', null).where('superseded_by_id', 'is', null);
   if (after) q = q.where('id', '<', after);
   return q.orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** A LIKE pattern matching `text` literally, with `!` as the escape character. */
+const likeLiteral = (text: string) => text.replace(/[!%_]/g, (c) => `!${c}`);
+
+/** Communities whose name or description contains every word (lowercase), by member_count then id, descending, after the cursor. */
+export async function searchCommunityRows(db: DbOrTx, words: readonly string[], limit: number, after?: { memberCount: number; id: string }): Promise<CommunityRow[]> {
+  let q = db.selectFrom('communities').selectAll();
+  for (const word of words) {
+    const pattern = `%${likeLiteral(word)}%`;
+    q = q.where(sql<boolean>`(lower(name) like ${pattern} escape '!' or lower(description) like ${pattern} escape '!')`);
+  }
+  if (after) {
+    q = q.where((eb) => eb.or([eb('member_count', '<', after.memberCount), eb.and([eb('member_count', '=', after.memberCount), eb('id', '<', after.id)])]));
+  }
+  return q.orderBy('member_count', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }

@@ -16,3 +16,12 @@ export const communityFields: Readonly<Record<string, (c: CommunityRow, view: Vi
   join_policy: (c) => c.join_policy,
   member_count: (c) => c.member_count,
 };
+
+/** One community with the defaults and the selected fields. */
+export function communityWire(community: CommunityRow, view: View, selected: ReadonlySet<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, get] of Object.entries(communityFields)) {
+    if (selected.has(name) || (COMMUNITY_DEFAULTS as readonly string[]).includes(name)) out[name] = get(community, view);
+  }
+  return out;
+}

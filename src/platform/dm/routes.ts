@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Listener } from '../../http/server.js';
@@ -25,6 +26,7 @@ import {
   type DmScope,
 } from './service.js';
 import { blockDms, unblockDms } from './blocking.js';
+import { dmMediaFile } from './media.js';
 import { DM_CONVERSATION_ID_TEXT, DM_EVENT_TYPES, dmEventDeclaration, dmEventExpansions } from './wire.js';
 
 const readAuth = userAuth('dm.read', 'post.read', 'users.read');
@@ -141,6 +143,28 @@ export async function dmRoutes(app: Listener, ctx: AppContext): Promise<void> {
     const caller = userCallerOf(ctx, request as never);
     return pageBody(await listDmEvents(ctx, caller, viewOf(ctx.clock, caller), scopeOf(request.params as Record<string, string>), dmEventsRequest(ctx, request.query as Record<string, unknown>, false)));
   };
+
+  app.get(
+    '/2/dm_conversations/media/:dm_id/:media_id/:resource_id',
+    {
+      config: { auth: userAuth('dm.read') },
+      schema: {
+        operationId: 'dmConversationsMediaDownload',
+        summary: 'The bytes of a media attached to a DM event, for participants of its conversation',
+        tags: ['Direct Messages'],
+        params: Type.Object({
+          dm_id: idString('The DM event the media is attached to.'),
+          media_id: idString('The media id.'),
+          resource_id: Type.String({ pattern: '^[0-9]+_[0-9]+(\\.[a-z0-9]+)?$', description: 'The file name of the media (the last segment of its url), or its media key.' }),
+        }),
+        response: { 200: { description: 'The media file.', content: { 'application/octet-stream': { schema: Type.String({ format: 'binary' }) } } }, default: defaultErrorResponse },
+      },
+    },
+    async (request, reply) => {
+      const file = await dmMediaFile(ctx, userCallerOf(ctx, request), request.params.dm_id, request.params.media_id, request.params.resource_id);
+      return reply.type(file.mimeType).header('content-length', String(file.size)).header('cache-control', 'private, no-store').send(fs.createReadStream(file.path));
+    },
+  );
 
   app.get(
     '/2/dm_events',

@@ -9,6 +9,7 @@ import type { PostRow } from '../posts/wire.js';
 import { userExpansions } from '../users/service.js';
 import { userDeclaration, type UserRow } from '../users/wire.js';
 import type { View } from '../view.js';
+import { recordImpressions } from '../analytics/recording.js';
 
 /** One page of a list endpoint, before `pageBody` drops its empty parts. */
 export interface PageResult {
@@ -30,6 +31,7 @@ export async function renderPosts(ctx: AppContext, view: View, selection: Select
   );
   const visible = rows.filter((p) => !hidden.has(p.id));
   const hydrated = await hydrate(ctx, view, visible, postExpansions, selection, [], reads);
+  recordImpressions(ctx, view.viewerId, visible);
   return {
     data: visible.map(hydrated.post),
     includes: hydrated.includes,

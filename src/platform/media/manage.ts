@@ -57,11 +57,13 @@ export async function lookupMedia(
   const rows = await reads.mediaByKeys(keys);
   const { visible, hidden } = await visibleMedia(ctx, view, rows, reads);
   const byKey = new Map(rows.map((m) => [m.media_key, m]));
+  // What the owner-only metrics fields read, when selected.
+  const mediaView = await mediaDeclaration.withViewData(ctx.store.db, view, fields, rows.filter((m) => visible.has(m.media_key)));
   const data: RawJson[] = [];
   const errors: Problem[] = [];
   for (const key of keys) {
     const row = byKey.get(key);
-    if (row && visible.has(key)) data.push(selectFieldsJson(mediaDeclaration, row, fields, view));
+    if (row && visible.has(key)) data.push(selectFieldsJson(mediaDeclaration, row, fields, mediaView));
     else if (row && hidden.has(key)) errors.push(ctx.problems.notAuthorizedForResource({ value: key, resource_id: key, resource_type: 'media', section: 'data', parameter }));
     else errors.push(ctx.problems.resourceNotFound({ parameter, value: key, resource_id: key, resource_type: 'media' }));
   }
@@ -69,7 +71,7 @@ export async function lookupMedia(
 }
 
 /** The caller's own media by id: others' are refused, missing ones not found (parameter `parameter`). */
-async function ownMedia(ctx: AppContext, db: DbOrTx, caller: UserCaller, id: string, parameter: string): Promise<MediaRow> {
+export async function ownMedia(ctx: AppContext, db: DbOrTx, caller: UserCaller, id: string, parameter: string): Promise<MediaRow> {
   const [row] = await findMediaByIdList(db, [id]);
   if (!row) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'media', detail: `Could not find media with ${parameter}: [${id}].` }));
   if (row.owner_user_id !== caller.user.id) {
@@ -183,13 +185,14 @@ const hourOf = (ctx: AppContext) => new Date(floorTo(ctx.clock.now().getTime(), 
 /** One view of each video and GIF among these media keys (a post lookup showed them), in this hour's bucket. */
 export async function recordMediaViews(ctx: AppContext, db: DbOrTx, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
-  const played = (await findMediaByKeys(db, [...new Set(keys)])).filter((m) => m.type !== 'photo').map((m) => m.media_key);
+  const played = (await findMediaByKeys(db, [...new Set(keys)])).filter((m) => m.type === 'video' || m.type === 'animated_gif').map((m) => m.media_key);
   await addMediaMetrics(db, played, hourOf(ctx), { video_views: 1 });
 }
 
 /** A whole fetch of a video's or GIF's file: one playback started and watched to the end. */
 export async function recordPlayback(ctx: AppContext, row: MediaRow): Promise<void> {
-  if (row.type === 'photo') return;
+  // Images and subtitle files are not played.
+  if (row.type !== 'video' && row.type !== 'animated_gif') return;
   await addMediaMetrics(ctx.store.db, [row.media_key], hourOf(ctx), {
     playback_start: 1, playback25: 1, playback50: 1, playback75: 1, playback_complete: 1, watch_time_ms: row.duration_ms ?? 0,
   });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { SUBTITLES_MAX_BYTES, SrtError, looksLikeSrt, parseSrt } from './srt.js';
 
 /**
  * What an uploaded file is, read from its own bytes rather than from what the client declared:
@@ -7,7 +8,8 @@ import fs from 'node:fs';
  * Reads only headers, at any offset, so a 512 MB video is never held in memory.
  */
 export interface Probed {
-  mime: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'video/mp4' | 'video/quicktime';
+  mime: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'video/mp4' | 'video/quicktime' | 'text/srt';
+  /** Pixels; 0 for subtitles, which have none. */
   width: number;
   height: number;
   durationMs?: number;
@@ -29,6 +31,7 @@ export const EXTENSIONS: Readonly<Record<Probed['mime'], string>> = {
   'image/webp': 'webp',
   'video/mp4': 'mp4',
   'video/quicktime': 'mov',
+  'text/srt': 'srt',
 };
 
 export function bufferSource(buffer: Buffer): ByteSource {
@@ -36,7 +39,7 @@ export function bufferSource(buffer: Buffer): ByteSource {
 }
 
 /** Probes a file on disk through a file descriptor. */
-export function probeFile(path: string): Probed {
+export function probeFile(path: string, expectSubtitles = false): Probed {
   const fd = fs.openSync(path, 'r');
   try {
     const size = fs.fstatSync(fd).size;
@@ -47,13 +50,17 @@ export function probeFile(path: string): Probed {
         if (out.length > 0) fs.readSync(fd, out, 0, out.length, offset);
         return out;
       },
-    });
+    }, expectSubtitles);
   } finally {
     fs.closeSync(fd);
   }
 }
 
-export function probe(src: ByteSource): Probed {
+/**
+ * `expectSubtitles`: the upload says it is subtitles, so text is read as SRT (and told what is
+ * wrong with it); otherwise only text that starts like an SRT file is.
+ */
+export function probe(src: ByteSource, expectSubtitles = false): Probed {
   const head = src.read(0, 32);
   const ascii = (from: number, to: number) => head.subarray(from, to).toString('latin1');
   if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return png(src);
@@ -62,7 +69,20 @@ export function probe(src: ByteSource): Probed {
   if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return webp(src);
   if (ascii(4, 8) === 'ftyp') return isoMedia(src, ascii(8, 12));
   if (head.length >= 4 && head.readUInt32BE(0) === 0x1a45dfa3) throw new ProbeError('is a WebM/Matroska video; upload MP4 (H.264) or QuickTime instead');
+  if (expectSubtitles || looksLikeSrt(src.read(0, 256))) return srt(src);
   throw new ProbeError('is not a PNG, JPEG, GIF or WebP image, nor an MP4 or QuickTime video');
+}
+
+function srt(src: ByteSource): Probed {
+  // Read whole only up to the subtitle limit, so a large file is never held in memory for this.
+  if (src.size > SUBTITLES_MAX_BYTES) throw new ProbeError(`is ${src.size} bytes; a subtitle file may be at most 1 MB (${SUBTITLES_MAX_BYTES} bytes)`);
+  try {
+    const summary = parseSrt(src.read(0, src.size));
+    return { mime: 'text/srt', width: 0, height: 0, durationMs: summary.durationMs };
+  } catch (err) {
+    if (err instanceof SrtError) throw new ProbeError(err.message);
+    throw err;
+  }
 }
 
 function dimensions<T extends Probed>(p: T, what: string): T {

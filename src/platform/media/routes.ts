@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestUrl } from '../../auth/authenticate.js';
 import type { AppContext } from '../../context.js';
 import { invalidParameter } from '../../http/params.js';
@@ -19,6 +19,7 @@ import { MEDIA_ANALYTICS_FIELDS, mediaDeclaration } from './wire.js';
 import { registerPlatformServer } from './public-url.js';
 import { findMediaByKeys } from './store.js';
 import { MEDIA_CATEGORY_VALUES, MEDIA_TYPE_VALUES, uploadStatus, mediaUpload, type UploadParams } from './service.js';
+import { DISPLAY_NAME_MAX, LANGUAGE_CODE_TEXT, SUBTITLE_TARGET_CATEGORIES, createMediaSubtitles, deleteMediaSubtitles } from './subtitles.js';
 
 /** The largest file a single request carries: a 15 MB GIF; larger videos go in chunks. */
 const MAX_REQUEST_FILE = 16 * 1024 * 1024;
@@ -150,6 +151,29 @@ function badMultipartType(ctx: AppContext): ProblemError {
 const TOO_LARGE = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_ERR_CTP_BODY_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT', 'FST_PARTS_LIMIT']);
 
 /**
+ * Multipart bodies on the routes of `scope` (fields and the file on the body), with the platform's
+ * refusals: a multipart body without a boundary, or one busboy cannot read, is bad input naming
+ * Content-Type; a file over `limits` is bad input naming `media`, not a bare 413.
+ */
+export async function acceptMultipart(scope: FastifyInstance, ctx: AppContext, limits: { fileSize: number; fieldSize?: number; files: number; fields: number }): Promise<void> {
+  await scope.register(multipart, { attachFieldsToBody: 'keyValues', limits });
+  scope.setErrorHandler((error: { code?: string; message?: string; statusCode?: number }, _request, _reply) => {
+    if (error.code && TOO_LARGE.has(error.code)) {
+      throw invalidParameter(ctx.problems, 'media', [], `The \`media\` file is larger than one request may carry (${limits.fileSize} bytes); upload it in chunks`);
+    }
+    // busboy refuses a multipart header it cannot use (no boundary, a bad one) by throwing a
+    // bare Error from its constructor: that is bad input, not a failure of ours.
+    if (error.statusCode === undefined && error.message?.startsWith('Multipart:')) throw badMultipartType(ctx);
+    throw error;
+  });
+  // A multipart body without a boundary cannot be read: refused before busboy sees it.
+  scope.addHook('preParsing', async (request) => {
+    const type = String(request.headers['content-type'] ?? '');
+    if (/^multipart\/form-data\b/i.test(type) && !MULTIPART_BOUNDARY.test(type)) throw badMultipartType(ctx);
+  });
+}
+
+/**
  * Media upload (shared/reference S167 /2/media/upload, its older command form, and the
  * initialize/append/finalize paths) and the uploaded bytes, served at /media/<media_key>.<ext>.
  */
@@ -158,26 +182,7 @@ export async function mediaRoutes(app: Listener, ctx: AppContext): Promise<void>
 
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
-    await scope.register(multipart, {
-      attachFieldsToBody: 'keyValues',
-      limits: { fileSize: MAX_REQUEST_FILE, fieldSize: MAX_REQUEST_BODY, files: 1, fields: 20 },
-    });
-    // A file over the limits is bad input naming `media`, not a bare 413; every other error goes
-    // on to the platform's renderer.
-    scope.setErrorHandler((error: { code?: string; message?: string; statusCode?: number }, _request, _reply) => {
-      if (error.code && TOO_LARGE.has(error.code)) {
-        throw invalidParameter(ctx.problems, 'media', [], `The \`media\` file is larger than one request may carry (${MAX_REQUEST_FILE} bytes); upload it in chunks with INIT, APPEND and FINALIZE`);
-      }
-      // busboy refuses a multipart header it cannot use (no boundary, a bad one) by throwing a
-      // bare Error from its constructor: that is bad input, not a failure of ours.
-      if (error.statusCode === undefined && error.message?.startsWith('Multipart:')) throw badMultipartType(ctx);
-      throw error;
-    });
-    // A multipart body without a boundary cannot be read: refused before busboy sees it.
-    scope.addHook('preParsing', async (request) => {
-      const type = String(request.headers['content-type'] ?? '');
-      if (/^multipart\/form-data\b/i.test(type) && !MULTIPART_BOUNDARY.test(type)) throw badMultipartType(ctx);
-    });
+    await acceptMultipart(scope, ctx, { fileSize: MAX_REQUEST_FILE, fieldSize: MAX_REQUEST_BODY, files: 1, fields: 20 });
 
     scope.post(
       '/2/media/upload',
@@ -329,6 +334,61 @@ export async function mediaRoutes(app: Listener, ctx: AppContext): Promise<void>
       },
     },
     async (request) => ({ data: await createMediaMetadata(ctx, userCallerOf(ctx, request), request.body.id, request.body.metadata) }),
+  );
+
+  const subtitleCategory = Type.String({ enum: SUBTITLE_TARGET_CATEGORIES, description: 'The media category of the video: PostVideo (TweetVideo) or AmplifyVideo.' });
+  const videoId = Type.String({ pattern: idPattern, description: 'The media id of the video the subtitles belong to.' });
+  const subtitleTrack = Type.Object({ display_name: Type.String(), id: Type.String(), language_code: Type.String() });
+
+  app.post(
+    '/2/media/subtitles',
+    {
+      config: { auth: mediaAuth },
+      schema: {
+        operationId: 'createMediaSubtitles',
+        summary: 'Give a video you uploaded a subtitle track (an SRT file uploaded with media_category=subtitles) in one language',
+        tags: ['Media'],
+        body: Type.Object(
+          {
+            id: videoId,
+            media_category: Type.Optional(subtitleCategory),
+            subtitles: Type.Object(
+              {
+                // Checked by the service, whose refusals name the nested field (subtitles.id) rather than `subtitles`.
+                display_name: Type.Optional(Type.String({ description: `The language as people read it, e.g. English (at most ${DISPLAY_NAME_MAX} characters); the language code when absent.` })),
+                id: Type.String({ description: 'The media id of the subtitle file (^[0-9]{1,19}$).' }),
+                language_code: Type.String({ description: `Two capital letters (BCP47 language, ${LANGUAGE_CODE_TEXT}), e.g. EN. A track in a language the video has replaces it.` }),
+              },
+              { additionalProperties: false },
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: writeResponse({ id: Type.String(), media_category: Type.String(), associated_subtitles: Type.Object({ subtitles: Type.Array(subtitleTrack) }) }),
+          default: defaultErrorResponse,
+        },
+      },
+    },
+    async (request) => ({ data: await createMediaSubtitles(ctx, userCallerOf(ctx, request), request.body) }),
+  );
+
+  app.delete(
+    '/2/media/subtitles',
+    {
+      config: { auth: mediaAuth },
+      schema: {
+        operationId: 'deleteMediaSubtitles',
+        summary: 'Remove the subtitle track of a video you uploaded in one language',
+        tags: ['Media'],
+        body: Type.Object(
+          { id: videoId, media_category: subtitleCategory, language_code: Type.String({ description: 'The language of the track, e.g. EN.' }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: writeResponse({ deleted: Type.Boolean() }), default: defaultErrorResponse },
+      },
+    },
+    async (request) => ({ data: await deleteMediaSubtitles(ctx, userCallerOf(ctx, request), request.body) }),
   );
 
   app.get(

@@ -8,6 +8,7 @@ import { requireWriteAccess } from '../graph/access.js';
 import { findUsersByIds } from '../users/store.js';
 import { assemble, listSegments, mediaFilePath, removeQuietly, segmentPath, tempFilePath, uploadDir, writeFileAtomically } from './files.js';
 import { EXTENSIONS, ProbeError, bufferSource, probe, probeFile, type Probed } from './probe.js';
+import { SUBTITLES_MAX_BYTES } from './srt.js';
 import { findMediaByIdList, findUpload, insertMedia, insertUpload, moveUpload, type MediaUploadRow } from './store.js';
 import type { MediaRow } from './wire.js';
 
@@ -15,13 +16,16 @@ import type { MediaRow } from './wire.js';
  * Media upload (POST /2/media/upload, simple and chunked): the bytes go to disk, their real type
  * and dimensions are read from the file itself, and a media row with its media_key is stored.
  * Limits of the public platform (shared/reference S167 and its upload guide): images 5 MB,
- * GIFs 15 MB, videos 512 MB; an uploaded media can be attached for 24 hours.
+ * GIFs 15 MB, videos 512 MB; an uploaded media can be attached for 24 hours. Subtitles
+ * (media_category=subtitles) are SubRip (SRT) text of at most 1 MB, checked cue by cue.
  */
 export const MEDIA_EXPIRES_AFTER_SECS = 24 * 60 * 60;
 const MB = 1024 * 1024;
 type MediaType = MediaRow['type'];
-export const MEDIA_LIMITS: Readonly<Record<MediaType, number>> = { photo: 5 * MB, animated_gif: 15 * MB, video: 512 * MB };
-const LIMIT_LABEL: Readonly<Record<MediaType, string>> = { photo: 'an image may be at most 5 MB', animated_gif: 'a GIF may be at most 15 MB', video: 'a video may be at most 512 MB' };
+export const MEDIA_LIMITS: Readonly<Record<MediaType, number>> = { photo: 5 * MB, animated_gif: 15 * MB, video: 512 * MB, subtitles: SUBTITLES_MAX_BYTES };
+const LIMIT_LABEL: Readonly<Record<MediaType, string>> = {
+  photo: 'an image may be at most 5 MB', animated_gif: 'a GIF may be at most 15 MB', video: 'a video may be at most 512 MB', subtitles: 'a subtitle file may be at most 1 MB',
+};
 
 /** Categories, with 'tweet' renamed 'post' as the spec does (the public names are accepted too). */
 const CATEGORY_TYPE: Readonly<Record<string, MediaType>> = {
@@ -32,9 +36,10 @@ const CATEGORY_TYPE: Readonly<Record<string, MediaType>> = {
   dm_gif: 'animated_gif',
   dm_video: 'video',
   amplify_video: 'video',
+  subtitles: 'subtitles',
 };
 const CATEGORY_ALIASES: Readonly<Record<string, string>> = { tweet_image: 'post_image', tweet_gif: 'post_gif', tweet_video: 'post_video' };
-export const MEDIA_CATEGORY_VALUES = [...Object.keys(CATEGORY_TYPE), ...Object.keys(CATEGORY_ALIASES), 'subtitles'];
+export const MEDIA_CATEGORY_VALUES = [...Object.keys(CATEGORY_TYPE), ...Object.keys(CATEGORY_ALIASES)];
 
 /** The media_type values of a chunked INIT Plaza can take, and what each may be. */
 const SUPPORTED_TYPES: Readonly<Record<string, Probed['mime']>> = {
@@ -45,13 +50,14 @@ const SUPPORTED_TYPES: Readonly<Record<string, Probed['mime']>> = {
   'image/gif': 'image/gif',
   'video/mp4': 'video/mp4',
   'video/quicktime': 'video/quicktime',
+  'text/srt': 'text/srt',
 };
 export const MEDIA_TYPE_VALUES = [
   'video/mp4', 'video/webm', 'video/mp2t', 'video/quicktime', 'text/srt', 'text/vtt', 'image/jpeg', 'image/gif', 'image/bmp',
   'image/png', 'image/webp', 'image/pjpeg', 'image/tiff', 'model/gltf-binary', 'model/vnd.usdz+zip',
 ];
 
-const KEY_PREFIX: Readonly<Record<MediaType, string>> = { photo: '3', video: '7', animated_gif: '16' };
+const KEY_PREFIX: Readonly<Record<MediaType, string>> = { photo: '3', video: '7', animated_gif: '16', subtitles: '15' };
 
 export interface UploadData {
   id: string;
@@ -70,13 +76,13 @@ function bad(ctx: AppContext, name: string, value: string | undefined, message: 
 function normalizeCategory(ctx: AppContext, raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   const category = CATEGORY_ALIASES[raw] ?? raw;
-  if (category === 'subtitles') throw bad(ctx, 'media_category', raw, 'The `media_category` value [subtitles] is not supported by Plaza: subtitle files cannot be uploaded');
   if (!(category in CATEGORY_TYPE)) throw bad(ctx, 'media_category', raw, `The \`media_category\` value [${raw}] is not one of [${MEDIA_CATEGORY_VALUES.join(',')}]`);
   return category;
 }
 
 function categoryFor(mime: Probed['mime'], declared: string | undefined): string {
   if (declared) return declared;
+  if (mime === 'text/srt') return 'subtitles';
   if (mime === 'image/gif') return 'post_gif';
   return mime.startsWith('video/') ? 'post_video' : 'post_image';
 }
@@ -84,7 +90,10 @@ function categoryFor(mime: Probed['mime'], declared: string | undefined): string
 /** The media type a file of `mime` becomes in `category`, or why it cannot. */
 function mediaTypeOf(ctx: AppContext, mime: Probed['mime'], category: string, categoryParam: string): MediaType {
   const type = CATEGORY_TYPE[category];
-  const fits = type === 'video' ? mime.startsWith('video/') : type === 'animated_gif' ? mime === 'image/gif' : mime.startsWith('image/');
+  if (type === 'subtitles' && mime !== 'text/srt') {
+    throw bad(ctx, categoryParam, category, `The \`${categoryParam}\` value [${category}] does not fit the uploaded file, which is ${mime}: ${mime} is not supported as subtitles, which are SubRip (SRT) text`);
+  }
+  const fits = type === 'subtitles' || (type === 'video' ? mime.startsWith('video/') : type === 'animated_gif' ? mime === 'image/gif' : mime.startsWith('image/'));
   if (!fits) throw bad(ctx, categoryParam, category, `The \`${categoryParam}\` value [${category}] does not fit the uploaded file, which is ${mime}`);
   return type;
 }
@@ -108,7 +117,8 @@ async function checkAdditionalOwners(ctx: AppContext, db: DbOrTx, ids: readonly 
 
 function mediaRow(ctx: AppContext, p: { id: string; key: string; owner: string; type: MediaType; probed: Probed; size: number; file: string; category: string; owners: string[]; baseUrl: string }): MediaRow {
   const url = `${p.baseUrl}/media/${p.key}.${EXTENSIONS[p.probed.mime]}`;
-  const variants = p.type === 'photo' ? [] : [{ ...(p.type === 'video' && p.probed.durationMs ? { bit_rate: Math.round((p.size * 8 * 1000) / p.probed.durationMs) } : {}), content_type: p.probed.mime, url }];
+  const pictured = p.type !== 'subtitles';
+  const variants = p.type === 'photo' || !pictured ? [] : [{ ...(p.type === 'video' && p.probed.durationMs ? { bit_rate: Math.round((p.size * 8 * 1000) / p.probed.durationMs) } : {}), content_type: p.probed.mime, url }];
   return {
     media_key: p.key,
     id: p.id,
@@ -116,8 +126,8 @@ function mediaRow(ctx: AppContext, p: { id: string; key: string; owner: string; 
     type: p.type,
     url,
     preview_image_url: p.type === 'animated_gif' ? url : null,
-    width: p.probed.width,
-    height: p.probed.height,
+    width: pictured ? p.probed.width : null,
+    height: pictured ? p.probed.height : null,
     duration_ms: p.type === 'video' ? p.probed.durationMs ?? 0 : null,
     alt_text: null,
     metadata: null,
@@ -136,6 +146,7 @@ function mediaRow(ctx: AppContext, p: { id: string; key: string; owner: string; 
 export function uploadData(row: MediaRow): UploadData {
   const data: UploadData = { id: row.id, media_key: row.media_key, size: row.size_bytes, expires_after_secs: MEDIA_EXPIRES_AFTER_SECS };
   if (row.type === 'photo') data.image = { image_type: row.mime_type, w: row.width ?? 0, h: row.height ?? 0 };
+  else if (row.type === 'subtitles') return data;
   else {
     data.video = { video_type: row.mime_type };
     data.processing_info = { state: 'succeeded', progress_percent: 100 };
@@ -163,7 +174,7 @@ export async function storeMediaBytes(
 ): Promise<MediaRow> {
   const declared = normalizeCategory(ctx, p.category);
   if (p.bytes.length === 0) throw bad(ctx, p.parameter, undefined, `The \`${p.parameter}\` file is empty`);
-  const probed = probeOrRefuse(ctx, p.parameter, () => probe(bufferSource(p.bytes)));
+  const probed = probeOrRefuse(ctx, p.parameter, () => probe(bufferSource(p.bytes), declared === 'subtitles'));
   const category = categoryFor(probed.mime, declared);
   const type = mediaTypeOf(ctx, probed.mime, category, 'media_category');
   checkSize(ctx, p.parameter, type, p.bytes.length);
@@ -285,7 +296,7 @@ export async function finalizeUpload(ctx: AppContext, caller: UserCaller, mediaI
   let row: MediaRow;
   try {
     await assemble(ordered.map((i) => segments.get(i)!), temp);
-    const probed = probeOrRefuse(ctx, 'media', () => probeFile(temp));
+    const probed = probeOrRefuse(ctx, 'media', () => probeFile(temp, session.media_category === 'subtitles'));
     if (SUPPORTED_TYPES[session.media_type] !== probed.mime) {
       throw bad(ctx, 'media_type', session.media_type, `The uploaded file is ${probed.mime}, not the ${session.media_type} INIT declared in media_type`);
     }
@@ -344,6 +355,9 @@ export async function attachableMedia(ctx: AppContext, db: DbOrTx, caller: UserC
       throw bad(ctx, parameter, id, `The \`${parameter}\` value [${id}] has expired: media can be attached within 24 hours of upload`);
     }
     if (row.media_category?.startsWith('dm_')) throw bad(ctx, parameter, id, `The \`${parameter}\` value [${id}] was uploaded for direct messages (${row.media_category}), not for posts`);
+    if (row.type === 'subtitles') {
+      throw bad(ctx, parameter, id, `The \`${parameter}\` value [${id}] is a subtitle file: attach the video and give it the subtitles with POST /2/media/subtitles`);
+    }
     ordered.push(row);
   }
   const single = ordered.find((m) => m.type !== 'photo');

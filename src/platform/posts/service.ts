@@ -1,27 +1,42 @@
 import type { AppContext } from '../../context.js';
 import type { WireItem } from '../../http/json-body.js';
 import type { Problem } from '../../http/problems.js';
-import { hiddenPosts, hydrate, ResponseReads, type ExpansionDeclarations, type Includes, type Selection } from '../expansions.js';
+import { hiddenPosts, hydrate, postPrimaries, ResponseReads, type ExpansionDeclarations, type Includes, type Selection } from '../expansions.js';
 import type { DbOrTx } from '../../store/store.js';
 import type { View } from '../view.js';
 import { addImpressions } from './store.js';
 import { recordMediaViews } from '../media/manage.js';
+import { recordImpressions } from '../analytics/recording.js';
 import { editHistoryOf, mediaKeysOf, mentionedUsernames, pollIdsOf, referencedPostIds, type PostRow } from './wire.js';
+import { articleCoverKeys, articleMediaKeys } from '../articles/wire.js';
 
 const none = () => [];
 
-/** The expansions a post response accepts (spec 000, with 'post' for 'tweet'). */
-export const postExpansions: ExpansionDeclarations<PostRow> = {
-  author_id: { target: 'users', keys: (p) => [p.author_id] },
+const author = (p: PostRow) => [p.author_id];
+
+/**
+ * The expansions a post response accepts (spec 000, with 'post' for 'tweet'), and those the
+ * public description adds: `username` (the author, as the post's own username field names it),
+ * `referenced_posts` (the referenced posts, as referenced_posts.id) and
+ * attachments.media_source_post (media that came from another post: Plaza's media rows record
+ * no source post, so it names nothing).
+ */
+export const postExpansions: ExpansionDeclarations<PostRow> = postPrimaries({
+  author_id: { target: 'users', keys: author },
+  username: { target: 'users', keys: author },
   in_reply_to_user_id: { target: 'users', keys: (p) => (p.in_reply_to_user_id ? [p.in_reply_to_user_id] : []) },
   'entities.mentions.username': { target: 'usersByUsername', keys: mentionedUsernames },
   'attachments.media_keys': { target: 'media', keys: mediaKeysOf },
   'attachments.poll_ids': { target: 'polls', keys: pollIdsOf },
+  'attachments.media_source_post': { target: 'media', keys: none },
   'geo.place_id': { target: 'places', keys: none },
+  referenced_posts: { target: 'posts', keys: referencedPostIds },
   'referenced_posts.id': { target: 'posts', keys: referencedPostIds },
   'referenced_posts.id.author_id': { target: 'users', keys: none, through: referencedPostIds, keysOfThrough: (p) => [p.author_id] },
   edit_history_post_ids: { target: 'posts', keys: (p) => editHistoryOf(p).filter((id) => id !== p.id) },
-};
+  'article.cover_media': { target: 'media', keys: articleCoverKeys },
+  'article.media_entities': { target: 'media', keys: articleMediaKeys },
+});
 
 export interface PostsResponse {
   data?: Record<string, unknown>[] | Record<string, unknown>;
@@ -82,6 +97,7 @@ export async function viewPosts(
     const others = posts.filter((p) => p.author_id !== view.viewerId);
     await addImpressions(ctx.store.db, view.viewerId, others, others.flatMap(mediaKeysOf));
     await recordMediaViews(ctx, ctx.store.db, others.flatMap(mediaKeysOf));
+    recordImpressions(ctx, view.viewerId, others);
   }
   return result;
 }

@@ -132,3 +132,10 @@ export async function addImpressions(db: DbOrTx, viewerId: string, posts: readon
     await db.updateTable('media').set((eb) => ({ view_count: eb('view_count', '+', 1) })).where('media_key', 'in', mediaKeys).where('type', '!=', 'photo').execute();
   }
 }
+
+/** The card URIs of posts made through the advertising interface with a card. */
+export async function cardUrisOf(db: DbOrTx, postIds: readonly string[]): Promise<Map<string, string>> {
+  if (postIds.length === 0) return new Map();
+  const rows = await db.selectFrom('ads_posts').select(['post_id', 'card_uri']).where('post_id', 'in', postIds).where('card_uri', 'is not', null).execute();
+  return new Map(rows.map((r) => [r.post_id, r.card_uri!]));
+}

@@ -2,6 +2,9 @@ import type { ResourceDeclaration } from '../../http/fields.js';
 import { fromJson } from '../../store/store.js';
 import type { PostTable } from '../../store/schema.js';
 import type { View } from '../view.js';
+import { articleOf } from '../articles/wire.js';
+import { authorViewKey, nonPublicMetrics, organicMetrics, promotedMetrics } from '../analytics/post-metrics.js';
+import type { MediaRow } from '../media/wire.js';
 
 export type PostRow = PostTable;
 
@@ -86,9 +89,76 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     scopes: (p) => fromJson(p.scopes) ?? undefined,
     source: (p) => p.source,
     withheld: (p) => fromJson(p.withheld) ?? undefined,
+    // Read from the row alone, so the default selection pays nothing for them.
+    article: articleOf,
+    article_title: (p) => {
+      const title = articleOf(p)?.title;
+      return title === undefined ? undefined : { title };
+    },
+    note_post: notePostOf,
+    // Read from what hydrate loads for the response, only when selected (PostExtras).
+    card_uri: (p, view) => extrasOf(view)?.cardUris?.get(p.id),
+    media_metadata: (p, view) => mediaMetadataOf(p, extrasOf(view)?.media),
+    // Community notes in Plaza are written in test mode only (the AI Note Writer interface) and
+    // are never shown on posts; nothing matches media or suggests sources: always left out.
+    matched_media_notes: () => undefined,
+    note_request_suggestions: () => undefined,
+    suggested_source_links: () => undefined,
+    suggested_source_links_with_counts: () => undefined,
+    non_public_metrics: nonPublicMetrics,
+    organic_metrics: organicMetrics,
+    promoted_metrics: promotedMetrics,
   },
-  viewKeys: { edit_controls: (p, view) => (isEditEligible(editControlsOf(p), view) ? 'editable' : '') },
+  viewKeys: {
+    edit_controls: (p, view) => (isEditEligible(editControlsOf(p), view) ? 'editable' : ''),
+    non_public_metrics: authorViewKey,
+    organic_metrics: authorViewKey,
+    promoted_metrics: authorViewKey,
+    // Read from other rows (ads posts, media) that change without the post row: never kept.
+    card_uri: () => undefined,
+    media_metadata: () => undefined,
+  },
 };
+
+/**
+ * What post fields read besides the post row, loaded by hydrate only when one of them is
+ * selected: the card URI of posts made through the advertising interface, and the media rows of
+ * the posts' attachments.
+ */
+export interface PostExtras {
+  cardUris?: ReadonlyMap<string, string>;
+  media?: ReadonlyMap<string, MediaRow>;
+}
+
+/** The post fields that need PostExtras. */
+export const EXTRA_FIELDS = ['card_uri', 'media_metadata'] as const;
+
+export type PostView = View & { postExtras?: PostExtras };
+const extrasOf = (view: View) => (view as PostView).postExtras;
+
+function mediaMetadataOf(p: PostRow, media: ReadonlyMap<string, MediaRow> | undefined) {
+  if (!media) return undefined;
+  const out = [];
+  for (const key of mediaKeysOf(p)) {
+    const m = media.get(key);
+    if (m) out.push({ media_key: key, ...(m.alt_text ? { alt_text: m.alt_text } : {}) });
+  }
+  return nonEmpty(out);
+}
+
+/** The public platform's limit of a post's text before the rest moves to note_post. */
+const SHORT_POST_LENGTH = 280;
+
+/**
+ * note_post: the public platform keeps a long post's full text there. Plaza keeps the whole text
+ * in `text`, so a post longer than 280 code points (rule 3's count) gets note_post with that same
+ * text and its entities; a shorter one has none.
+ */
+function notePostOf(p: PostRow) {
+  if (p.text.length <= SHORT_POST_LENGTH || codePointLength(p.text) <= SHORT_POST_LENGTH) return undefined;
+  const entities = presentEntities(p.entities);
+  return { text: p.text, ...(entities ? { entities } : {}) };
+}
 
 interface EditControls {
   edits_remaining: number;

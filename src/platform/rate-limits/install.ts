@@ -17,6 +17,12 @@ const STREAM_ROUTE = /\/stream(\/lang\/[a-z]+)?$/;
 
 const hooksOf = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
 
+/** The limiter of each context's platform listener, for the console's read-only view (windows.ts). */
+const limiters = new WeakMap<AppContext, FixedWindowRateLimiter>();
+
+/** The platform listener's limiter; undefined when limits are off or the listener is not built yet. */
+export const platformLimiter = (ctx: AppContext): FixedWindowRateLimiter | undefined => limiters.get(ctx);
+
 /** "/2/users/:id/likes/:post_id" as /2/openapi.json names it: "/2/users/{id}/likes/{post_id}". */
 export const openApiPath = (url: string): string => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
@@ -38,6 +44,7 @@ export function installPlatformRateLimits(app: FastifyInstance, ctx: AppContext)
     : undefined;
   if (counter) app.addHook('onClose', async () => counter.close());
   const limiter = new FixedWindowRateLimiter(ctx.clock, counter);
+  limiters.set(ctx, limiter);
   const tooManyRequests = () => new ProblemError(429, ctx.problems.aboutBlank(429, 'Too Many Requests'));
 
   app.addHook('onRoute', (route) => {
@@ -68,7 +75,8 @@ export function installPlatformRateLimits(app: FastifyInstance, ctx: AppContext)
   });
 }
 
-const userKey = (caller: Exclude<Caller, { kind: 'app' }>): string => `user:${caller.app.id}:${caller.user.id}`;
+/** Whose window a user-context request spends; windows.ts reads the same shape back. */
+export const userKey = (caller: Exclude<Caller, { kind: 'app' }>): string => `user:${caller.app.id}:${caller.user.id}`;
 
 /** A hijacked reply (the persistent streams) writes its head from the raw response: the headers are copied there. */
 function copyToRaw(reply: FastifyReply): void {

@@ -5,12 +5,14 @@ import { parseMaxResults } from '../../http/pagination.js';
 import { invalidParameter, parseList, splitList } from '../../http/params.js';
 import type { Listener } from '../../http/server.js';
 import { expansionsParam, parseSelection } from '../expansions.js';
-import { idString, query, userAuth, userOrAppAuth } from '../graph/route-kit.js';
+import { idString, listQuery, listRequest, query, timeListRequest, userAuth, userOrAppAuth } from '../graph/route-kit.js';
+import { postExpansions } from '../posts/service.js';
+import { userExpansions } from '../users/service.js';
 import { userDeclaration } from '../users/wire.js';
 import { callerOf, userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, lookupBody, lookupResponse, pageBody, pageResponse, SpaceSchema } from '../schemas.js';
+import { defaultErrorResponse, lookupBody, lookupResponse, pageBody, pageResponse, PostSchema, SpaceSchema, UserSchema } from '../schemas.js';
 import { viewOf } from '../view.js';
-import { createSpace, findSpaces, lookupSpaces, moveSpace, spacesOfCreators, type SpaceSearch, type SpaceSelection } from './service.js';
+import { buyersOfSpace, createSpace, findSpaces, lookupSpaces, moveSpace, postsOfSpace, spacesOfCreators, type SpaceSearch, type SpaceSelection } from './service.js';
 import { spaceDeclaration, spaceExpansions, TOPIC_FIELDS } from './wire.js';
 
 const SPACE_ID = /^[a-zA-Z0-9]{1,13}$/;
@@ -43,6 +45,8 @@ const readAuth = userOrAppAuth('space.read', 'post.read', 'users.read');
 // for the read scopes of spaces, plus write access for OAuth 1.0a tokens.
 const writeAuth = userAuth('space.read', 'post.read', 'users.read');
 const spaceParams = Type.Object({ id: Type.String({ pattern: SPACE_ID_TEXT }) });
+/** max_results of the posts and buyers of a space (the reference: 1 to 100, default 100). */
+const SPACE_LIST_RANGE = { min: 1, max: 100, default: 100 };
 const written = { 200: Type.Object({ data: Type.Ref(SpaceSchema) }), default: defaultErrorResponse };
 
 export async function spaceRoutes(app: Listener, ctx: AppContext): Promise<void> {
@@ -116,6 +120,41 @@ export async function spaceRoutes(app: Listener, ctx: AppContext): Promise<void>
       },
     },
     async (request) => lookupBody(await lookupSpaces(ctx, viewOf(ctx.clock, callerOf(request)), [request.params.id], 'id', parseSpaceSelection(ctx, request.query)), true),
+  );
+
+  app.get(
+    '/2/spaces/:id/posts',
+    {
+      config: { auth: readAuth },
+      schema: {
+        operationId: 'getSpacesPosts',
+        summary: 'The posts shared in a space (posts linking to it), newest first',
+        tags: ['Spaces'],
+        params: spaceParams,
+        querystring: listQuery(SPACE_LIST_RANGE, postExpansions),
+        response: { 200: pageResponse(PostSchema), default: defaultErrorResponse },
+      },
+    },
+    async (request) => pageBody(await postsOfSpace(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, timeListRequest(ctx, request.query, SPACE_LIST_RANGE, postExpansions))),
+  );
+
+  app.get(
+    '/2/spaces/:id/buyers',
+    {
+      config: { auth: userAuth('space.read', 'post.read', 'users.read') },
+      schema: {
+        operationId: 'getSpacesBuyers',
+        summary: "The users who bought tickets to a space, newest purchase first (the space's creator only)",
+        tags: ['Spaces'],
+        params: spaceParams,
+        querystring: listQuery(SPACE_LIST_RANGE, userExpansions),
+        response: { 200: pageResponse(UserSchema), default: defaultErrorResponse },
+      },
+    },
+    async (request) => {
+      const caller = userCallerOf(ctx, request);
+      return pageBody(await buyersOfSpace(ctx, caller, viewOf(ctx.clock, caller), request.params.id, listRequest(ctx, request.query, SPACE_LIST_RANGE, userExpansions)));
+    },
   );
 
   app.post(

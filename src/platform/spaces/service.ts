@@ -8,10 +8,14 @@ import { alphanumeric } from '../../store/ids.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
 import { hydrate, type Selection } from '../expansions.js';
 import { requireWriteAccess } from '../graph/access.js';
-import type { PageResult } from '../graph/render.js';
+import { compositeKey, ALL_TIME, type ListRequest, type TimePageRequest } from '../graph/query.js';
+import { errorsOnly, renderPosts, renderUsers, type PageResult } from '../graph/render.js';
+import type { PostRow } from '../posts/wire.js';
+import { pagedPosts } from '../timelines/store.js';
+import { page } from '../../http/pagination.js';
 import { findUsersByIds } from '../users/store.js';
 import type { View } from '../view.js';
-import { findSpacesByIds, insertSpace, searchSpaces, spacesByCreators, updateSpace } from './store.js';
+import { findSpacesByIds, insertSpace, insertSpaceTicket, linkingSpace, searchSpaces, spaceBuyers, spacesByCreators, updateSpace } from './store.js';
 import { hostIdsOf, spaceDeclaration, spaceExpansions, type SpaceRow } from './wire.js';
 
 /** The selection of space objects: space.fields, and what their expansions include. */
@@ -159,4 +163,47 @@ export interface SpaceSearch {
 export async function findSpaces(ctx: AppContext, view: View, { words, state, maxResults, selection }: SpaceSearch): Promise<PageResult> {
   const rows = await searchSpaces(ctx.store.db, words, SEARCH_STATES[state], maxResults);
   return renderSpaces(ctx, view, selection, rows, [], { result_count: rows.length });
+}
+
+const spaceNotFound = (ctx: AppContext, id: string) => ctx.problems.resourceNotFound({ parameter: 'id', value: id, resource_id: id, resource_type: 'space' });
+
+/** GET /2/spaces/{id}/posts: the posts shared in the space (those linking to it), newest first, rendered as every post list. */
+export async function postsOfSpace(ctx: AppContext, view: View, spaceId: string, { selection, page: request }: ListRequest<TimePageRequest>): Promise<PageResult> {
+  const [space] = await findSpacesByIds(ctx.store.db, [spaceId]);
+  if (!space) return errorsOnly(spaceNotFound(ctx, spaceId));
+  const rows = await pagedPosts(ctx.store.db, linkingSpace(spaceId, ctx.store.dialect), ALL_TIME, request.maxResults + 1, request.after);
+  const { items, meta } = page(rows, request.maxResults, (p: PostRow) => compositeKey(p.created_at, p.id));
+  return renderPosts(ctx, view, selection, items, meta);
+}
+
+/** GET /2/spaces/{id}/buyers: who bought tickets to the space, newest purchase first; only its creator may see them. */
+export async function buyersOfSpace(ctx: AppContext, caller: UserCaller, view: View, spaceId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
+  const [space] = await findSpacesByIds(ctx.store.db, [spaceId]);
+  if (!space) return errorsOnly(spaceNotFound(ctx, spaceId));
+  if (space.creator_id !== caller.user.id) {
+    throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `Only the creator of space ${spaceId} can see who bought tickets to it.`));
+  }
+  const rows = await spaceBuyers(ctx.store.db, spaceId, request.maxResults + 1, request.after);
+  const { items, meta } = page(rows, request.maxResults, (r) => r.ticket_id);
+  return renderUsers(ctx, view, selection, items, meta);
+}
+
+/**
+ * A ticket bought by a user (the public platform sells them in its own client; no interface
+ * operation does): only to a ticketed space that has not ended, not by its creator or a host, once.
+ */
+export async function buySpaceTicket(ctx: AppContext, userId: string, spaceId: string): Promise<{ bought: boolean }> {
+  return ctx.store.db.transaction().execute(async (tx) => {
+    const [space] = await findSpacesByIds(tx, [spaceId]);
+    if (!space) throw new ProblemError(404, spaceNotFound(ctx, spaceId));
+    await requireUsers(ctx, tx, [userId], 'user_id');
+    if (space.is_ticketed !== 1) throw new ProblemError(409, ctx.problems.aboutBlank(409, 'Conflict', `Space ${spaceId} is not ticketed.`));
+    if (space.state === 'ended') throw new ProblemError(409, ctx.problems.aboutBlank(409, 'Conflict', `Space ${spaceId} has ended.`));
+    if (space.creator_id === userId || hostIdsOf(space).includes(userId)) {
+      throw new ProblemError(409, ctx.problems.aboutBlank(409, 'Conflict', `The creator and hosts of space ${spaceId} need no ticket.`));
+    }
+    const bought = await insertSpaceTicket(tx, { id: ctx.ids.next(), space_id: spaceId, user_id: userId, created_at: ctx.clock.now().toISOString() });
+    if (!bought) throw new ProblemError(409, ctx.problems.aboutBlank(409, 'Conflict', `User ${userId} already holds a ticket to space ${spaceId}.`));
+    return { bought };
+  });
 }

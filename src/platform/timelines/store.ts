@@ -1,7 +1,7 @@
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { SqlDialect } from '../../query/sql.js';
 import type { Database } from '../../store/schema.js';
-import type { DbOrTx } from '../../store/store.js';
+import type { DbOrTx, StoreDialect } from '../../store/store.js';
 import type { TimeWindow } from '../graph/query.js';
 import { findPostsByIds, mentionsUsername } from '../posts/store.js';
 import type { PostRow } from '../posts/wire.js';
@@ -15,7 +15,12 @@ export function likeLiteral(text: string): string {
 }
 
 
-type PostKey = { id: string; created_at: string };
+/**
+ * A post a page found. On PostgreSQL it carries the row versions (xmin) of the post and of its
+ * author, read by the same query, so the entity cache can use the rows it keeps with no further
+ * round trip (ResponseReads.knowVersions).
+ */
+export type PostKey = { id: string; created_at: string; version?: string; author_id?: string; author_version?: string | null };
 type PageAfter = { createdAt: string; id: string };
 
 /**
@@ -29,14 +34,27 @@ export async function pagedPosts(db: DbOrTx, where: PostCondition, window: TimeW
 }
 
 /** What pagedPosts finds, as keys only: the rows themselves are read where they may be cached. */
-export async function pagedPostKeys(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostKey[]> {
-  return pageOf(db, where, window, limit, after).execute();
+export async function pagedPostKeys(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: number, after?: PageAfter, dialect: StoreDialect = 'sqlite'): Promise<PostKey[]> {
+  return pageOf(db, where, window, limit, after, dialect).execute();
 }
 
 /** The page query: live latest versions matching `where` in the window, after the cursor, newest first. */
-function pageOf(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: number, after?: PageAfter) {
+function pageOf(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: number, after?: PageAfter, dialect: StoreDialect = 'sqlite') {
   // A promoted-only (nullcast) post of the advertising interface is on no timeline.
-  let q = db.selectFrom('posts').select(['posts.id', 'posts.created_at']).where('posts.deleted_at', 'is', null).where('posts.superseded_by_id', 'is', null).where('posts.nullcast', '=', 0).where(where);
+  let q = db
+    .selectFrom('posts')
+    .select(['posts.id', 'posts.created_at'])
+    .$if(dialect === 'postgres', (qb) =>
+      qb.select([
+        'posts.author_id',
+        sql<string>`posts.xmin::text`.as('version'),
+        sql<string | null>`(select u.xmin::text from users u where u.id = posts.author_id)`.as('author_version'),
+      ]),
+    )
+    .where('posts.deleted_at', 'is', null)
+    .where('posts.superseded_by_id', 'is', null)
+    .where('posts.nullcast', '=', 0)
+    .where(where);
   if (window.sinceId) q = q.where('posts.id', '>', window.sinceId);
   if (window.untilId) q = q.where('posts.id', '<', window.untilId);
   if (window.startTime) q = q.where('posts.created_at', '>=', window.startTime);
@@ -69,6 +87,38 @@ export async function pagedPostKeysOfAuthors(db: DbOrTx, authors: readonly strin
   return db.selectFrom(merged.as('merged')).select(['id', 'created_at']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
+/**
+ * A page of a user's home timeline on PostgreSQL in one query: the authors (the user and the
+ * accounts they follow, minus those they mute or block), each one's newest `limit` posts through
+ * the (author, created_at) index (a lateral join), merged and ordered; with row versions (PostKey).
+ * SQLite answers the same with homeOf and pagedPostKeysOfAuthors: its round trips cost nothing.
+ */
+export async function pagedHomeKeysPostgres(db: DbOrTx, userId: string, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostKey[]> {
+  const authors = db
+    .selectNoFrom(sql<string>`${userId}::text`.as('author'))
+    .unionAll(
+      db
+        .selectFrom('follows')
+        .select('follows.target_user_id as author')
+        .where('follows.source_user_id', '=', userId)
+        .where('follows.target_user_id', '!=', userId)
+        .where('follows.target_user_id', 'not in', (eb) => eb.selectFrom('mutes').select('mutes.target_user_id').where('mutes.source_user_id', '=', userId))
+        .where('follows.target_user_id', 'not in', (eb) => eb.selectFrom('blocks').select('blocks.target_user_id').where('blocks.source_user_id', '=', userId)),
+    );
+  const { where } = homeCondition(userId);
+  return db
+    .selectFrom(authors.as('a'))
+    .innerJoinLateral(
+      () => pageOf(db, (eb) => eb.and([eb('posts.author_id', '=', sql.ref<string>('a.author')), where(eb)]), window, limit, after, 'postgres').as('p'),
+      (join) => join.onTrue(),
+    )
+    .select(['p.id', 'p.created_at', 'p.version', 'p.author_id', 'p.author_version'])
+    .orderBy('p.created_at', 'desc')
+    .orderBy('p.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /** Posts by the user. */
 export const authoredBy = (userId: string): PostCondition => (eb) => eb('posts.author_id', '=', userId);
 
@@ -90,10 +140,12 @@ export async function homeOf(db: DbOrTx, userId: string): Promise<{ authors: str
     .where('follows.target_user_id', 'not in', (eb) => eb.selectFrom('mutes').select('mutes.target_user_id').where('mutes.source_user_id', '=', userId))
     .where('follows.target_user_id', 'not in', (eb) => eb.selectFrom('blocks').select('blocks.target_user_id').where('blocks.source_user_id', '=', userId))
     .execute();
-  return {
-    authors: [userId, ...followed.map((f) => f.target_user_id).filter((id) => id !== userId)],
-    where: (eb) => eb.or([eb('posts.author_id', '=', userId), eb('posts.community_id', 'is', null), eb('posts.share_with_followers', '=', 1)]),
-  };
+  return { authors: [userId, ...followed.map((f) => f.target_user_id).filter((id) => id !== userId)], ...homeCondition(userId) };
+}
+
+/** What a home timeline's posts must meet besides their authors: the community-sharing contract above. */
+function homeCondition(userId: string): { where: PostCondition } {
+  return { where: (eb) => eb.or([eb('posts.author_id', '=', userId), eb('posts.community_id', 'is', null), eb('posts.share_with_followers', '=', 1)]) };
 }
 
 /** Posts by the members of a list. */

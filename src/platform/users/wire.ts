@@ -2,6 +2,7 @@ import type { ResourceDeclaration } from '../../http/fields.js';
 import { fromJson } from '../../store/store.js';
 import type { UserTable } from '../../store/schema.js';
 import type { View } from '../view.js';
+import { withUserViewerData } from './viewer-fields.js';
 
 export type UserRow = UserTable;
 
@@ -10,8 +11,18 @@ const bool = (n: number) => n === 1;
 /** A user's confirmed email is theirs to see, with the users.email scope. */
 const emailShownTo = (u: UserRow, view: View) => !!(view.emailVisible && view.viewerId === u.id && bool(u.email_confirmed) && u.email);
 
-/** The user object: defaults id, name and username, as on the public platform. */
-export const userDeclaration: ResourceDeclaration<UserRow, View> = {
+/**
+ * Plaza has no paid subscriptions between users (subscription_type is the account's own plan), so
+ * no user subscribes to the viewer; the fields need a viewer to be about.
+ */
+const subscribesToViewer = (_u: UserRow, view: View) => (view.viewerId !== undefined ? false : undefined);
+
+/**
+ * The user object: defaults id, name and username, as on the public platform. `withViewData`
+ * loads what the viewer-dependent fields read (src/platform/users/viewer-fields.ts).
+ */
+export const userDeclaration: ResourceDeclaration<UserRow, View> & { withViewData: typeof withUserViewerData } = {
+  withViewData: withUserViewerData,
   resource: 'user',
   fieldsParam: 'user.fields',
   defaults: ['id', 'name', 'username'],
@@ -36,6 +47,12 @@ export const userDeclaration: ResourceDeclaration<UserRow, View> = {
     profile_banner_url: (u) => u.profile_banner_url ?? undefined,
     profile_image_url: (u) => u.profile_image_url,
     protected: (u) => bool(u.protected),
+    receives_your_dm: (u, view) => (view.viewerId === undefined ? undefined : (view.userData?.dmable?.has(u.id) ?? false)),
+    subscribes_to_you: subscribesToViewer,
+    subscription: (u, view) => {
+      const subscribes = subscribesToViewer(u, view);
+      return subscribes === undefined ? undefined : { subscribes_to_you: subscribes };
+    },
     public_metrics: (u) => ({
       followers_count: u.followers_count,
       following_count: u.following_count,
@@ -47,12 +64,17 @@ export const userDeclaration: ResourceDeclaration<UserRow, View> = {
     subscription_type: (u) => u.subscription_type,
     url: (u) => u.url ?? '',
     verified: (u) => bool(u.verified),
+    verified_followers_count: (u, view) => view.userData?.verifiedFollowers?.get(u.id),
     verified_type: (u) => u.verified_type,
     withheld: (u) => fromJson(u.withheld) ?? undefined,
   },
   viewKeys: {
     confirmed_email: (u, view) => (emailShownTo(u, view) ? 'shown' : ''),
     connection_status: (u, view) => view.relations?.get(u.id)?.join(',') ?? '-',
+    receives_your_dm: (u, view) => (view.viewerId === undefined ? '-' : view.userData?.dmable?.has(u.id) ? 'dm' : 'no-dm'),
+    subscribes_to_you: (_u, view) => (view.viewerId === undefined ? '-' : 'viewer'),
+    subscription: (_u, view) => (view.viewerId === undefined ? '-' : 'viewer'),
+    verified_followers_count: (u, view) => String(view.userData?.verifiedFollowers?.get(u.id) ?? '-'),
   },
 };
 

@@ -16,6 +16,11 @@ import * as m0013 from './0013-user-search.js';
 import * as m0016 from './0016-admin-faults.js';
 import * as m0017 from './0017-news-notes-usage.js';
 import * as m0022 from './0022-media-metadata-dm-blocks.js';
+import * as m0023 from './0023-chats.js';
+import * as m0024 from './0024-broadcasts-trends.js';
+import * as m0025 from './0025-articles-analytics.js';
+import * as m0026 from './0026-compliance-folders-affiliates.js';
+import * as m0027 from './0027-media-subtitles.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -39,4 +44,9 @@ export const migrations: Record<string, PlazaMigration> = {
   '0016-admin-faults': m0016,
   '0017-news-notes-usage': m0017,
   '0022-media-metadata-dm-blocks': m0022,
+  '0023-chats': m0023,
+  '0024-broadcasts-trends': m0024,
+  '0025-articles-analytics': m0025,
+  '0026-compliance-folders-affiliates': m0026,
+  '0027-media-subtitles': m0027,
 };

@@ -1,0 +1,67 @@
+import type { DbOrTx } from '../../store/store.js';
+import type { BroadcastChatTable } from '../../store/schema-broadcasts.js';
+import type { BroadcastRow } from './wire.js';
+
+export async function insertBroadcasts(db: DbOrTx, rows: readonly BroadcastRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('scheduled_broadcasts').values([...rows]).execute();
+}
+
+export async function findBroadcast(db: DbOrTx, broadcastId: string): Promise<BroadcastRow | undefined> {
+  return db.selectFrom('scheduled_broadcasts').selectAll().where('broadcast_id', '=', broadcastId).executeTakeFirst();
+}
+
+export async function updateBroadcast(db: DbOrTx, broadcastId: string, changes: Partial<BroadcastRow>): Promise<void> {
+  await db.updateTable('scheduled_broadcasts').set(changes).where('broadcast_id', '=', broadcastId).execute();
+}
+
+export async function deleteBroadcasts(db: DbOrTx, broadcastIds: readonly string[]): Promise<void> {
+  if (broadcastIds.length > 0) await db.deleteFrom('scheduled_broadcasts').where('broadcast_id', 'in', broadcastIds).execute();
+}
+
+/** The occurrences of a series that start after `start`, earliest first. */
+export async function laterInSeries(db: DbOrTx, seriesId: string, start: string): Promise<BroadcastRow[]> {
+  return db
+    .selectFrom('scheduled_broadcasts')
+    .selectAll()
+    .where('recurring_schedule_id', '=', seriesId)
+    .where('scheduled_start', '>', start)
+    .orderBy('scheduled_start')
+    .orderBy('broadcast_id')
+    .execute();
+}
+
+export interface OwnerPage {
+  oldestStart?: string;
+  newestStart?: string;
+  after?: { start: string; broadcastId: string };
+  limit: number;
+}
+
+/** The owner's broadcasts by start time (earliest first), within the start bounds (inclusive), after the cursor. */
+export async function broadcastsOfOwner(db: DbOrTx, ownerId: string, p: OwnerPage): Promise<BroadcastRow[]> {
+  let q = db.selectFrom('scheduled_broadcasts').selectAll().where('owner_id', '=', ownerId);
+  if (p.oldestStart) q = q.where('scheduled_start', '>=', p.oldestStart);
+  if (p.newestStart) q = q.where('scheduled_start', '<=', p.newestStart);
+  const after = p.after;
+  if (after) {
+    q = q.where((eb) =>
+      eb.or([eb('scheduled_start', '>', after.start), eb.and([eb('scheduled_start', '=', after.start), eb('broadcast_id', '>', after.broadcastId)])]),
+    );
+  }
+  return q.orderBy('scheduled_start').orderBy('broadcast_id').limit(p.limit).execute();
+}
+
+export async function insertChat(db: DbOrTx, row: BroadcastChatTable): Promise<void> {
+  await db.insertInto('broadcast_chats').values(row).execute();
+}
+
+export async function mediaOwnedBy(db: DbOrTx, mediaId: string, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('media').select('id').where('id', '=', mediaId).where('owner_user_id', '=', userId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether `sourceId` blocks `targetId`. */
+export async function blocks(db: DbOrTx, sourceId: string, targetId: string): Promise<boolean> {
+  const row = await db.selectFrom('blocks').select('target_user_id').where('source_user_id', '=', sourceId).where('target_user_id', '=', targetId).executeTakeFirst();
+  return row !== undefined;
+}
