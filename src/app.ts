@@ -17,6 +17,7 @@ import { StreamRuleBook } from './platform/stream-rules/book.js';
 import { StreamEngine } from './platform/streams/engine.js';
 import { readCredentials, writeCredentials, type CredentialsFile } from './seed/credentials.js';
 import { demoCredentials, demoWorkspace, seedDemo } from './seed/demo.js';
+import { startTermHourCounter } from './platform/search/term-hours.js';
 import { IdGenerator } from './store/ids.js';
 import { openStore } from './store/store.js';
 
@@ -108,6 +109,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
   }
   // Webhook fan-out and delivery: after the seed, so a fresh store's own seed events are not news.
   const eventWorkers = await startEventWorkers(ctx);
+  const termHours = startTermHourCounter(ctx);
   readiness.mark('workers_started');
 
   let closed = false;
@@ -129,6 +131,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
       admin?.close();
       await Promise.allSettled(listeners.map((l) => l.close()));
       await eventWorkers.close();
+      await termHours.close();
       await ctx.events.close();
       await store.close();
     },

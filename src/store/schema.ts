@@ -22,9 +22,10 @@ import type { ComplianceMiscTables } from './schema-compliance-misc.js';
 import type { ArticlesAnalyticsTables } from './schema-articles-analytics.js';
 import type { BroadcastTables } from './schema-broadcasts.js';
 import type { MediaSubtitleTables } from './schema-media-subtitles.js';
+import type { TermHourTables } from './schema-term-hours.js';
 
 /** Every table: the foundation's here, each later area's in its own schema file. */
-export interface Database extends FoundationTables, AdsTables, OAuthFlowTables, PostsTables, GraphTables, ActivityTables, EventsTables, AdsMediaTables, AdsAudienceTables, StreamTables, StreamConnectionTables, MediaDmTables, ChatTables, NewsNotesUsageTables, ComplianceMiscTables, ArticlesAnalyticsTables, BroadcastTables, MediaSubtitleTables {}
+export interface Database extends FoundationTables, AdsTables, OAuthFlowTables, PostsTables, GraphTables, ActivityTables, EventsTables, AdsMediaTables, AdsAudienceTables, StreamTables, StreamConnectionTables, MediaDmTables, ChatTables, NewsNotesUsageTables, ComplianceMiscTables, ArticlesAnalyticsTables, BroadcastTables, MediaSubtitleTables, TermHourTables {}
 
 export interface FoundationTables {
   apps: AppTable;

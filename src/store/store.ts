@@ -49,8 +49,9 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   const dialect = dialectOf(url);
   let db: Db;
   let closePool = async () => {};
-  // The impression ledger is written after reads and read by no cached answer.
-  const writes = new WriteCounter(new Set(['oauth_nonces', 'post_impressions_hourly']));
+  // The impression ledger is written after reads and read by no cached answer; the word counts are
+  // remade from posts by a background job (search/term-hours.ts) and change no answer.
+  const writes = new WriteCounter(new Set(['oauth_nonces', 'post_impressions_hourly', 'post_term_hours', 'post_term_hours_dirty']));
   let generation: () => string | undefined = () => undefined;
   let tableGeneration: (table: string) => string | undefined = () => undefined;
   // A cache-validity window, not a rule of the interface: wall time, not the injected clock.

@@ -2,6 +2,8 @@ import { CompiledQuery, sql, type RawBuilder, type SqlBool } from 'kysely';
 import { compileSql, tokenize, type QueryNode } from '../../query/index.js';
 import type { StoreDialect } from '../../store/store.js';
 import type { DbOrTx } from '../../store/store.js';
+import { countByBucket } from '../../platform/search/store.js';
+import { singleWord } from '../../platform/search/term-hours.js';
 import { AdsError } from '../http/errors.js';
 
 /**
@@ -44,12 +46,13 @@ function keywordNode(keyword: string): QueryNode {
   return { kind: 'text', tokens, phrase: tokens.length > 1, raw: keyword };
 }
 
-function matchCondition(q: InsightQuery, dialect: StoreDialect): RawBuilder<SqlBool> {
+/** The posts an insight counts, in the query language. */
+function matchNode(q: InsightQuery): QueryNode {
   const any: QueryNode = { kind: 'or', children: q.keywords.map(keywordNode) };
   const parts: QueryNode[] = [q.keywords.length === 1 ? any.children[0] : any];
   if (q.negative_keywords?.length) parts.push({ kind: 'not', child: { kind: 'or', children: q.negative_keywords.map(keywordNode) } });
   if (q.location) parts.push({ kind: 'place_country', value: q.location, raw: `place_country:${q.location}` });
-  return compileSql(parts.length === 1 ? parts[0] : { kind: 'and', children: parts }, dialect);
+  return parts.length === 1 ? parts[0] : { kind: 'and', children: parts };
 }
 
 function window(q: InsightQuery, now: Date): { start: number; end: number } {
@@ -79,7 +82,7 @@ function postsIn(db: DbOrTx, q: InsightQuery, dialect: StoreDialect, start: numb
     .where('posts.created_at', '>=', new Date(start).toISOString())
     .where('posts.created_at', '<', new Date(end).toISOString())
     .where('posts.author_id', 'not in', db.selectFrom('users').select('users.id').where('users.protected', '=', 1))
-    .where(matchCondition(q, dialect));
+    .where(compileSql(matchNode(q), dialect));
 }
 
 /**
@@ -122,9 +125,10 @@ export async function keywordInsights(db: DbOrTx, dialect: StoreDialect, q: Insi
   const bucket = BUCKETS[q.granularity];
   const scoped: Scoped = () => postsIn(db, q, dialect, start, end);
 
-  const key = sql<string>`substr(posts.created_at, 1, ${sql.lit(bucket.prefix)})`;
-  const counted = await scoped().select([key.as('bucket'), (eb) => eb.fn.countAll<number | string>().as('n')]).groupBy(key).execute();
-  const counts = new Map(counted.map((r) => [r.bucket, Number(r.n)]));
+  // Counted as search counts are (the same rows: no reposts, no protected authors' posts).
+  const node = matchNode(q);
+  const scope = { startTime: new Date(start).toISOString(), endTime: new Date(end).toISOString(), excludeReposts: true };
+  const counts = await countByBucket(db, dialect, compileSql(node, dialect), scope, bucket.prefix, singleWord(node));
   const post_volume: number[] = [];
   for (let at = Math.floor(start / bucket.ms) * bucket.ms; at < end; at += bucket.ms) {
     post_volume.push(counts.get(new Date(at).toISOString().slice(0, bucket.prefix)) ?? 0);

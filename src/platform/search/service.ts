@@ -7,6 +7,7 @@ import type { PostRow } from '../posts/wire.js';
 import type { View } from '../view.js';
 import type { CountsRequest, Granularity, SearchRequest } from './request.js';
 import { countByBucket, resolveUsers, searchByRecency, searchByRelevancy } from './store.js';
+import { singleWord } from './term-hours.js';
 
 /** The two indexes of spec 000's search and counts: the last 7 days, and the full archive. */
 export type SearchIndex = 'recent' | 'all';
@@ -77,7 +78,8 @@ export async function countPosts(ctx: AppContext, { index, ast, granularity, sco
   const windowStart = Date.parse(scope.startTime);
   const pageStart = index === 'all' ? Math.max(windowStart, pageEnd - ARCHIVE_PAGE_MS) : windowStart;
   const pageScope = { ...scope, startTime: new Date(pageStart).toISOString(), endTime: new Date(pageEnd).toISOString() };
-  const counts = await countByBucket(ctx.store.db, compileSql(await resolveUsers(ctx.store.db, ast), ctx.store.dialect), pageScope, BUCKET[granularity].prefix);
+  const where = compileSql(await resolveUsers(ctx.store.db, ast), ctx.store.dialect);
+  const counts = await countByBucket(ctx.store.db, ctx.store.dialect, where, pageScope, BUCKET[granularity].prefix, singleWord(ast));
 
   const data: CountsResult['data'] = [];
   let total = 0;

@@ -1,8 +1,9 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { leavesOf, withUserIds, type QueryNode } from '../../query/ast.js';
 import type { MatchablePost } from '../../query/match.js';
-import { fromJson, type DbOrTx } from '../../store/store.js';
+import { fromJson, type DbOrTx, type StoreDialect } from '../../store/store.js';
 import type { PostRow } from '../posts/wire.js';
+import { changedHours, keptCounts, keptCountsApply, readFromPosts, wholeHours } from './term-hours.js';
 
 /** The rows a search may see: live latest versions within the window, visible to the viewer. */
 export interface SearchScope {
@@ -17,7 +18,11 @@ export interface SearchScope {
   excludeReposts: boolean;
 }
 
-function scoped(db: DbOrTx, where: RawBuilder<SqlBool>, scope: SearchScope) {
+/**
+ * The rows a search may see (`visible`), or the rows the kept word counts hold that the viewer
+ * may not (`hidden`: protected authors' posts the viewer does not follow).
+ */
+function scoped(db: DbOrTx, where: RawBuilder<SqlBool>, scope: SearchScope, rows: 'visible' | 'hidden' = 'visible') {
   let q = db
     .selectFrom('posts')
     .where('posts.deleted_at', 'is', null)
@@ -32,24 +37,24 @@ function scoped(db: DbOrTx, where: RawBuilder<SqlBool>, scope: SearchScope) {
   if (scope.excludeReposts) q = q.where('posts.reposted_post_id', 'is', null);
   // A protected author's posts reach only the author and their approved followers.
   const viewer = scope.viewerId;
-  q = q.where((eb) =>
+  return q.where((eb) =>
     eb.exists(
       eb
         .selectFrom('users as a')
         .select(sql.lit(1).as('one'))
         .whereRef('a.id', '=', 'posts.author_id')
-        .where((inner) =>
-          viewer
+        .where((inner) => {
+          const readable = viewer
             ? inner.or([
                 inner('a.protected', '=', 0),
                 inner('a.id', '=', viewer),
                 inner.exists(inner.selectFrom('follows').select(sql.lit(1).as('one')).where('follows.source_user_id', '=', viewer).whereRef('follows.target_user_id', '=', 'a.id')),
               ])
-            : inner('a.protected', '=', 0),
-        ),
+            : inner('a.protected', '=', 0);
+          return rows === 'visible' ? readable : inner.not(readable);
+        }),
     ),
   );
-  return q;
 }
 
 /** Newest first by (created_at, id), after the composite key `after`. */
@@ -73,11 +78,36 @@ export async function searchByRelevancy(db: DbOrTx, where: RawBuilder<SqlBool>, 
     .execute();
 }
 
-/** Matching posts per time bucket: `prefix` characters of created_at (13: the hour, 16: the minute, 10: the day). */
-export async function countByBucket(db: DbOrTx, where: RawBuilder<SqlBool>, scope: SearchScope, prefix: number): Promise<Map<string, number>> {
+/** Matching posts per bucket of `prefix` characters of created_at (13: the hour, 16: the minute, 10: the day). */
+async function grouped(q: ReturnType<typeof scoped>, prefix: number): Promise<Map<string, number>> {
   const bucket = sql<string>`substr(posts.created_at, 1, ${sql.lit(prefix)})`;
-  const rows = await scoped(db, where, scope).select([bucket.as('bucket'), (eb) => eb.fn.countAll<number | string>().as('n')]).groupBy(bucket).execute();
+  const rows = await q.select([bucket.as('bucket'), (eb) => eb.fn.countAll<number | string>().as('n')]).groupBy(bucket).execute();
   return new Map(rows.map((r) => [r.bucket, Number(r.n)]));
+}
+
+/**
+ * Matching posts per time bucket: `prefix` characters of created_at (13: the hour, 16: the
+ * minute, 10: the day). A query of one word (`word`) by hour or day on PostgreSQL reads the
+ * window's whole, unchanged hours from the kept counts (term-hours.ts), less the protected posts
+ * the viewer may not see, and only the rest from posts.
+ */
+export async function countByBucket(db: DbOrTx, dialect: StoreDialect, where: RawBuilder<SqlBool>, scope: SearchScope, prefix: number, word?: string): Promise<Map<string, number>> {
+  const startMs = Date.parse(scope.startTime);
+  const endMs = Date.parse(scope.endTime);
+  const split = keptCountsApply(dialect, word) && !scope.sinceId && !scope.untilId && prefix <= 13 ? wholeHours(startMs, endMs) : undefined;
+  if (!split || !word) return grouped(scoped(db, where, scope), prefix);
+  const changed = await changedHours(db, split);
+  const unchanged = changed.length ? sql<SqlBool>`substr(posts.created_at, 1, 13) not in (${sql.join(changed)})` : sql<SqlBool>`true`;
+  const [counts, kept, hidden] = await Promise.all([
+    grouped(scoped(db, where, scope).where(readFromPosts(startMs, endMs, split, changed)), prefix),
+    keptCounts(db, word, split, changed, !scope.excludeReposts),
+    grouped(scoped(db, where, { ...scope, startTime: split.from, endTime: split.to }, 'hidden').where(unchanged), 13),
+  ]);
+  for (const [hour, n] of kept) {
+    const bucket = hour.slice(0, prefix);
+    counts.set(bucket, (counts.get(bucket) ?? 0) + n - (hidden.get(hour) ?? 0));
+  }
+  return counts;
 }
 
 /**

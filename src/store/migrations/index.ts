@@ -21,6 +21,7 @@ import * as m0024 from './0024-broadcasts-trends.js';
 import * as m0025 from './0025-articles-analytics.js';
 import * as m0026 from './0026-compliance-folders-affiliates.js';
 import * as m0027 from './0027-media-subtitles.js';
+import * as m0028 from './0028-post-term-hours.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -49,4 +50,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0025-articles-analytics': m0025,
   '0026-compliance-folders-affiliates': m0026,
   '0027-media-subtitles': m0027,
+  '0028-post-term-hours': m0028,
 };
