@@ -16,8 +16,9 @@ await build({
   outdir: out,
   bundle: true,
   splitting: true,
-  // better-sqlite3 loads a native addon by path; pg-native is pg's optional, never-installed peer.
-  external: ['better-sqlite3', 'pg-native'],
+  // better-sqlite3 loads a native addon by path; pg-native is pg's optional, never-installed peer;
+  // ioredis is required from node_modules only when REDIS_URL is set (src/redis.ts).
+  external: ['better-sqlite3', 'pg-native', 'ioredis'],
   // The bundled CommonJS packages call require() for Node's own modules.
   banner: { js: "import { createRequire as __plazaCreateRequire } from 'node:module'; const require = __plazaCreateRequire(import.meta.url);" },
   format: 'esm',

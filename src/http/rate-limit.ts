@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { redisClient } from '../redis.js';
 import type { Clock } from '../clock.js';
 import { sendProblem } from './platform-errors.js';
 import type { Problems } from './problems.js';
@@ -82,7 +83,7 @@ export class RedisRateLimitCounter implements RateLimitCounter {
 
   constructor(redisUrl: string, storeKey: string, private readonly onError: (err: Error) => void = () => {}) {
     this.prefix = `plaza:rate:${createHash('sha256').update(storeKey).digest('hex').slice(0, 24)}:`;
-    this.redis = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    this.redis = redisClient(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false });
     this.redis.on('error', (err) => this.onError(err));
     this.redis.defineCommand('plazaHit', {
       numberOfKeys: 1,
