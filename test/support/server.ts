@@ -25,8 +25,8 @@ export interface TestPlaza extends Plaza {
 
 export async function startTestPlaza(overrides: ConfigOverrides = {}, deps: { clock?: Clock } = {}): Promise<TestPlaza> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-test-'));
-  // A Plaza given another's store leaves the store to its owner, which drops it after every
-  // Plaza on it has closed (cleanups run last-started first).
+  // A Plaza given another's store leaves the store to its owner; stores are dropped once every
+  // Plaza of the file has closed.
   const owned = overrides.databaseUrl === undefined;
   const databaseUrl = overrides.databaseUrl ?? (process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : path.join(dataDir, 'plaza.sqlite'));
   // A second Plaza on a store mints no credentials of its own (they are minted once per store): it
@@ -34,10 +34,12 @@ export async function startTestPlaza(overrides: ConfigOverrides = {}, deps: { cl
   const shared = credentialsFiles.get(databaseUrl);
   const plaza = await boot({ ...(shared ? { credentialsFile: shared } : {}), ...overrides, databaseUrl, dataDir }, deps);
   if (!shared) credentialsFiles.set(databaseUrl, plaza.ctx.config.credentialsFile);
-  cleanups.push(async () => {
-    await plaza.close();
-    if (owned && databaseUrl.startsWith('postgres')) await dropPostgresDatabase(databaseUrl);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+  cleanups.push({
+    close: () => plaza.close(),
+    async remove() {
+      if (owned && databaseUrl.startsWith('postgres')) await dropPostgresDatabase(databaseUrl);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   });
   return plaza;
 }
@@ -46,9 +48,14 @@ const credentialsFiles = new Map<string, string>();
 
 // Registered when this module loads, at the root of the importing test file, so servers started
 // in `before` hooks live until every test of the file has run.
-const cleanups: Array<() => Promise<void>> = [];
+// Servers close in the order they started (a test may have broken a later one's store on purpose,
+// whose close then never ends), and only then are stores dropped, so no Plaza loses its database
+// while it runs.
+const cleanups: Array<{ close(): Promise<void>; remove(): Promise<void> }> = [];
 after(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  const all = cleanups.splice(0);
+  for (const c of all) await c.close();
+  for (const c of all) await c.remove();
 });
 
 async function boot(overrides: ConfigOverrides & { databaseUrl: string; dataDir: string }, deps: { clock?: Clock }): Promise<TestPlaza> {
