@@ -20,8 +20,8 @@ export interface ResourceDeclaration<Row, View> {
   /**
    * Declared by a resource whose JSON text may be kept with its rows: an entry for every field
    * whose value reads the view (who looks, and when), giving what of the view it depends on as a
-   * short key (the same key, the same value), or undefined to have it computed afresh. Without
-   * this declaration, nothing is kept.
+   * short key (the same key, the same value), or undefined to have that field computed afresh for
+   * each answer (the rest is still kept). Without this declaration, nothing is kept.
    */
   viewKeys?: Readonly<Record<string, (row: Row, view: View) => string | undefined>>;
 }
@@ -110,11 +110,15 @@ export function selectFieldsJson<Row extends object, View>(decl: ResourceDeclara
   const p = plan(decl, selected);
   if (!decl.viewKeys) return new RawJson(render(decl, p.fields, row, view));
   let key = '';
+  // Fields read from other rows (whose view key is undefined) are rendered for each answer and
+  // joined to the kept text of the rest, so asking for one of them does not cost the whole object.
+  let live: string[] | undefined;
   for (const name of p.viewDependent) {
     const part = decl.viewKeys[name](row, view);
-    if (part === undefined) return new RawJson(render(decl, p.fields, row, view));
-    key = key ? `${key}|${part}` : part;
+    if (part === undefined) (live ??= []).push(name);
+    else key = key ? `${key}|${part}` : part;
   }
+  if (live) key = `${key}#${live.join(',')}`;
   let byPlan = memo.get(row);
   // A row keeps the texts of a few selections: clients tend to ask for the same few.
   if (!byPlan || byPlan.size >= 16) memo.set(row, (byPlan = new Map()));
@@ -122,10 +126,14 @@ export function selectFieldsJson<Row extends object, View>(decl: ResourceDeclara
   if (!byView) byPlan.set(p, (byView = new Map()));
   let json = byView.get(key);
   if (json === undefined) {
-    json = new RawJson(render(decl, p.fields, row, view));
+    const kept = live ? p.fields.filter((f) => !live.includes(f)) : p.fields;
+    json = new RawJson(render(decl, kept, row, view));
     byView.set(key, json);
   }
-  return json;
+  if (!live) return json;
+  const fresh = render(decl, live, row, view);
+  if (fresh === '{}') return json;
+  return new RawJson(json.text === '{}' ? fresh : `${json.text.slice(0, -1)},${fresh.slice(1)}`);
 }
 
 function render<Row, View>(decl: ResourceDeclaration<Row, View>, fields: readonly string[], row: Row, view: View): string {

@@ -166,13 +166,18 @@ interface EditControls {
 }
 
 const parsedControls = new WeakMap<PostRow, EditControls>();
+/** editable_until of each parsed EditControls, in milliseconds: compared with the view's time on every read. */
+const editableUntilMs = new WeakMap<EditControls, number>();
 /** The row's edit controls, parsed once per row object: rows are kept across requests, and a changed row is a new object. */
 function editControlsOf(p: PostRow): EditControls {
   let controls = parsedControls.get(p);
-  if (!controls) parsedControls.set(p, (controls = fromJson<EditControls>(p.edit_controls)!));
+  if (!controls) {
+    parsedControls.set(p, (controls = fromJson<EditControls>(p.edit_controls)!));
+    editableUntilMs.set(controls, Date.parse(controls.editable_until));
+  }
   return controls;
 }
-const isEditEligible = (controls: EditControls, view: View) => controls.edits_remaining > 0 && controls.editable_until > view.now.toISOString();
+const isEditEligible = (controls: EditControls, view: View) => controls.edits_remaining > 0 && editableUntilMs.get(controls)! > view.now.getTime();
 
 /**
  * What a row's JSON columns name, decoded once per row object: rows are kept across requests
