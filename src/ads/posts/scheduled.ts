@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { startPolledJob, type PolledJob } from '../../polled-job.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
 import type { AccountRow, AdsActor } from '../actor.js';
 import { AdsError } from '../http/errors.js';
@@ -143,26 +144,6 @@ export async function publishDueScheduledPosts(ctx: AppContext): Promise<number>
 }
 
 /** Publishes due scheduled posts as the clock reaches them: polled, one run at a time. */
-export function startScheduledPublisher(ctx: AppContext, pollMs = 1_000): { kick(): void; close(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const kick = () => {
-    if (running || stopped) return;
-    running = publishDueScheduledPosts(ctx)
-      .then(() => undefined)
-      .catch((err) => {
-        if (!stopped) ctx.log.warn({ err }, 'publishing scheduled posts failed; retried on the next poll');
-      })
-      .finally(() => (running = undefined));
-  };
-  const timer = setInterval(kick, pollMs);
-  timer.unref();
-  return {
-    kick,
-    async close() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startScheduledPublisher(ctx: AppContext, pollMs = 1_000): PolledJob {
+  return startPolledJob(ctx, 'publishing scheduled posts failed', () => publishDueScheduledPosts(ctx), pollMs);
 }

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { startPolledJob } from '../../polled-job.js';
 import type { QueryNode } from '../../query/ast.js';
 import type { DbOrTx, StoreDialect } from '../../store/store.js';
 
@@ -65,30 +66,12 @@ export async function countAllDueHours(db: DbOrTx, now: Date): Promise<number> {
   return total;
 }
 
-/** Runs the counting job on PostgreSQL stores: polled, one run at a time. */
+/** Runs the counting job on PostgreSQL stores: polled, one run at a time, and once at start. */
 export function startTermHourCounter(ctx: AppContext, pollMs = 5_000): { close(): Promise<void> } {
   if (ctx.store.dialect !== 'postgres') return { close: async () => {} };
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const kick = () => {
-    if (running || stopped) return;
-    running = countAllDueHours(ctx.store.db, ctx.clock.now())
-      .then(() => undefined)
-      .catch((err) => {
-        if (!stopped) ctx.log.warn({ err }, 'counting posts by word and hour failed; retried on the next poll');
-      })
-      .finally(() => (running = undefined));
-  };
-  const timer = setInterval(kick, pollMs);
-  timer.unref();
-  kick();
-  return {
-    async close() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  const job = startPolledJob(ctx, 'counting posts by word and hour failed', () => countAllDueHours(ctx.store.db, ctx.clock.now()), pollMs);
+  job.kick();
+  return job;
 }
 
 /** The window [start, end) cut for post_term_hours: the whole hours inside, and the edges. */
