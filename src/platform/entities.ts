@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { DbOrTx, Store } from '../store/store.js';
 import type { MediaRow } from './media/wire.js';
+import { cardUrisOf } from './posts/store.js';
 import type { PostRow } from './posts/wire.js';
 import type { UserRow } from './users/wire.js';
 
@@ -181,11 +182,44 @@ function present<Row>(loaded: ReadonlyArray<Entry<Row> | undefined | Error>): Ro
   return out;
 }
 
+/**
+ * The card URIs of posts made through the advertising interface (the post field card_uri), read
+ * afresh by every response (ads_posts changes without the post row). On PostgreSQL the reads of
+ * every response waiting in one turn of the event loop go out as one query, as the caches' do.
+ */
+export class CardUris {
+  private readonly batched: DataLoader<string, string | undefined>;
+
+  constructor(private readonly store: Store) {
+    this.batched = new DataLoader(
+      async (ids) => {
+        const found = await cardUrisOf(this.store.db, ids);
+        return ids.map((id) => found.get(id));
+      },
+      { cache: false, batchScheduleFn: nextTurn, maxBatchSize: 5_000 },
+    );
+  }
+
+  /** The card URI of each post of `postIds` that has one. */
+  async of(db: DbOrTx, postIds: readonly string[]): Promise<Map<string, string>> {
+    if (postIds.length === 0) return new Map();
+    if (db !== this.store.db || this.store.dialect !== 'postgres') return cardUrisOf(db, postIds);
+    const loaded = await this.batched.loadMany(postIds);
+    const out = new Map<string, string>();
+    loaded.forEach((uri, i) => {
+      if (uri instanceof Error) throw uri;
+      if (uri !== undefined) out.set(postIds[i], uri);
+    });
+    return out;
+  }
+}
+
 /** The caches of one process, built once in app.ts. */
 export interface Entities {
   posts: EntityCache<PostRow>;
   users: EntityCache<UserRow>;
   media: EntityCache<MediaRow>;
+  cardUris: CardUris;
 }
 
 export function createEntities(store: Store): Entities {
@@ -193,5 +227,6 @@ export function createEntities(store: Store): Entities {
     posts: new EntityCache<PostRow>(store, { table: 'posts', key: 'id', live: 'not_deleted' }),
     users: new EntityCache<UserRow>(store, { table: 'users', key: 'id' }),
     media: new EntityCache<MediaRow>(store, { table: 'media', key: 'media_key' }),
+    cardUris: new CardUris(store),
   };
 }

@@ -10,7 +10,6 @@ import { mediaDeclaration, type MediaRow } from './media/wire.js';
 import { findPollsByIds } from './polls/store.js';
 import { pollDeclaration } from './polls/wire.js';
 import { EXTRA_FIELDS, mediaKeysOf, postDeclaration, type PostExtras, type PostRow, type PostView } from './posts/wire.js';
-import { cardUrisOf } from './posts/store.js';
 import { followedAmong, followersAmong, findUsersByUsernames } from './users/store.js';
 import { userDeclaration, type UserRow } from './users/wire.js';
 import type { View } from './view.js';
@@ -159,6 +158,11 @@ export class ResponseReads {
   /** Media with these keys, each read once per response, in the order asked. */
   mediaByKeys(keys: readonly string[]): Promise<MediaRow[]> {
     return this.media.read(keys);
+  }
+
+  /** The card URIs of these posts (those made through the advertising interface with a card). */
+  cardUris(postIds: readonly string[]): Promise<Map<string, string>> {
+    return this.ctx.entities.cardUris.of(this.db, postIds);
   }
 }
 
@@ -388,7 +392,7 @@ async function withPostExtras(reads: ResponseReads, selection: Selection, posts:
   if (posts.length === 0 || !EXTRA_FIELDS.some((f) => selection.post.has(f))) return view;
   const extras: PostExtras = {};
   const [cards, media] = await Promise.all([
-    selection.post.has('card_uri') ? cardUrisOf(reads.db, unique(posts.map((p) => p.id))) : undefined,
+    selection.post.has('card_uri') ? reads.cardUris(unique(posts.map((p) => p.id))) : undefined,
     selection.post.has('media_metadata') ? reads.mediaByKeys(unique(posts.flatMap(mediaKeysOf))) : undefined,
   ]);
   if (cards) extras.cardUris = cards;
