@@ -3,7 +3,7 @@ import { leavesOf, withUserIds, type QueryNode } from '../../query/ast.js';
 import type { MatchablePost } from '../../query/match.js';
 import { fromJson, type DbOrTx, type StoreDialect } from '../../store/store.js';
 import type { PostRow } from '../posts/wire.js';
-import { changedHours, keptCounts, keptCountsApply, readFromPosts, wholeHours } from './term-hours.js';
+import { changedHours, keptCounts, readFromPosts, wholeHours } from './term-hours.js';
 
 /** The rows a search may see: live latest versions within the window, visible to the viewer. */
 export interface SearchScope {
@@ -94,8 +94,9 @@ async function grouped(q: ReturnType<typeof scoped>, prefix: number): Promise<Ma
 export async function countByBucket(db: DbOrTx, dialect: StoreDialect, where: RawBuilder<SqlBool>, scope: SearchScope, prefix: number, word?: string): Promise<Map<string, number>> {
   const startMs = Date.parse(scope.startTime);
   const endMs = Date.parse(scope.endTime);
-  const split = keptCountsApply(dialect, word) && !scope.sinceId && !scope.untilId && prefix <= 13 ? wholeHours(startMs, endMs) : undefined;
-  if (!split || !word) return grouped(scoped(db, where, scope), prefix);
+  // Kept counts: PostgreSQL, one word, hours or days, no id bounds.
+  const split = dialect === 'postgres' && word !== undefined && !scope.sinceId && !scope.untilId && prefix <= 13 ? wholeHours(startMs, endMs) : undefined;
+  if (!split || word === undefined) return grouped(scoped(db, where, scope), prefix);
   const changed = await changedHours(db, split);
   const unchanged = changed.length ? sql<SqlBool>`substr(posts.created_at, 1, 13) not in (${sql.join(changed)})` : sql<SqlBool>`true`;
   const [counts, kept, hidden] = await Promise.all([

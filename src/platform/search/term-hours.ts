@@ -2,7 +2,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { startPolledJob } from '../../polled-job.js';
 import type { QueryNode } from '../../query/ast.js';
-import type { DbOrTx, StoreDialect } from '../../store/store.js';
+import type { DbOrTx } from '../../store/store.js';
 
 /**
  * Counts of one word by hour from post_term_hours (migration 0028, PostgreSQL): what makes search
@@ -125,9 +125,4 @@ export function readFromPosts(startMs: number, endMs: number, split: HourSplit, 
     ranges.map(([a, b]) => sql`(posts.created_at >= ${a} and posts.created_at < ${b})`),
     sql` or `,
   )})`;
-}
-
-/** Whether post_term_hours may answer: PostgreSQL, and a query of one word. */
-export function keptCountsApply(dialect: StoreDialect, term: string | undefined): term is string {
-  return dialect === 'postgres' && term !== undefined;
 }
