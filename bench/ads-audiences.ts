@@ -1,6 +1,6 @@
 /**
- * Custom audience batches and keyword insights (issue #14), standalone: `npx tsx
- * bench/ads-audiences.ts [--count 1000000] [--store sqlite|postgres|both] [--requests 50]`.
+ * Custom audience batches and keyword insights (issue #14), standalone: `npm run
+ * bench:ads-audiences -- [--count 1000000] [--store sqlite|postgres|both] [--requests 50]`.
  *
  * For each store: a real Plaza (startPlaza, port 0) on a temporary store, seeded with `--count`
  * posts over 10 days by src/seed/posts.ts, then, over loopback with OAuth 1.0a:

@@ -1,5 +1,5 @@
 /**
- * Search and counts latency (issue #11), standalone: `npx tsx bench/search.ts [--count 1000000]
+ * Search and counts latency (issue #11), standalone: `npm run bench:search -- [--count 1000000]
  * [--store sqlite|postgres|both] [--requests 300]`.
  *
  * For each store: a real Plaza (startPlaza, port 0) on a temporary store, seeded with `--count`
