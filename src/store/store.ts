@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type pg from 'pg';
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver, type Migration, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver, type Migration, type SqliteDialectConfig, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import { WriteCounter } from './generation.js';
 import { withStatementCache } from './statement-cache.js';
+import { checkpointInBackground, type BackgroundCheckpoints } from './sqlite-checkpoints.js';
 import { migrations } from './migrations/index.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
@@ -34,6 +35,8 @@ export interface Store {
    * CREDENTIALS_STALE_MS otherwise, so another process's write is seen within that time.
    */
   credentialsGeneration(): string | undefined;
+  /** An SQLite file's checkpoints, run on a worker thread (see sqlite-checkpoints.ts); none on PostgreSQL or in memory. */
+  checkpoints?: BackgroundCheckpoints;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   const dialect = dialectOf(url);
   let db: Db;
   let closePool = async () => {};
+  let checkpoints: BackgroundCheckpoints | undefined;
   // The impression ledger is written after reads and read by no cached answer; the word counts are
   // remade from posts by a background job (search/term-hours.ts) and change no answer.
   const writes = new WriteCounter(new Set(['oauth_nonces', 'post_impressions_hourly', 'post_term_hours', 'post_term_hours_dirty']));
@@ -79,7 +83,8 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     // Reads of a large store (keyword insights and counts scan index ranges of a million posts)
     // map the file instead of copying each page through SQLite's cache: about a third less CPU.
     sqlite.pragma('mmap_size = 268435456');
-    db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }), plugins: [writes] });
+    if (url !== ':memory:') checkpoints = checkpointInBackground(sqlite, url, onConnectionError);
+    db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }, checkpoints), plugins: [writes] });
     // data_version changes when another connection commits to the file; this one's own writes are counted.
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     // Read once per turn of the event loop: the requests served in one turn share it, and a commit
@@ -103,7 +108,9 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     generation,
     tableGeneration,
     credentialsGeneration,
+    checkpoints,
     close: async () => {
+      await checkpoints?.close();
       await db.destroy();
       await closePool();
     },
@@ -115,12 +122,30 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
  * fails with SQLITE_BUSY_SNAPSHOT when another process (several Plaza processes may share one
  * file) committed in between, and busy_timeout cannot help; taking the write lock at BEGIN makes
  * it wait its turn instead.
+ *
+ * With background checkpoints, a commit that leaves a long log starts one, and the next
+ * transaction waits for it (off the event loop) before it begins: begun once the log is all
+ * copied, it starts the log over instead of growing it.
  */
 class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly checkpoints?: BackgroundCheckpoints,
+  ) {
+    super(config);
+  }
+
   override createDriver(): Driver {
     const driver = super.createDriver();
+    const commit = driver.commitTransaction.bind(driver);
+    const checkpoints = this.checkpoints;
     driver.beginTransaction = async (connection) => {
+      await checkpoints?.running();
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    driver.commitTransaction = async (connection) => {
+      await commit(connection);
+      checkpoints?.afterCommit();
     };
     return driver;
   }
