@@ -44,10 +44,10 @@ export type AdsDoNotReachListTable = AdsUserListColumns;
 export interface AdsAudienceUserTable {
   list_id: string;
   key_type: string;
-  key_hash: string;
+  /** A digest's 32 bytes; a partner_user_id's UTF-8 bytes (see identifierBytes). */
+  key_hash: Buffer;
   user_id: string | null;
   expires_at: string;
-  created_at: string;
 }
 
 export interface AdsAudiencePermissionTable {

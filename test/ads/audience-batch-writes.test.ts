@@ -24,8 +24,12 @@ async function audience(account: string) {
   return res.body.data.id as string;
 }
 
-const rowsOf = (listId: string) =>
-  k.plaza.ctx.store.db.selectFrom('ads_audience_users').select(['key_type', 'key_hash', 'user_id', 'expires_at']).where('list_id', '=', listId).orderBy('key_type').orderBy('key_hash').execute();
+/** The list's stored identifiers, each value as it was sent (stored as bytes: a digest's 32, a partner id's UTF-8). */
+const rowsOf = async (listId: string) =>
+  (await k.plaza.ctx.store.db.selectFrom('ads_audience_users').select(['key_type', 'key_hash', 'user_id', 'expires_at']).where('list_id', '=', listId).orderBy('key_type').orderBy('key_hash').execute()).map((r) => ({
+    ...r,
+    key_hash: Buffer.from(r.key_hash).toString(r.key_type === 'partner_user_id' ? 'utf8' : 'hex'),
+  }));
 
 test('users batch: "the batch keeps the request\'s order": the last operation on an identifier decides it, matched and unmatched identifiers stored alike', async () => {
   const account = k.accountOf('ada');

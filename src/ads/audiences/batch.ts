@@ -191,7 +191,6 @@ export async function applyUserBatch(ctx: AppContext, db: DbOrTx, listId: string
       }
     }
   }
-  const now = ctx.clock.now().toISOString();
   for (const [type, byHash] of final) {
     const removals: string[] = [];
     const hashes: string[] = [];
@@ -207,35 +206,49 @@ export async function applyUserBatch(ctx: AppContext, db: DbOrTx, listId: string
       expiries.push(expiresAt);
     }
     for (let i = 0; i < removals.length; i += 500) {
-      await db.deleteFrom('ads_audience_users').where('list_id', '=', listId).where('key_type', '=', type).where('key_hash', 'in', removals.slice(i, i + 500)).execute();
+      const keys = removals.slice(i, i + 500).map((value) => identifierBytes(type, value));
+      await db.deleteFrom('ads_audience_users').where('list_id', '=', listId).where('key_type', '=', type).where('key_hash', 'in', keys).execute();
     }
-    if (hashes.length > 0) await upsertIdentifiers(ctx, db, listId, type, now, hashes, users, expiries);
+    if (hashes.length > 0) await upsertIdentifiers(ctx, db, listId, type, hashes, users, expiries);
   }
   return batch.records;
 }
 
 /**
+ * How an identifier is stored (migration 0029): a digest as its 32 bytes, a partner_user_id
+ * (not hashed) as its UTF-8 bytes. The statements below convert the same way in SQL.
+ */
+export function identifierBytes(type: string, value: string): Buffer {
+  return type === UNHASHED_KEY ? Buffer.from(value, 'utf8') : Buffer.from(value, 'hex');
+}
+
+/**
  * One statement for every identifier of a type, whatever their number: the columns travel as a
  * few text parameters (no per-value parameters for the query builder to compile or the drivers'
- * limits to split). `users` holds '' where the identifier matches nobody.
+ * limits to split), and each value becomes its bytes in SQL, as identifierBytes says. `users`
+ * holds '' where the identifier matches nobody.
  */
-async function upsertIdentifiers(ctx: AppContext, db: DbOrTx, listId: string, type: string, now: string, hashes: string[], users: string[], expiries: string[]): Promise<void> {
+async function upsertIdentifiers(ctx: AppContext, db: DbOrTx, listId: string, type: string, hashes: string[], users: string[], expiries: string[]): Promise<void> {
+  const unhashed = type === UNHASHED_KEY;
   let rows;
   if (ctx.store.dialect === 'postgres') {
     // Comma-joined columns split by string_to_array cost far less to send than text[] parameters,
     // which the driver quotes and escapes value by value. Ids, times and digests hold no comma;
     // only a partner_user_id may, and then its column goes as an array.
     const column = (values: string[]) => (values.some((v) => v.includes(',')) ? sql`${values}::text[]` : sql`string_to_array(${values.join(',')}, ',')`);
-    rows = sql`select ${listId}, ${type}, t.key_hash, nullif(t.user_id, ''), t.expires_at, ${now}
+    const bytes = unhashed ? sql`convert_to(t.key_hash, 'UTF8')` : sql`decode(t.key_hash, 'hex')`;
+    rows = sql`select ${listId}, ${type}, ${bytes}, nullif(t.user_id, ''), t.expires_at
       from unnest(${column(hashes)}, string_to_array(${users.join(',')}, ','), string_to_array(${expiries.join(',')}, ',')) as t(key_hash, user_id, expires_at)`;
   } else {
     // In key order: the digests are random, and inserted in order each page of the primary key's
     // index is visited once, instead of once per row (which, past SQLite's page cache, reads and
     // spills the index over and over). SQLite's sorter orders them faster than JavaScript would.
-    rows = sql`select ${listId}, ${type}, value ->> 0, nullif(value ->> 1, ''), value ->> 2, ${now}
+    // Lowercase hex of one length orders as its bytes do, and text as its UTF-8 bytes.
+    const bytes = unhashed ? sql`cast(value ->> 0 as blob)` : sql`unhex(value ->> 0)`;
+    rows = sql`select ${listId}, ${type}, ${bytes}, nullif(value ->> 1, ''), value ->> 2
       from json_each(${JSON.stringify(hashes.map((h, i) => [h, users[i], expiries[i]]))}) where true order by value ->> 0`;
   }
-  await sql`insert into ads_audience_users (list_id, key_type, key_hash, user_id, expires_at, created_at) ${rows}
+  await sql`insert into ads_audience_users (list_id, key_type, key_hash, user_id, expires_at) ${rows}
     on conflict (list_id, key_type, key_hash) do update set expires_at = excluded.expires_at, user_id = excluded.user_id`.execute(db);
 }
 

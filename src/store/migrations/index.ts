@@ -22,6 +22,7 @@ import * as m0025 from './0025-articles-analytics.js';
 import * as m0026 from './0026-compliance-folders-affiliates.js';
 import * as m0027 from './0027-media-subtitles.js';
 import * as m0028 from './0028-post-term-hours.js';
+import * as m0029 from './0029-audience-identifiers-binary.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -51,4 +52,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0026-compliance-folders-affiliates': m0026,
   '0027-media-subtitles': m0027,
   '0028-post-term-hours': m0028,
+  '0029-audience-identifiers-binary': m0029,
 };

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
+import { migrations } from '../../src/store/migrations/index.js';
+import type { StoreDialect } from '../../src/store/store.js';
+import { dropPostgresDatabase, freshPostgresDatabase } from '../support/postgres.js';
+
+/**
+ * Migration 0029 keeps uploaded audience identifiers as bytes. A store made before it holds them
+ * as text: after the migration every identifier is still there, as its bytes, and a batch that
+ * uploads or deletes the same identifier again finds it (src/ads/audiences/batch.ts).
+ */
+const adminUrl = process.env.DATABASE_URL;
+
+function migrator(db: Kysely<any>, dialect: StoreDialect): Migrator {
+  const provider = {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, { up: (k: Kysely<any>) => m.up(k, dialect) }]));
+    },
+  };
+  return new Migrator({ db, provider });
+}
+
+test('migration 0029: identifiers stored as text before it are kept as their bytes, digests as 32 bytes, partner ids as UTF-8, and nothing else changes', async () => {
+  const dialect: StoreDialect = adminUrl ? 'postgres' : 'sqlite';
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-migration-'));
+  const url = adminUrl ? await freshPostgresDatabase(adminUrl) : path.join(dir, 'plaza.sqlite');
+  const db = new Kysely<any>({
+    dialect: adminUrl ? new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2 }) }) : new SqliteDialect({ database: new SQLite(url) }),
+  });
+  try {
+    const m = migrator(db, dialect);
+    const before = await m.migrateTo('0028-post-term-hours');
+    assert.equal(before.error, undefined);
+    const digest = crypto.createHash('sha256').update('ada@plaza.example').digest('hex');
+    const rows = [
+      { list_id: 'list1', key_type: 'email', key_hash: digest, user_id: 'u1', expires_at: '2027-12-24T00:00:00.000Z', created_at: '2026-11-24T00:00:00.000Z' },
+      { list_id: 'list1', key_type: 'partner_user_id', key_hash: 'a,b "é"', user_id: null, expires_at: '2027-12-25T00:00:00.000Z', created_at: '2026-11-24T00:00:00.000Z' },
+    ];
+    await db.insertInto('ads_audience_users').values(rows).execute();
+
+    const after = await m.migrateToLatest();
+    assert.equal(after.error, undefined, String(after.error));
+    const kept = await db.selectFrom('ads_audience_users').selectAll().orderBy('key_type').execute();
+    assert.deepEqual(
+      kept.map((r) => ({ ...r, key_hash: Buffer.from(r.key_hash) })),
+      [
+        { list_id: 'list1', key_type: 'email', key_hash: Buffer.from(digest, 'hex'), user_id: 'u1', expires_at: '2027-12-24T00:00:00.000Z' },
+        { list_id: 'list1', key_type: 'partner_user_id', key_hash: Buffer.from('a,b "é"', 'utf8'), user_id: null, expires_at: '2027-12-25T00:00:00.000Z' },
+      ],
+    );
+    // The key still holds: the same identifier again is a conflict, not a second row.
+    await assert.rejects(db.insertInto('ads_audience_users').values({ list_id: 'list1', key_type: 'email', key_hash: Buffer.from(digest, 'hex'), user_id: null, expires_at: '2028-01-01T00:00:00.000Z' }).execute());
+    // And the matched-users index is there for audience sizes.
+    const indexes =
+      dialect === 'postgres'
+        ? (await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'ads_audience_users'`.execute(db)).rows
+        : (await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'ads_audience_users'`.execute(db)).rows;
+    assert.ok(indexes.some((i) => i.name === 'ads_audience_users_matched'), JSON.stringify(indexes));
+  } finally {
+    await db.destroy();
+    if (adminUrl) await dropPostgresDatabase(url);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
