@@ -93,6 +93,7 @@ async function runStore(store: 'sqlite' | 'postgres', scratch: string): Promise<
       const t = process.hrtime.bigint();
       const res = await send('POST', `/12/accounts/${account}/custom_audiences/${audience}/users`, body);
       times.push(Number(process.hrtime.bigint() - t) / 1e6);
+      process.stderr.write(`${store}: batch ${round + 1} of ${BATCHES}: ${times.at(-1)!.toFixed(0)} ms\n`);
       if (res.data[0].success_count !== 2500 * USERS_PER_OPERATION || res.data[0].total_count !== 2500 * USERS_PER_OPERATION) throw new Error(`batch counts ${JSON.stringify(res.data)}`);
       if (round === 0) firstRss = process.memoryUsage().rss;
       if (round === 0) firstHeap = heapAfterGc();
