@@ -183,12 +183,17 @@ function present<Row>(loaded: ReadonlyArray<Entry<Row> | undefined | Error>): Ro
 }
 
 /**
- * The card URIs of posts made through the advertising interface (the post field card_uri), read
- * afresh by every response (ads_posts changes without the post row). On PostgreSQL the reads of
- * every response waiting in one turn of the event loop go out as one query, as the caches' do.
+ * The card URIs of posts made through the advertising interface (the post field card_uri): they
+ * live in ads_posts, which changes without the post row. On SQLite each post's answer is kept
+ * while that table's write generation holds, as the entity caches keep rows; on PostgreSQL they
+ * are read afresh by every response, the reads of every response waiting in one turn of the
+ * event loop going out as one query, as the caches' do.
  */
 export class CardUris {
   private readonly batched: DataLoader<string, string | undefined>;
+  /** SQLite: post id -> its card URI, or null for none, valid for `generation`. */
+  private readonly kept = new Map<string, string | null>();
+  private generation: string | undefined;
 
   constructor(private readonly store: Store) {
     this.batched = new DataLoader(
@@ -203,13 +208,34 @@ export class CardUris {
   /** The card URI of each post of `postIds` that has one. */
   async of(db: DbOrTx, postIds: readonly string[]): Promise<Map<string, string>> {
     if (postIds.length === 0) return new Map();
-    if (db !== this.store.db || this.store.dialect !== 'postgres') return cardUrisOf(db, postIds);
-    const loaded = await this.batched.loadMany(postIds);
+    if (db !== this.store.db) return cardUrisOf(db, postIds);
     const out = new Map<string, string>();
-    loaded.forEach((uri, i) => {
-      if (uri instanceof Error) throw uri;
-      if (uri !== undefined) out.set(postIds[i], uri);
-    });
+    if (this.store.dialect === 'postgres') {
+      const loaded = await this.batched.loadMany(postIds);
+      loaded.forEach((uri, i) => {
+        if (uri instanceof Error) throw uri;
+        if (uri !== undefined) out.set(postIds[i], uri);
+      });
+      return out;
+    }
+    const generation = this.store.tableGeneration('ads_posts');
+    if (generation === undefined) return cardUrisOf(db, postIds);
+    if (generation !== this.generation || this.kept.size > CAPACITY) {
+      this.kept.clear();
+      this.generation = generation;
+    }
+    const missing = postIds.filter((id) => !this.kept.has(id));
+    if (missing.length > 0) {
+      // Read under `generation`: a write that lands meanwhile changes the generation, and the
+      // next response reads again.
+      const found = await cardUrisOf(db, missing);
+      if (this.generation === generation) for (const id of missing) this.kept.set(id, found.get(id) ?? null);
+      for (const [id, uri] of found) out.set(id, uri);
+    }
+    for (const id of postIds) {
+      const uri = this.kept.get(id);
+      if (uri) out.set(id, uri);
+    }
     return out;
   }
 }

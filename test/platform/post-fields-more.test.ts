@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
 import { postFixtures, PROBLEMS, type PostFixtures } from './posts-support.js';
 
@@ -76,6 +78,45 @@ test('card_uri: the card URI of a post made through the advertising interface wi
   assert.equal(res.status, 200, res.text);
   assert.equal(res.body.data[0].card_uri, 'card://1234567890');
   assert.equal('card_uri' in res.body.data[1], false);
+});
+
+test('card_uri is current on every read: a card added, changed or removed after a read, through this process or another connection to the store, shows on the next read', async () => {
+  const id = await created(ada, { text: 'a card comes later' });
+  const read = async () => {
+    const res = await p.get(`/2/posts?ids=${id}&post.fields=card_uri`, { auth: p.appAuth });
+    assert.equal(res.status, 200, res.text);
+    return res.body.data[0].card_uri as string | undefined;
+  };
+  assert.equal(await read(), undefined);
+  const at = new Date().toISOString();
+  const account = await plaza.ctx.store.db.selectFrom('ads_accounts').select('id').executeTakeFirstOrThrow();
+  await plaza.ctx.store.db
+    .insertInto('ads_posts')
+    .values({ post_id: id, account_id: account.id, name: null, card_uri: 'card://1', video_cta: null, video_cta_value: null, video_title: null, video_description: null, created_at: at, updated_at: at })
+    .execute();
+  assert.equal(await read(), 'card://1');
+  await plaza.ctx.store.db.updateTable('ads_posts').set({ card_uri: 'card://2' }).where('post_id', '=', id).execute();
+  assert.equal(await read(), 'card://2');
+  // Another connection (another Plaza process on the same store) writes unseen by this one.
+  if (plaza.databaseUrl.startsWith('postgres')) {
+    const other = new pg.Client({ connectionString: plaza.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('update ads_posts set card_uri = $1 where post_id = $2', ['card://3', id]);
+    } finally {
+      await other.end();
+    }
+  } else {
+    const other = new SQLite(plaza.databaseUrl);
+    try {
+      other.prepare('update ads_posts set card_uri = ? where post_id = ?').run('card://3', id);
+    } finally {
+      other.close();
+    }
+  }
+  assert.equal(await read(), 'card://3');
+  await plaza.ctx.store.db.deleteFrom('ads_posts').where('post_id', '=', id).execute();
+  assert.equal(await read(), undefined);
 });
 
 test('the community notes fields (matched_media_notes, note_request_suggestions, suggested_source_links, suggested_source_links_with_counts) are accepted and left out: Plaza shows no notes on posts', async () => {
