@@ -43,7 +43,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
   // Before anything is written: writable folders, free ports, a store that opens (src/config.ts).
   await checkStartable(config);
   const readiness = new Readiness();
-  const store = await openStore(config.databaseUrl, (err) => log.warn({ err }, 'a database connection was closed by the server'));
+  const store = await openStore(config.databaseUrl, (err) => log.warn({ err }, 'a database connection failed; the store goes on without it'));
   // One adjustable clock for every reader of time: the admin interface moves it (src/admin/clock.ts).
   const clock = new AdjustableClock(deps.clock ?? systemClock);
   const ctx: AppContext = {

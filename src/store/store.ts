@@ -47,7 +47,11 @@ export function dialectOf(url: string): StoreDialect {
   return /^postgres(ql)?:\/\//.test(url) ? 'postgres' : 'sqlite';
 }
 
-/** Opens SQLite (a file path or ":memory:") or PostgreSQL (a postgres:// URL) and migrates it. */
+/**
+ * Opens SQLite (a file path or ":memory:") or PostgreSQL (a postgres:// URL) and migrates it.
+ * `onConnectionError` hears of a connection lost on the way (an idle PostgreSQL connection the
+ * server ended, SQLite's checkpoint worker failing); the store carries on without it.
+ */
 export async function openStore(url: string, onConnectionError: (err: Error) => void = () => {}): Promise<Store> {
   const dialect = dialectOf(url);
   let db: Db;
