@@ -81,6 +81,9 @@ export function checkpointInBackground(sqlite: SQLite.Database, file: string, on
     onError(err);
   };
 
+  // What ends the checkpoint under way: the worker's answer, or the worker's end.
+  let settle: ((message?: { error?: string }) => void) | undefined;
+
   const checkpoint = (): Promise<void> => {
     if (running) return running;
     if (failed || closed) return Promise.resolve();
@@ -88,24 +91,23 @@ export function checkpointInBackground(sqlite: SQLite.Database, file: string, on
       const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { module: createRequire(import.meta.url).resolve('better-sqlite3'), file } });
       w.unref();
       exited = new Promise((resolve) => w.once('exit', () => resolve()));
+      w.on('message', (message: { error?: string }) => settle?.(message));
       w.on('error', (err) => giveUp(err));
-      w.on('exit', (code) => giveUp(new Error(`the checkpoint worker ended (exit code ${code})`)));
+      w.on('exit', (code) => {
+        settle?.();
+        giveUp(new Error(`the checkpoint worker ended (exit code ${code})`));
+      });
       worker = w;
     }
     const w = worker;
     running = new Promise<void>((resolve) => {
-      let settled = false;
-      const done = (message?: { error?: string }) => {
-        if (settled) return;
-        settled = true;
-        w.off('message', done);
-        w.unref();
+      settle = (message) => {
+        settle = undefined;
         running = undefined;
+        w.unref();
         if (message?.error) onError(new Error(`background checkpoint: ${message.error}`));
         resolve();
       };
-      w.on('message', done);
-      void exited!.then(() => done());
       // Held open while it works (a caller may be waiting); idle, it keeps no process alive.
       w.ref();
       w.postMessage('checkpoint');
