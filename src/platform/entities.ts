@@ -210,7 +210,9 @@ export class CardUris {
     if (postIds.length === 0) return new Map();
     if (db !== this.store.db) return cardUrisOf(db, postIds);
     const out = new Map<string, string>();
-    if (this.store.dialect === 'postgres') {
+    // Undefined on PostgreSQL, where other processes write unseen: nothing is kept there.
+    const generation = this.store.tableGeneration('ads_posts');
+    if (generation === undefined) {
       const loaded = await this.batched.loadMany(postIds);
       loaded.forEach((uri, i) => {
         if (uri instanceof Error) throw uri;
@@ -218,8 +220,6 @@ export class CardUris {
       });
       return out;
     }
-    const generation = this.store.tableGeneration('ads_posts');
-    if (generation === undefined) return cardUrisOf(db, postIds);
     if (generation !== this.generation || this.kept.size > CAPACITY) {
       this.kept.clear();
       this.generation = generation;

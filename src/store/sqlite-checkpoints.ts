@@ -115,11 +115,14 @@ export function checkpointInBackground(sqlite: SQLite.Database, file: string, on
     return running;
   };
 
+  /** Starts a checkpoint when none runs and the log, `size` bytes, has outgrown its threshold. */
+  const ifDue = (size: number) => {
+    if (!running && !closed && !failed && size > LOG_BYTES) void checkpoint();
+  };
+
+  // Writes outside a transaction (a single statement) have no commit to look after them.
   const timer = setInterval(() => {
-    if (running || closed) return;
-    fs.stat(wal, (err, stats) => {
-      if (!err && !closed && !running && stats.size > LOG_BYTES) void checkpoint();
-    });
+    if (!running && !closed) fs.stat(wal, (err, stats) => !err && ifDue(stats.size));
   }, WATCH_MS);
   timer.unref();
 
@@ -127,13 +130,8 @@ export function checkpointInBackground(sqlite: SQLite.Database, file: string, on
     now: () => checkpoint(),
     afterCommit: () => {
       if (running || closed || failed) return;
-      let size = 0;
-      try {
-        size = fs.statSync(wal).size;
-      } catch {
-        return;
-      }
-      if (size > LOG_BYTES) void checkpoint();
+      const stats = fs.statSync(wal, { throwIfNoEntry: false });
+      if (stats) ifDue(stats.size);
     },
     running: () => running,
     close: async () => {

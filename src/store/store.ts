@@ -170,7 +170,8 @@ function connectionsClosed(pool: pg.Pool): () => Promise<void> {
   return () => (open === 0 ? Promise.resolve() : new Promise<void>((resolve) => (settle = resolve)));
 }
 
-async function migrate(db: Db, dialect: StoreDialect): Promise<void> {
+/** Plaza's migrations for one dialect, in Kysely's terms (a test migrates a store part way with it). */
+export function plazaMigrator(db: Kysely<any>, dialect: StoreDialect): Migrator {
   const provider = {
     async getMigrations(): Promise<Record<string, Migration>> {
       return Object.fromEntries(
@@ -178,7 +179,11 @@ async function migrate(db: Db, dialect: StoreDialect): Promise<void> {
       );
     },
   };
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  return new Migrator({ db, provider });
+}
+
+async function migrate(db: Db, dialect: StoreDialect): Promise<void> {
+  const { error, results } = await plazaMigrator(db, dialect).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     // No migration ran: the database itself could not be reached; say that, not "migration failed".

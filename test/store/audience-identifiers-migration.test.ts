@@ -6,26 +6,16 @@ import path from 'node:path';
 import { test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
-import { migrations } from '../../src/store/migrations/index.js';
-import type { StoreDialect } from '../../src/store/store.js';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { plazaMigrator, type StoreDialect } from '../../src/store/store.js';
 import { dropPostgresDatabase, freshPostgresDatabase } from '../support/postgres.js';
 
 /**
  * Migration 0029 keeps uploaded audience identifiers as bytes. A store made before it holds them
- * as text: after the migration every identifier is still there, as its bytes, and a batch that
- * uploads or deletes the same identifier again finds it (src/ads/audiences/batch.ts).
+ * as text: after the migration every identifier is still there, as the bytes the batch writes
+ * and deletes by (identifierBytes in src/ads/audiences/batch.ts), under the same key.
  */
 const adminUrl = process.env.DATABASE_URL;
-
-function migrator(db: Kysely<any>, dialect: StoreDialect): Migrator {
-  const provider = {
-    async getMigrations(): Promise<Record<string, Migration>> {
-      return Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, { up: (k: Kysely<any>) => m.up(k, dialect) }]));
-    },
-  };
-  return new Migrator({ db, provider });
-}
 
 test('migration 0029: identifiers stored as text before it are kept as their bytes, digests as 32 bytes, partner ids as UTF-8, and nothing else changes', async () => {
   const dialect: StoreDialect = adminUrl ? 'postgres' : 'sqlite';
@@ -35,7 +25,7 @@ test('migration 0029: identifiers stored as text before it are kept as their byt
     dialect: adminUrl ? new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2 }) }) : new SqliteDialect({ database: new SQLite(url) }),
   });
   try {
-    const m = migrator(db, dialect);
+    const m = plazaMigrator(db, dialect);
     const before = await m.migrateTo('0028-post-term-hours');
     assert.equal(before.error, undefined);
     const digest = crypto.createHash('sha256').update('ada@plaza.example').digest('hex');

@@ -53,11 +53,13 @@ test('a commit that leaves a long write-ahead log has it copied by a worker thre
 });
 
 test('a transaction that begins while a checkpoint runs waits for it, and reads and writes stay whole', async () => {
-  await withFileStore(async (store) => {
+  await withFileStore(async (store, file) => {
     await writeMegabytes(store, 8);
     assert.ok(store.checkpoints!.running());
-    // Begun at once, while the worker copies: it waits its turn, then sees every row.
+    // Begun at once, while the worker copies: it waits its turn, so it finds the log all copied
+    // and starts it over (begun during the copy, it would have appended to the 8 MB log).
     await writeMegabytes(store, 1, 500);
+    assert.ok(walBytes(file) <= 4 * 1024 * 1024 + 64 * 1024 * 2, `the log started over: ${walBytes(file)} bytes`);
     const { rows } = await sql<{ n: number }>`select count(*) as n from scratch`.execute(store.db);
     assert.equal(rows[0].n, 8 * 16 + 16);
   });
