@@ -21,7 +21,8 @@ export interface ResourceDeclaration<Row, View> {
    * Declared by a resource whose JSON text may be kept with its rows: an entry for every field
    * whose value reads the view (who looks, and when), giving what of the view it depends on as a
    * short key (the same key, the same value), or undefined to have that field computed afresh for
-   * each answer (the rest is still kept). Without this declaration, nothing is kept.
+   * each answer (the rest is still kept); `renderedPerAnswer` for a field that always is. Without
+   * this declaration, nothing is kept.
    */
   viewKeys?: Readonly<Record<string, (row: Row, view: View) => string | undefined>>;
 }
@@ -108,12 +109,13 @@ export function selectFields<Row, View>(decl: ResourceDeclaration<Row, View>, ro
  */
 export function selectFieldsJson<Row extends object, View>(decl: ResourceDeclaration<Row, View>, row: Row, selected: ReadonlySet<string>, view: View): RawJson {
   const p = plan(decl, selected);
-  if (!decl.viewKeys) return new RawJson(render(decl, p.fields, row, view));
+  if (!decl.viewKeys) return RawJson.of(render(decl, p.fields, row, view));
   let key = '';
-  // Fields read from other rows (whose view key is undefined) are rendered for each answer and
-  // joined to the kept text of the rest, so asking for one of them does not cost the whole object.
+  // Fields read from other rows (renderedPerAnswer, or a view key that is undefined for this row)
+  // are rendered for each answer and joined to the kept text of the rest, so asking for one of
+  // them does not cost the whole object.
   let live: string[] | undefined;
-  for (const name of p.viewDependent) {
+  for (const name of p.keyed) {
     const part = decl.viewKeys[name](row, view);
     if (part === undefined) (live ??= []).push(name);
     else key = key ? `${key}|${part}` : part;
@@ -126,15 +128,19 @@ export function selectFieldsJson<Row extends object, View>(decl: ResourceDeclara
   if (!byView) byPlan.set(p, (byView = new Map()));
   let json = byView.get(key);
   if (json === undefined) {
-    const kept = live ? p.fields.filter((f) => !live.includes(f)) : p.fields;
-    json = new RawJson(render(decl, kept, row, view));
+    const kept = live ? p.kept.filter((f) => !live.includes(f)) : p.kept;
+    json = RawJson.of(render(decl, kept, row, view));
     byView.set(key, json);
   }
-  if (!live) return json;
-  const fresh = render(decl, live, row, view);
-  if (fresh === '{}') return json;
-  return new RawJson(json.text === '{}' ? fresh : `${json.text.slice(0, -1)},${fresh.slice(1)}`);
+  if (p.live.length === 0 && !live) return json;
+  return RawJson.joined(json, render(decl, live ? [...p.live, ...live] : p.live, row, view));
 }
+
+/**
+ * The view key of a field read from other rows, which change without the row itself (a post's
+ * card URI, its media's metadata): never kept, rendered for each answer.
+ */
+export const renderedPerAnswer = (): undefined => undefined;
 
 function render<Row, View>(decl: ResourceDeclaration<Row, View>, fields: readonly string[], row: Row, view: View): string {
   let text = '';
@@ -152,20 +158,34 @@ const memo = new WeakMap<object, Map<Plan, Map<string, RawJson>>>();
 interface Plan {
   /** The fields to render, in declaration order. */
   fields: readonly string[];
-  /** Those of them whose value depends on the view. */
-  viewDependent: readonly string[];
+  /** Those of them whose text may be kept with the row. */
+  kept: readonly string[];
+  /** Those of them rendered for each answer (renderedPerAnswer). */
+  live: readonly string[];
+  /** The kept ones whose value depends on the view: their view keys key the kept text. */
+  keyed: readonly string[];
 }
 
 const plans = new WeakMap<object, WeakMap<ReadonlySet<string>, Plan>>();
+/** The plan used last: a response selects the same fields for each of its rows. */
+let lastPlan: { decl: object; selected: ReadonlySet<string>; plan: Plan } | undefined;
 
 function plan(decl: ResourceDeclaration<any, any>, selected: ReadonlySet<string>): Plan {
+  if (lastPlan?.decl === decl && lastPlan.selected === selected) return lastPlan.plan;
   let byDecl = plans.get(decl);
   if (!byDecl) plans.set(decl, (byDecl = new WeakMap()));
   let p = byDecl.get(selected);
   if (!p) {
     const fields = Object.keys(decl.fields).filter((name) => selected.has(name) || decl.defaults.includes(name));
-    p = { fields, viewDependent: fields.filter((name) => decl.viewKeys?.[name]) };
+    const perAnswer = (name: string) => decl.viewKeys?.[name] === renderedPerAnswer;
+    p = {
+      fields,
+      kept: fields.filter((name) => !perAnswer(name)),
+      live: fields.filter(perAnswer),
+      keyed: fields.filter((name) => decl.viewKeys?.[name] && !perAnswer(name)),
+    };
     byDecl.set(selected, p);
   }
+  lastPlan = { decl, selected, plan: p };
   return p;
 }

@@ -6,11 +6,69 @@
  */
 export class RawJson {
   private encoded: Buffer | undefined;
+  private joinedText: string | undefined;
 
-  constructor(readonly text: string) {}
+  /**
+   * `text`; or, with `head`, the members of the kept object `head` followed by those of the object
+   * text `text` (see joined).
+   */
+  private constructor(
+    private readonly own: string,
+    private readonly head?: RawJson,
+  ) {
+    if (!head) this.joinedText = own;
+  }
+
+  static of(text: string): RawJson {
+    return new RawJson(text);
+  }
+
+  /**
+   * The members of the object `head` followed by those of the object text `rest`: a kept object
+   * with a few members rendered per answer. In a body, the kept part is placed as the bytes it
+   * already has, not joined and encoded again.
+   */
+  static joined(head: RawJson, rest: string): RawJson {
+    if (rest === '{}') return head;
+    return head.text === '{}' ? new RawJson(rest) : new RawJson(rest, head);
+  }
+
+  get text(): string {
+    return (this.joinedText ??= `${this.head!.text.slice(0, -1)},${this.own.slice(1)}`);
+  }
 
   get bytes(): Buffer {
-    return (this.encoded ??= Buffer.from(this.text));
+    if (!this.encoded) {
+      if (!this.head) this.encoded = Buffer.from(this.own);
+      else {
+        const encoded = Buffer.allocUnsafe(this.byteLength);
+        this.writeInto(encoded, 0);
+        this.encoded = encoded;
+      }
+    }
+    return this.encoded;
+  }
+
+  /** Its length in characters (UTF-16 code units), without joining. */
+  get length(): number {
+    return this.head ? this.head.length + this.own.length - 1 : this.own.length;
+  }
+
+  /** Its length in UTF-8. */
+  get byteLength(): number {
+    if (this.encoded || !this.head) return this.bytes.length;
+    // The head without its closing brace, then the rest with a comma for its opening one.
+    return this.head.byteLength - 1 + Buffer.byteLength(this.own);
+  }
+
+  /** Writes its UTF-8 bytes into `target` at `offset`; answers the offset after them. */
+  writeInto(target: Buffer, offset: number): number {
+    if (this.encoded || !this.head) return offset + this.bytes.copy(target, offset);
+    const head = this.head.bytes;
+    const at = offset + head.copy(target, offset, 0, head.length - 1);
+    const written = target.write(this.own, at, 'utf8');
+    target[at] = 0x2c; // ',' in place of the rest's '{'
+    return at + written;
   }
 
   toJSON(): unknown {
@@ -93,14 +151,20 @@ export function jsonText(body: JsonBodyParts): string {
 export function jsonBody(body: JsonBodyParts): Buffer {
   const parts = pieces(body);
   let length = 0;
-  for (const piece of parts) length += typeof piece === 'string' ? piece.length : piece.text.length;
+  for (const piece of parts) length += piece.length;
   // A small body is encoded once as one text: cheaper than gathering a few tiny buffers.
   if (length <= SMALL_BODY) {
     let text = '';
     for (const piece of parts) text += typeof piece === 'string' ? piece : piece.text;
     return Buffer.from(text);
   }
-  return Buffer.concat(parts.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece.bytes)));
+  // One buffer, each piece written into it: kept items as their bytes, the envelope's text as is.
+  let bytes = 0;
+  for (const piece of parts) bytes += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.byteLength;
+  const out = Buffer.allocUnsafe(bytes);
+  let offset = 0;
+  for (const piece of parts) offset = typeof piece === 'string' ? offset + out.write(piece, offset, 'utf8') : piece.writeInto(out, offset);
+  return out;
 }
 
 /** Characters up to which a body is encoded as one text rather than gathered from kept bytes. */

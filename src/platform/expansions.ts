@@ -166,6 +166,8 @@ export class ResponseReads {
   }
 }
 
+const NOT_STARTED = Promise.resolve();
+
 /** Rows of one kind that a response reads at most once each, started early where it can guess what it will need. */
 class OnceReader<Row> {
   private readonly rows = new Map<string, Row | undefined>();
@@ -182,26 +184,42 @@ class OnceReader<Row> {
 
   /** Starts reading the rows of these keys not read or being read yet. */
   start(ids: readonly string[]): void {
-    const missing = unique(ids).filter((id) => !this.rows.has(id) && !this.inflight.has(id));
-    if (missing.length === 0) return;
-    const done = this.load(missing).then((rows) => {
-      for (const id of missing) this.rows.set(id, undefined);
-      for (const row of rows) this.rows.set(this.keyOf(row), row);
-    });
+    let missing: string[] | undefined;
+    for (const id of ids) {
+      if (this.rows.has(id) || this.inflight.has(id)) continue;
+      // Marked at once, so that a key asked twice is read once.
+      this.inflight.set(id, NOT_STARTED);
+      (missing ??= []).push(id);
+    }
+    if (!missing) return;
+    const keys = missing;
+    const done = this.load(keys).then(
+      (rows) => {
+        for (const id of keys) {
+          this.rows.set(id, undefined);
+          this.inflight.delete(id);
+        }
+        for (const row of rows) this.rows.set(this.keyOf(row), row);
+      },
+      (err: unknown) => {
+        for (const id of keys) this.inflight.delete(id);
+        throw err;
+      },
+    );
     // A read started and never awaited must not fail the process; an awaited one still fails its response.
-    done.catch(() => {}).finally(() => missing.forEach((id) => this.inflight.delete(id)));
-    for (const id of missing) this.inflight.set(id, done);
+    done.catch(() => {});
+    for (const id of keys) this.inflight.set(id, done);
   }
 
   /** The rows with these keys that exist, in the order asked. */
   async read(ids: readonly string[]): Promise<Row[]> {
     this.start(ids);
-    const waits = new Set<Promise<void>>();
+    let waits: Set<Promise<void>> | undefined;
     for (const id of ids) {
       const pending = this.inflight.get(id);
-      if (pending) waits.add(pending);
+      if (pending) (waits ??= new Set()).add(pending);
     }
-    if (waits.size > 0) await Promise.all(waits);
+    if (waits) await Promise.all(waits);
     // In the order asked: what follows read order (hidden-post errors, nested expansions) does not
     // depend on what was kept from earlier responses.
     const out: Row[] = [];

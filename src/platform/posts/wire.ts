@@ -1,4 +1,4 @@
-import type { ResourceDeclaration } from '../../http/fields.js';
+import { renderedPerAnswer, type ResourceDeclaration } from '../../http/fields.js';
 import { fromJson } from '../../store/store.js';
 import type { PostTable } from '../../store/schema.js';
 import type { View } from '../view.js';
@@ -115,8 +115,8 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     organic_metrics: authorViewKey,
     promoted_metrics: authorViewKey,
     // Read from other rows (ads posts, media) that change without the post row: never kept.
-    card_uri: () => undefined,
-    media_metadata: () => undefined,
+    card_uri: renderedPerAnswer,
+    media_metadata: renderedPerAnswer,
   },
 };
 

@@ -8,7 +8,7 @@ import { errorsOnly, renderPosts, type PageResult } from '../graph/render.js';
 import { subjectUser } from '../graph/visibility.js';
 import type { PostRow } from '../posts/wire.js';
 import type { View } from '../view.js';
-import { authoredBy, homeOf, mentioning, pagedHomeKeysPostgres, pagedPostKeys, pagedPostKeysOfAuthors, type PostCondition, type PostKey } from './store.js';
+import { homeAuthors, mentioning, pagedAuthorKeys, pagedHomeKeysPostgres, pagedPostKeys, type PostCondition, type PostKey } from './store.js';
 
 /** What a timeline request asks for, parsed at the edge: the field selection, the page and the time window. */
 export interface TimelineRequest {
@@ -18,21 +18,24 @@ export interface TimelineRequest {
 }
 
 /**
- * Where a timeline's posts come from: a condition on posts, a set of authors and a condition on
- * their posts, or a query of its own that pages them.
+ * Where a timeline's posts come from: a condition on posts, a set of authors (a home timeline's
+ * owner first), or a query of its own that pages them.
  */
-type Source = { where: PostCondition; authors?: readonly string[] } | { keys: (limit: number, after?: TimePageRequest['after']) => Promise<PostKey[]> };
+type Source =
+  | { where: PostCondition }
+  | { authors: readonly string[]; home: boolean }
+  | { keys: (limit: number, after?: TimePageRequest['after']) => Promise<PostKey[]> };
 
 async function timeline(ctx: AppContext, view: View, { selection, page: request, window }: TimelineRequest, source: () => Promise<Source | PageResult>): Promise<PageResult> {
   const from = await source();
-  if (!('where' in from) && !('keys' in from)) return from;
+  if (!('where' in from) && !('keys' in from) && !('authors' in from)) return from;
   const { db, dialect } = ctx.store;
   const limit = request.maxResults + 1;
   const keys =
     'keys' in from
       ? await from.keys(limit, request.after)
-      : from.authors
-        ? await pagedPostKeysOfAuthors(db, from.authors, from.where, window, limit, request.after)
+      : 'authors' in from
+        ? await pagedAuthorKeys(db, dialect, from.authors, from.home, window, limit, request.after)
         : await pagedPostKeys(db, from.where, window, limit, request.after, dialect);
   const reads = new ResponseReads(ctx).knowVersions(keys);
   const found = new Map((await reads.postsByIds(keys.map((k) => k.id))).map((p) => [p.id, p]));
@@ -45,7 +48,7 @@ async function timeline(ctx: AppContext, view: View, { selection, page: request,
 export async function userPostsTimeline(ctx: AppContext, view: View, userId: string, request: TimelineRequest): Promise<PageResult> {
   return timeline(ctx, view, request, async () => {
     const subject = await subjectUser(ctx, view, userId, { protectedContent: true });
-    return subject.problem ? errorsOnly(subject.problem) : { where: authoredBy(userId) };
+    return subject.problem ? errorsOnly(subject.problem) : { authors: [userId], home: false };
   });
 }
 
@@ -66,5 +69,5 @@ export async function homeTimeline(ctx: AppContext, caller: UserCaller, view: Vi
   const { db, dialect } = ctx.store;
   // PostgreSQL: the follows and the page in one round trip; SQLite: two statements, no round trips.
   if (dialect === 'postgres') return timeline(ctx, view, request, async () => ({ keys: (limit, after) => pagedHomeKeysPostgres(db, userId, request.window, limit, after) }));
-  return timeline(ctx, view, request, () => homeOf(db, userId));
+  return timeline(ctx, view, request, async () => ({ authors: await homeAuthors(db, userId), home: true }));
 }

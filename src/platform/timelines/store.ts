@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { CompiledQuery, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { SqlDialect } from '../../query/sql.js';
 import type { Database } from '../../store/schema.js';
 import type { DbOrTx, StoreDialect } from '../../store/store.js';
@@ -51,9 +51,8 @@ function pageOf(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: num
         sql<string | null>`(select u.xmin::text from users u where u.id = posts.author_id)`.as('author_version'),
       ]),
     )
-    .where('posts.deleted_at', 'is', null)
-    .where('posts.superseded_by_id', 'is', null)
-    .where('posts.nullcast', '=', 0)
+    // Written literally, as the index of migration 0030 states them (see there).
+    .where(sql<SqlBool>`posts.deleted_at is null and posts.superseded_by_id is null and posts.nullcast = 0`)
     .where(where);
   if (window.sinceId) q = q.where('posts.id', '>', window.sinceId);
   if (window.untilId) q = q.where('posts.id', '<', window.untilId);
@@ -61,11 +60,8 @@ function pageOf(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: num
   if (window.endTime) q = q.where('posts.created_at', '<', window.endTime);
   if (window.excludeReplies) q = q.where('posts.in_reply_to_user_id', 'is', null);
   if (window.excludeReposts) q = q.where('posts.reposted_post_id', 'is', null);
-  if (after) {
-    q = q.where((eb) =>
-      eb.or([eb('posts.created_at', '<', after.createdAt), eb.and([eb('posts.created_at', '=', after.createdAt), eb('posts.id', '<', after.id)])]),
-    );
-  }
+  // A row value, which both engines read as a range of an index on (…, created_at, id).
+  if (after) q = q.where((eb) => eb(eb.refTuple('posts.created_at', 'posts.id'), '<', eb.tuple(after.createdAt, after.id)));
   return q.orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit(limit);
 }
 
@@ -73,25 +69,77 @@ function pageOf(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: num
 const MERGE_AUTHORS_MAX = 64;
 
 /**
- * pagedPostKeys over the posts of a set of authors (a home timeline): each author's newest
- * `limit` posts are read through the (author, created_at) index, and only those are merged and
- * ordered, rather than every post of every author.
+ * Live posts of a set of authors (a user's posts, a home timeline), newest first by (created_at,
+ * id), within the window and after the cursor, `limit` rows. Each author's newest `limit` posts
+ * are a range of the `posts_live_by_author` index (migration 0030) and only those are merged, so
+ * a page reads no more than `limit` entries per author and no row of `posts`. For a home
+ * timeline (`home`), the first author is its owner, and the others' community posts show only
+ * when shared with followers (homeCondition). The SQL is written here, once per dialect and
+ * shape, and kept: building it with the query builder cost as much as running it.
  */
-export async function pagedPostKeysOfAuthors(db: DbOrTx, authors: readonly string[], where: PostCondition, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostKey[]> {
+export async function pagedAuthorKeys(db: DbOrTx, dialect: StoreDialect, authors: readonly string[], home: boolean, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostKey[]> {
   if (authors.length === 0) return [];
-  if (authors.length > MERGE_AUTHORS_MAX) return pagedPostKeys(db, (eb) => eb.and([eb('posts.author_id', 'in', authors), where(eb)]), window, limit, after);
-  const each = authors.map((author, i) =>
-    db.selectFrom(pageOf(db, (eb) => eb.and([eb('posts.author_id', '=', author), where(eb)]), window, limit, after).as(`a${i}`)).select(['id', 'created_at']),
-  );
-  const merged = each.slice(1).reduce((union, part) => union.unionAll(part), each[0]);
-  return db.selectFrom(merged.as('merged')).select(['id', 'created_at']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  if (authors.length > MERGE_AUTHORS_MAX) {
+    const [owner] = authors;
+    const where: PostCondition = home ? homeCondition(owner).where : () => sql<SqlBool>`true`;
+    return pagedPostKeys(db, (eb) => eb.and([eb('posts.author_id', 'in', authors), where(eb)]), window, limit, after, dialect);
+  }
+  const shape = authorsPageShape(dialect, authors.length, home, window, after !== undefined);
+  const parameters: unknown[] = [];
+  for (const author of authors) {
+    parameters.push(author);
+    if (window.sinceId) parameters.push(window.sinceId);
+    if (window.untilId) parameters.push(window.untilId);
+    if (window.startTime) parameters.push(window.startTime);
+    if (window.endTime) parameters.push(window.endTime);
+    if (after) parameters.push(after.createdAt, after.id);
+    parameters.push(limit);
+  }
+  if (authors.length > 1) parameters.push(limit);
+  return (await db.executeQuery<PostKey>(CompiledQuery.raw(shape, parameters))).rows;
+}
+
+const authorsPageShapes = new Map<string, string>();
+
+/** The SQL of pagedAuthorKeys for a number of authors and the conditions asked, kept by that shape. */
+function authorsPageShape(dialect: StoreDialect, count: number, home: boolean, window: TimeWindow, after: boolean): string {
+  const key = `${dialect}|${count}|${home}|${window.sinceId !== undefined}|${window.untilId !== undefined}|${window.startTime !== undefined}|${window.endTime !== undefined}|${window.excludeReplies}|${window.excludeReposts}|${after}`;
+  let text = authorsPageShapes.get(key);
+  if (text !== undefined) return text;
+  let n = 0;
+  const param = () => (dialect === 'postgres' ? `$${++n}` : '?');
+  const columns =
+    dialect === 'postgres'
+      ? 'id, created_at, author_id, xmin::text as version, (select u.xmin::text from users u where u.id = posts.author_id) as author_version'
+      : 'id, created_at';
+  const part = (i: number) => {
+    // The live conditions as migration 0030's index states them, literally.
+    let where = `author_id = ${param()} and deleted_at is null and superseded_by_id is null and nullcast = 0`;
+    if (home && i > 0) where += ' and (community_id is null or share_with_followers = 1)';
+    if (window.sinceId) where += ` and id > ${param()}`;
+    if (window.untilId) where += ` and id < ${param()}`;
+    if (window.startTime) where += ` and created_at >= ${param()}`;
+    if (window.endTime) where += ` and created_at < ${param()}`;
+    if (window.excludeReplies) where += ' and in_reply_to_user_id is null';
+    if (window.excludeReposts) where += ' and reposted_post_id is null';
+    if (after) where += ` and (created_at, id) < (${param()}, ${param()})`;
+    return `select ${columns} from posts where ${where} order by created_at desc, id desc limit ${param()}`;
+  };
+  if (count === 1) text = part(0);
+  else {
+    const parts = Array.from({ length: count }, (_, i) => `select * from (${part(i)}) a${i}`);
+    text = `${parts.join(' union all ')} order by created_at desc, id desc limit ${param()}`;
+  }
+  if (authorsPageShapes.size >= 1_000) authorsPageShapes.clear();
+  authorsPageShapes.set(key, text);
+  return text;
 }
 
 /**
  * A page of a user's home timeline on PostgreSQL in one query: the authors (the user and the
  * accounts they follow, minus those they mute or block), each one's newest `limit` posts through
  * the (author, created_at) index (a lateral join), merged and ordered; with row versions (PostKey).
- * SQLite answers the same with homeOf and pagedPostKeysOfAuthors: its round trips cost nothing.
+ * SQLite answers the same with homeAuthors and pagedAuthorKeys: its round trips cost nothing.
  */
 export async function pagedHomeKeysPostgres(db: DbOrTx, userId: string, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostKey[]> {
   const authors = db
@@ -127,12 +175,12 @@ export const mentioning = (userId: string, username: string, dialect: SqlDialect
   eb.and([eb('posts.author_id', '!=', userId), eb.or([eb('posts.in_reply_to_user_id', '=', userId), mentionsUsername(username, dialect)])]);
 
 /**
- * The home timeline of a user: their own posts and those of the accounts they follow, minus
- * the accounts they mute or block. A followed author's community post shows only when it was
- * shared with followers (the contract with posts: community_id IS NULL OR share_with_followers = 1).
- * Answers the authors, and the condition their posts must meet.
+ * The authors of a user's home timeline: the user first, then the accounts they follow, minus
+ * those they mute or block. A followed author's community post shows only when it was shared
+ * with followers (the contract with posts: community_id IS NULL OR share_with_followers = 1;
+ * pagedAuthorKeys and homeCondition apply it).
  */
-export async function homeOf(db: DbOrTx, userId: string): Promise<{ authors: string[]; where: PostCondition }> {
+export async function homeAuthors(db: DbOrTx, userId: string): Promise<string[]> {
   const followed = await db
     .selectFrom('follows')
     .select('follows.target_user_id')
@@ -140,7 +188,7 @@ export async function homeOf(db: DbOrTx, userId: string): Promise<{ authors: str
     .where('follows.target_user_id', 'not in', (eb) => eb.selectFrom('mutes').select('mutes.target_user_id').where('mutes.source_user_id', '=', userId))
     .where('follows.target_user_id', 'not in', (eb) => eb.selectFrom('blocks').select('blocks.target_user_id').where('blocks.source_user_id', '=', userId))
     .execute();
-  return { authors: [userId, ...followed.map((f) => f.target_user_id).filter((id) => id !== userId)], ...homeCondition(userId) };
+  return [userId, ...followed.map((f) => f.target_user_id).filter((id) => id !== userId)];
 }
 
 /** What a home timeline's posts must meet besides their authors: the community-sharing contract above. */

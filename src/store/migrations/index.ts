@@ -23,6 +23,7 @@ import * as m0026 from './0026-compliance-folders-affiliates.js';
 import * as m0027 from './0027-media-subtitles.js';
 import * as m0028 from './0028-post-term-hours.js';
 import * as m0029 from './0029-audience-identifiers-binary.js';
+import * as m0030 from './0030-posts-live-by-author.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -53,4 +54,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0027-media-subtitles': m0027,
   '0028-post-term-hours': m0028,
   '0029-audience-identifiers-binary': m0029,
+  '0030-posts-live-by-author': m0030,
 };
