@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { DbOrTx, Store } from '../store/store.js';
 import type { MediaRow } from './media/wire.js';
+import { AuthorPosts } from './timelines/author-posts.js';
 import { cardUrisOf } from './posts/store.js';
 import type { PostRow } from './posts/wire.js';
 import type { UserRow } from './users/wire.js';
@@ -246,6 +247,8 @@ export interface Entities {
   users: EntityCache<UserRow>;
   media: EntityCache<MediaRow>;
   cardUris: CardUris;
+  /** The newest posts of authors, for timelines (src/platform/timelines/author-posts.ts). */
+  authorPosts: AuthorPosts;
 }
 
 export function createEntities(store: Store): Entities {
@@ -254,5 +257,6 @@ export function createEntities(store: Store): Entities {
     users: new EntityCache<UserRow>(store, { table: 'users', key: 'id' }),
     media: new EntityCache<MediaRow>(store, { table: 'media', key: 'media_key' }),
     cardUris: new CardUris(store),
+    authorPosts: new AuthorPosts(store),
   };
 }

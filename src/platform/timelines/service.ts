@@ -35,7 +35,7 @@ async function timeline(ctx: AppContext, view: View, { selection, page: request,
     'keys' in from
       ? await from.keys(limit, request.after)
       : 'authors' in from
-        ? await pagedAuthorKeys(db, dialect, from.authors, from.home, window, limit, request.after)
+        ? await pagedAuthorKeys(db, dialect, from.authors, from.home, window, limit, request.after, ctx.entities.authorPosts)
         : await pagedPostKeys(db, from.where, window, limit, request.after, dialect);
   const reads = new ResponseReads(ctx).knowVersions(keys);
   const found = new Map((await reads.postsByIds(keys.map((k) => k.id))).map((p) => [p.id, p]));

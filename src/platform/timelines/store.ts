@@ -5,6 +5,7 @@ import type { DbOrTx, StoreDialect } from '../../store/store.js';
 import type { TimeWindow } from '../graph/query.js';
 import { findPostsByIds, mentionsUsername } from '../posts/store.js';
 import type { PostRow } from '../posts/wire.js';
+import type { AuthorPosts } from './author-posts.js';
 
 type PostsEb = ExpressionBuilder<Database, 'posts'>;
 export type PostCondition = (eb: PostsEb) => Expression<SqlBool>;
@@ -21,7 +22,7 @@ export function likeLiteral(text: string): string {
  * round trip (ResponseReads.knowVersions).
  */
 export type PostKey = { id: string; created_at: string; version?: string; author_id?: string; author_version?: string | null };
-type PageAfter = { createdAt: string; id: string };
+export type PageAfter = { createdAt: string; id: string };
 
 /**
  * Live posts matching `where` within the window, newest first by (created_at, id), continuing
@@ -70,15 +71,27 @@ const MERGE_AUTHORS_MAX = 64;
 
 /**
  * Live posts of a set of authors (a user's posts, a home timeline), newest first by (created_at,
- * id), within the window and after the cursor, `limit` rows. Each author's newest `limit` posts
- * are a range of the `posts_live_by_author` index (migration 0030) and only those are merged, so
- * a page reads no more than `limit` entries per author and no row of `posts`. For a home
+ * id), within the window and after the cursor, `limit` rows. Each author's posts are a range
+ * of the `posts_live_by_author` index (migration 0030), and the ranges are merged in order up to
+ * the limit, so a page reads about `limit` index entries in all and no row of `posts`. For a home
  * timeline (`home`), the first author is its owner, and the others' community posts show only
  * when shared with followers (homeCondition). The SQL is written here, once per dialect and
- * shape, and kept: building it with the query builder cost as much as running it.
+ * shape, and kept: building it with the query builder cost as much as running it. With `kept`
+ * (the process's AuthorPosts), a page over authors kept there is merged in memory instead.
  */
-export async function pagedAuthorKeys(db: DbOrTx, dialect: StoreDialect, authors: readonly string[], home: boolean, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostKey[]> {
+export async function pagedAuthorKeys(
+  db: DbOrTx,
+  dialect: StoreDialect,
+  authors: readonly string[],
+  home: boolean,
+  window: TimeWindow,
+  limit: number,
+  after?: PageAfter,
+  kept?: AuthorPosts,
+): Promise<PostKey[]> {
   if (authors.length === 0) return [];
+  const fromKept = authors.length <= MERGE_AUTHORS_MAX ? await kept?.page(db, authors, home, window, limit, after) : undefined;
+  if (fromKept) return fromKept;
   if (authors.length > MERGE_AUTHORS_MAX) {
     const [owner] = authors;
     const where: PostCondition = home ? homeCondition(owner).where : () => sql<SqlBool>`true`;
@@ -93,9 +106,8 @@ export async function pagedAuthorKeys(db: DbOrTx, dialect: StoreDialect, authors
     if (window.startTime) parameters.push(window.startTime);
     if (window.endTime) parameters.push(window.endTime);
     if (after) parameters.push(after.createdAt, after.id);
-    parameters.push(limit);
   }
-  if (authors.length > 1) parameters.push(limit);
+  parameters.push(limit);
   return (await db.executeQuery<PostKey>(CompiledQuery.raw(shape, parameters))).rows;
 }
 
@@ -123,13 +135,13 @@ function authorsPageShape(dialect: StoreDialect, count: number, home: boolean, w
     if (window.excludeReplies) where += ' and in_reply_to_user_id is null';
     if (window.excludeReposts) where += ' and reposted_post_id is null';
     if (after) where += ` and (created_at, id) < (${param()}, ${param()})`;
-    return `select ${columns} from posts where ${where} order by created_at desc, id desc limit ${param()}`;
+    return `select ${columns} from posts where ${where}`;
   };
-  if (count === 1) text = part(0);
-  else {
-    const parts = Array.from({ length: count }, (_, i) => `select * from (${part(i)}) a${i}`);
-    text = `${parts.join(' union all ')} order by created_at desc, id desc limit ${param()}`;
-  }
+  // One arm per author, the order and limit on the whole: each engine walks every arm's index
+  // range in order and merges them (SQLite: MERGE (UNION ALL); PostgreSQL: Merge Append), stopping
+  // at the limit, so a page reads about `limit` entries in all.
+  const arms = Array.from({ length: count }, (_, i) => part(i));
+  text = `${arms.join(' union all ')} order by created_at desc, id desc limit ${param()}`;
   if (authorsPageShapes.size >= 1_000) authorsPageShapes.clear();
   authorsPageShapes.set(key, text);
   return text;

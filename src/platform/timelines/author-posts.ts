@@ -1,0 +1,164 @@
+import { CompiledQuery } from 'kysely';
+import type { DbOrTx, Store } from '../../store/store.js';
+import type { TimeWindow } from '../graph/query.js';
+import type { PageAfter, PostKey } from './store.js';
+
+/** How many of an author's newest live posts are kept: the first pages of their timelines. */
+const PER_AUTHOR = 500;
+/** How many keys are kept in all (a few tens of MB at most); past it the authors read earliest go. */
+const CAPACITY = 100_000;
+
+const SHARED = 1;
+const REPLY = 2;
+const REPOST = 4;
+
+/** An author's newest live posts, newest first by (created_at, id), with what timelines filter on. */
+interface Kept {
+  ids: string[];
+  times: string[];
+  /** SHARED (not a community post, or shared with followers), REPLY, REPOST. */
+  flags: Uint8Array;
+  /** Whether these are all the author's live posts. */
+  complete: boolean;
+}
+
+/**
+ * The keys of each author's newest live posts, kept on SQLite while the posts table's write
+ * generation holds (as the entity caches keep rows, src/platform/entities.ts), so that a page of
+ * a home or user timeline over authors read before is merged in memory instead of asked of the
+ * store: every timeline that shows an author shares what is kept of them, whoever asks and
+ * whichever page. pagedAuthorKeys asks the store itself when nothing may be kept (PostgreSQL, a
+ * transaction) and when the page reaches past what is kept of an author. The page rules applied
+ * here are those of authorsPageShape (./store.ts), which the tests hold to the same answers.
+ */
+export class AuthorPosts {
+  private readonly authors = new Map<string, Kept>();
+  private size = 0;
+  private generation: string | undefined;
+
+  /** `perAuthor`: how many of each author's newest posts are kept. */
+  constructor(
+    private readonly store: Store,
+    private readonly perAuthor = PER_AUTHOR,
+  ) {}
+
+  /** pagedAuthorKeys' page from what is kept (reading what is missing); undefined when the store must answer it. */
+  async page(db: DbOrTx, authors: readonly string[], home: boolean, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostKey[] | undefined> {
+    if (db !== this.store.db) return undefined;
+    const generation = this.store.tableGeneration('posts');
+    if (generation === undefined) return undefined;
+    if (generation !== this.generation) {
+      this.authors.clear();
+      this.size = 0;
+      this.generation = generation;
+    }
+    const lists: Kept[] = [];
+    for (const author of authors) {
+      let kept = this.authors.get(author);
+      if (!kept) {
+        kept = await readKept(db, author, this.perAuthor);
+        // A write that overlapped the read leaves the generation changed: keep nothing read under it.
+        if (this.store.tableGeneration('posts') !== generation) return undefined;
+        this.remember(author, kept);
+      }
+      lists.push(kept);
+    }
+    return mergePage(lists, home, window, limit, after);
+  }
+
+  private remember(author: string, kept: Kept): void {
+    this.authors.set(author, kept);
+    this.size += kept.ids.length;
+    for (const [oldest, list] of this.authors) {
+      if (this.size <= CAPACITY || oldest === author) break;
+      this.authors.delete(oldest);
+      this.size -= list.ids.length;
+    }
+  }
+}
+
+/** The author's newest `count` live posts, through the index of migration 0030 (its live conditions stated literally). */
+async function readKept(db: DbOrTx, author: string, count: number): Promise<Kept> {
+  const { rows } = await db.executeQuery<{ id: string; created_at: string; shared: number; reply: number; repost: number }>(
+    CompiledQuery.raw(
+      'select id, created_at, (community_id is null or share_with_followers = 1) as shared, in_reply_to_user_id is not null as reply, reposted_post_id is not null as repost ' +
+        'from posts where author_id = ? and deleted_at is null and superseded_by_id is null and nullcast = 0 order by created_at desc, id desc limit ?',
+      [author, count + 1],
+    ),
+  );
+  const n = Math.min(rows.length, count);
+  const kept: Kept = { ids: new Array(n), times: new Array(n), flags: new Uint8Array(n), complete: rows.length <= count };
+  for (let i = 0; i < n; i++) {
+    const r = rows[i];
+    kept.ids[i] = r.id;
+    kept.times[i] = r.created_at;
+    kept.flags[i] = (r.shared ? SHARED : 0) | (r.reply ? REPLY : 0) | (r.repost ? REPOST : 0);
+  }
+  return kept;
+}
+
+/** Whether entry `i` of `list` sorts before (created_at, id) = (time, id), newest first. */
+function newerThan(list: Kept, i: number, time: string, id: string): boolean {
+  const t = list.times[i];
+  return t > time || (t === time && list.ids[i] > id);
+}
+
+/** The first entry of `list` after the cursor (older than it). */
+function firstAfter(list: Kept, after: PageAfter): number {
+  let lo = 0;
+  let hi = list.ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (newerThan(list, mid, after.createdAt, after.id) || (list.times[mid] === after.createdAt && list.ids[mid] === after.id)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The page, merged from the authors' kept lists (the first author a home timeline's owner), or
+ * undefined when it would need an entry older than what is kept of an author who has more.
+ */
+function mergePage(lists: readonly Kept[], home: boolean, window: TimeWindow, limit: number, after?: PageAfter): PostKey[] | undefined {
+  const at = lists.map((list) => (after ? firstAfter(list, after) : 0));
+  // Sorted newest first: past start_time, nothing older of that author can show.
+  const done = lists.map(() => false);
+  const shows = (list: Kept, i: number, owner: boolean): boolean => {
+    const flags = list.flags[i];
+    if (home && !owner && !(flags & SHARED)) return false;
+    if (window.excludeReplies && flags & REPLY) return false;
+    if (window.excludeReposts && flags & REPOST) return false;
+    const id = list.ids[i];
+    if (window.sinceId !== undefined && !(id > window.sinceId)) return false;
+    if (window.untilId !== undefined && !(id < window.untilId)) return false;
+    if (window.endTime !== undefined && !(list.times[i] < window.endTime)) return false;
+    return true;
+  };
+  const out: PostKey[] = [];
+  while (out.length < limit) {
+    let best = -1;
+    for (let a = 0; a < lists.length; a++) {
+      if (done[a]) continue;
+      const list = lists[a];
+      while (at[a] < list.ids.length && !shows(list, at[a], a === 0)) {
+        if (window.startTime !== undefined && list.times[at[a]] < window.startTime) break;
+        at[a]++;
+      }
+      if (at[a] >= list.ids.length) {
+        if (!list.complete) return undefined;
+        done[a] = true;
+        continue;
+      }
+      if (window.startTime !== undefined && list.times[at[a]] < window.startTime) {
+        done[a] = true;
+        continue;
+      }
+      if (best < 0 || newerThan(list, at[a], lists[best].times[at[best]], lists[best].ids[at[best]])) best = a;
+    }
+    if (best < 0) break;
+    const list = lists[best];
+    out.push({ id: list.ids[at[best]], created_at: list.times[at[best]] });
+    at[best]++;
+  }
+  return out;
+}

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { mulberry32 } from '../../scripts/prng.js';
+import type { TimeWindow } from '../../src/platform/graph/query.js';
+import { newPostRow, recordPost } from '../../src/platform/posts/build.js';
+import type { PostRow } from '../../src/platform/posts/wire.js';
+import { AuthorPosts } from '../../src/platform/timelines/author-posts.js';
+import { pagedAuthorKeys, type PageAfter } from '../../src/platform/timelines/store.js';
+import { startTestPlaza, type TestPlaza } from '../support/server.js';
+
+/**
+ * Timelines of a set of authors (home, a user's posts) are merged on SQLite from the authors'
+ * kept newest posts (src/platform/timelines/author-posts.ts) and otherwise asked of the store
+ * (pagedAuthorKeys' SQL). Both apply the same rules; these tests hold them to the same answers
+ * over posts of every kind a timeline filters, for windows, cursors and limits drawn at random.
+ */
+const onSqlite = !process.env.DATABASE_URL;
+
+let plaza: TestPlaza;
+let authors: string[];
+const times: string[] = [];
+before(async () => {
+  plaza = await startTestPlaza();
+  const { ctx } = plaza;
+  authors = plaza.creds.users.slice(0, 3).map((u) => u.id);
+  const random = mulberry32(8);
+  const rows: PostRow[] = [];
+  const base = Date.parse('2026-06-01T00:00:00.000Z');
+  await ctx.store.db.transaction().execute(async (tx) => {
+    for (let i = 0; i < 180; i++) {
+      const authorId = authors[i % authors.length];
+      // Some posts share their second, so the id orders them.
+      const createdAt = new Date(base + Math.floor(i / 2) * 1000);
+      const earlier = rows.length > 0 ? rows[Math.floor(random() * rows.length)] : undefined;
+      const kind = random();
+      const row = newPostRow(ctx.ids.next(), {
+        authorId,
+        text: `kept page post ${i}`,
+        createdAt,
+        replyTo: earlier && kind < 0.2 ? earlier : undefined,
+        repostOf: earlier && kind >= 0.2 && kind < 0.3 ? earlier : undefined,
+      });
+      await recordPost(ctx, tx, row);
+      rows.push(row);
+      times.push(row.created_at);
+    }
+    // Community posts, shared with followers or not; deleted, edited-away and promoted-only posts.
+    const pick = (n: number) => Array.from({ length: n }, () => rows[Math.floor(random() * rows.length)].id);
+    await tx.updateTable('posts').set({ community_id: 'c1', share_with_followers: 0 }).where('id', 'in', pick(20)).execute();
+    await tx.updateTable('posts').set({ community_id: 'c2', share_with_followers: 1 }).where('id', 'in', pick(10)).execute();
+    await tx.updateTable('posts').set({ deleted_at: new Date(base).toISOString() }).where('id', 'in', pick(8)).execute();
+    await tx.updateTable('posts').set({ superseded_by_id: rows[0].id }).where('id', 'in', pick(8)).execute();
+    await tx.updateTable('posts').set({ nullcast: 1 }).where('id', 'in', pick(8)).execute();
+  });
+});
+
+test('a timeline page merged from the authors\' kept posts is the page the store answers, for every window, cursor and limit', { skip: !onSqlite && 'nothing is kept on PostgreSQL (another process may write unseen)' }, async () => {
+  const { db, dialect } = plaza.ctx.store;
+  const random = mulberry32(21);
+  const pickTime = () => times[Math.floor(random() * times.length)];
+  let merged = 0;
+  let asked = 0;
+  for (let round = 0; round < 400; round++) {
+    const count = 1 + Math.floor(random() * authors.length);
+    const set = authors.slice(0, count);
+    const home = random() < 0.5;
+    const window: TimeWindow = { excludeReplies: random() < 0.3, excludeReposts: random() < 0.3 };
+    if (random() < 0.2) window.startTime = pickTime();
+    if (random() < 0.2) window.endTime = pickTime();
+    const all = await pagedAuthorKeys(db, dialect, set, home, { excludeReplies: false, excludeReposts: false }, 1_000);
+    if (random() < 0.15 && all.length > 0) window.sinceId = all[Math.floor(random() * all.length)].id;
+    if (random() < 0.15 && all.length > 0) window.untilId = all[Math.floor(random() * all.length)].id;
+    const limit = 1 + Math.floor(random() * 40);
+    const cursorRow = random() < 0.5 && all.length > 0 ? all[Math.floor(random() * all.length)] : undefined;
+    const after: PageAfter | undefined = cursorRow && { createdAt: cursorRow.created_at, id: cursorRow.id };
+    const fromStore = await pagedAuthorKeys(db, dialect, set, home, window, limit, after);
+    // A small allowance per author, so that pages also reach past what is kept.
+    const kept = new AuthorPosts(plaza.ctx.store, 1 + Math.floor(random() * 80));
+    const fromKept = await kept.page(db, set, home, window, limit, after);
+    const context = JSON.stringify({ set, home, window, limit, after });
+    if (fromKept === undefined) asked++;
+    else {
+      merged++;
+      assert.deepEqual(fromKept.map((k) => k.id), fromStore.map((k) => k.id), context);
+    }
+    // Through pagedAuthorKeys with what is kept: the same page either way.
+    assert.deepEqual((await pagedAuthorKeys(db, dialect, set, home, window, limit, after, kept)).map((k) => k.id), fromStore.map((k) => k.id), context);
+  }
+  assert.ok(merged > 100 && asked > 20, `both ways were taken (${merged} merged, ${asked} asked of the store)`);
+});
+
+test('what is kept of authors gives way to a write: a new post, a deletion and a post read inside a transaction', async () => {
+  const { ctx } = plaza;
+  const { db, dialect } = ctx.store;
+  const kept = ctx.entities.authorPosts;
+  const window: TimeWindow = { excludeReplies: false, excludeReposts: false };
+  const page = async () => (await pagedAuthorKeys(db, dialect, authors, true, window, 5, undefined, kept)).map((k) => k.id);
+  const first = await page();
+  if (onSqlite) assert.ok(await kept.page(db, authors, true, window, 5), 'the page is merged from what is kept');
+  else assert.equal(await kept.page(db, authors, true, window, 5), undefined, 'nothing is kept on PostgreSQL');
+  const row = newPostRow(ctx.ids.next(), { authorId: authors[1], text: 'newest of all', createdAt: new Date('2027-01-01T00:00:00.000Z') });
+  await recordPost(ctx, db, row);
+  assert.deepEqual(await page(), [row.id, ...first.slice(0, 4)]);
+  await db.updateTable('posts').set({ deleted_at: new Date().toISOString() }).where('id', '=', row.id).execute();
+  assert.deepEqual(await page(), first);
+  // Inside a transaction, its own uncommitted post shows; nothing of it is kept after a rollback.
+  const inside = newPostRow(ctx.ids.next(), { authorId: authors[0], text: 'uncommitted', createdAt: new Date('2027-01-02T00:00:00.000Z') });
+  await db
+    .transaction()
+    .execute(async (tx) => {
+      await recordPost(ctx, tx, inside);
+      assert.deepEqual((await pagedAuthorKeys(tx, dialect, authors, true, window, 5, undefined, kept)).map((k) => k.id), [inside.id, ...first.slice(0, 4)]);
+      throw new Error('rolled back');
+    })
+    .catch((err: Error) => assert.equal(err.message, 'rolled back'));
+  assert.deepEqual(await page(), first);
+});
