@@ -66,18 +66,16 @@ function pageOf(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: num
   return q.orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit(limit);
 }
 
-/** Above this many authors, a page is one query over all their posts rather than one per author. */
+/** SQLite: above this many authors, a page is one query over all their posts rather than an arm per author. */
 const MERGE_AUTHORS_MAX = 64;
 
 /**
  * Live posts of a set of authors (a user's posts, a home timeline), newest first by (created_at,
- * id), within the window and after the cursor, `limit` rows. Each author's posts are a range
- * of the `posts_live_by_author` index (migration 0030), and the ranges are merged in order up to
- * the limit, so a page reads about `limit` index entries in all and no row of `posts`. For a home
- * timeline (`home`), the first author is its owner, and the others' community posts show only
- * when shared with followers (homeCondition). The SQL is written here, once per dialect and
- * shape, and kept: building it with the query builder cost as much as running it. With `kept`
- * (the process's AuthorPosts), a page over authors kept there is merged in memory instead.
+ * id), within the window and after the cursor, `limit` rows, read through the
+ * `posts_live_by_author` index (migration 0030) as authorsPageShape says. For a home timeline
+ * (`home`), the first author is its owner, and the others' community posts show only when shared
+ * with followers (homeCondition). With `kept` (the process's AuthorPosts), a page over authors
+ * kept there is merged in memory instead.
  */
 export async function pagedAuthorKeys(
   db: DbOrTx,
@@ -90,93 +88,99 @@ export async function pagedAuthorKeys(
   kept?: AuthorPosts,
 ): Promise<PostKey[]> {
   if (authors.length === 0) return [];
-  const fromKept = authors.length <= MERGE_AUTHORS_MAX ? await kept?.page(db, authors, home, window, limit, after) : undefined;
-  if (fromKept) return fromKept;
+  if (dialect === 'postgres') {
+    const text = authorsPageShape('postgres', { authors: 'list', home }, window, after !== undefined);
+    return (await db.executeQuery<PostKey>(CompiledQuery.raw(text, [authors, ...(home ? [authors[0]] : []), ...windowParameters(window, after), limit]))).rows;
+  }
   if (authors.length > MERGE_AUTHORS_MAX) {
-    const [owner] = authors;
-    const where: PostCondition = home ? homeCondition(owner).where : () => sql<SqlBool>`true`;
+    const where: PostCondition = home ? homeCondition(authors[0]).where : () => sql<SqlBool>`true`;
     return pagedPostKeys(db, (eb) => eb.and([eb('posts.author_id', 'in', authors), where(eb)]), window, limit, after, dialect);
   }
-  const shape = authorsPageShape(dialect, authors.length, home, window, after !== undefined);
-  const parameters: unknown[] = [];
-  for (const author of authors) {
-    parameters.push(author);
-    if (window.sinceId) parameters.push(window.sinceId);
-    if (window.untilId) parameters.push(window.untilId);
-    if (window.startTime) parameters.push(window.startTime);
-    if (window.endTime) parameters.push(window.endTime);
-    if (after) parameters.push(after.createdAt, after.id);
-  }
-  parameters.push(limit);
-  return (await db.executeQuery<PostKey>(CompiledQuery.raw(shape, parameters))).rows;
-}
-
-const authorsPageShapes = new Map<string, string>();
-
-/** The SQL of pagedAuthorKeys for a number of authors and the conditions asked, kept by that shape. */
-function authorsPageShape(dialect: StoreDialect, count: number, home: boolean, window: TimeWindow, after: boolean): string {
-  const key = `${dialect}|${count}|${home}|${window.sinceId !== undefined}|${window.untilId !== undefined}|${window.startTime !== undefined}|${window.endTime !== undefined}|${window.excludeReplies}|${window.excludeReposts}|${after}`;
-  let text = authorsPageShapes.get(key);
-  if (text !== undefined) return text;
-  let n = 0;
-  const param = () => (dialect === 'postgres' ? `$${++n}` : '?');
-  const columns =
-    dialect === 'postgres'
-      ? 'id, created_at, author_id, xmin::text as version, (select u.xmin::text from users u where u.id = posts.author_id) as author_version'
-      : 'id, created_at';
-  const part = (i: number) => {
-    // The live conditions as migration 0030's index states them, literally.
-    let where = `author_id = ${param()} and deleted_at is null and superseded_by_id is null and nullcast = 0`;
-    if (home && i > 0) where += ' and (community_id is null or share_with_followers = 1)';
-    if (window.sinceId) where += ` and id > ${param()}`;
-    if (window.untilId) where += ` and id < ${param()}`;
-    if (window.startTime) where += ` and created_at >= ${param()}`;
-    if (window.endTime) where += ` and created_at < ${param()}`;
-    if (window.excludeReplies) where += ' and in_reply_to_user_id is null';
-    if (window.excludeReposts) where += ' and reposted_post_id is null';
-    if (after) where += ` and (created_at, id) < (${param()}, ${param()})`;
-    return `select ${columns} from posts where ${where}`;
-  };
-  // One arm per author, the order and limit on the whole: each engine walks every arm's index
-  // range in order and merges them (SQLite: MERGE (UNION ALL); PostgreSQL: Merge Append), stopping
-  // at the limit, so a page reads about `limit` entries in all.
-  const arms = Array.from({ length: count }, (_, i) => part(i));
-  text = `${arms.join(' union all ')} order by created_at desc, id desc limit ${param()}`;
-  if (authorsPageShapes.size >= 1_000) authorsPageShapes.clear();
-  authorsPageShapes.set(key, text);
-  return text;
+  const fromKept = await kept?.page(db, authors, home, window, limit, after);
+  if (fromKept) return fromKept;
+  const text = authorsPageShape('sqlite', { authors: authors.length, home }, window, after !== undefined);
+  const each = windowParameters(window, after);
+  return (await db.executeQuery<PostKey>(CompiledQuery.raw(text, [...authors.flatMap((author) => [author, ...each]), limit]))).rows;
 }
 
 /**
- * A page of a user's home timeline on PostgreSQL in one query: the authors (the user and the
- * accounts they follow, minus those they mute or block), each one's newest `limit` posts through
- * the (author, created_at) index (a lateral join), merged and ordered; with row versions (PostKey).
+ * A page of a user's home timeline on PostgreSQL in one query (pagedAuthorKeys' page, its authors
+ * read by the same query): the user and the accounts they follow, minus those they mute or block.
  * SQLite answers the same with homeAuthors and pagedAuthorKeys: its round trips cost nothing.
  */
 export async function pagedHomeKeysPostgres(db: DbOrTx, userId: string, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostKey[]> {
-  const authors = db
-    .selectNoFrom(sql<string>`${userId}::text`.as('author'))
-    .unionAll(
-      db
-        .selectFrom('follows')
-        .select('follows.target_user_id as author')
-        .where('follows.source_user_id', '=', userId)
-        .where('follows.target_user_id', '!=', userId)
-        .where('follows.target_user_id', 'not in', (eb) => eb.selectFrom('mutes').select('mutes.target_user_id').where('mutes.source_user_id', '=', userId))
-        .where('follows.target_user_id', 'not in', (eb) => eb.selectFrom('blocks').select('blocks.target_user_id').where('blocks.source_user_id', '=', userId)),
-    );
-  const { where } = homeCondition(userId);
-  return db
-    .selectFrom(authors.as('a'))
-    .innerJoinLateral(
-      () => pageOf(db, (eb) => eb.and([eb('posts.author_id', '=', sql.ref<string>('a.author')), where(eb)]), window, limit, after, 'postgres').as('p'),
-      (join) => join.onTrue(),
-    )
-    .select(['p.id', 'p.created_at', 'p.version', 'p.author_id', 'p.author_version'])
-    .orderBy('p.created_at', 'desc')
-    .orderBy('p.id', 'desc')
-    .limit(limit)
-    .execute();
+  const text = authorsPageShape('postgres', { authors: 'home', home: true }, window, after !== undefined);
+  return (await db.executeQuery<PostKey>(CompiledQuery.raw(text, [userId, userId, ...windowParameters(window, after), limit]))).rows;
+}
+
+/** The parameters of windowConditions, in its order. */
+function windowParameters(window: TimeWindow, after?: PageAfter): unknown[] {
+  const out: unknown[] = [];
+  if (window.sinceId) out.push(window.sinceId);
+  if (window.untilId) out.push(window.untilId);
+  if (window.startTime) out.push(window.startTime);
+  if (window.endTime) out.push(window.endTime);
+  if (after) out.push(after.createdAt, after.id);
+  return out;
+}
+
+/** The conditions of the window and the cursor on posts, their parameters named by `param` in windowParameters' order. */
+function windowConditions(window: TimeWindow, after: boolean, param: () => string): string {
+  let where = '';
+  if (window.sinceId) where += ` and posts.id > ${param()}`;
+  if (window.untilId) where += ` and posts.id < ${param()}`;
+  if (window.startTime) where += ` and posts.created_at >= ${param()}`;
+  if (window.endTime) where += ` and posts.created_at < ${param()}`;
+  if (window.excludeReplies) where += ' and posts.in_reply_to_user_id is null';
+  if (window.excludeReposts) where += ' and posts.reposted_post_id is null';
+  if (after) where += ` and (posts.created_at, posts.id) < (${param()}, ${param()})`;
+  return where;
+}
+
+/** The live conditions as migration 0030's index states them, literally. */
+const LIVE = 'posts.deleted_at is null and posts.superseded_by_id is null and posts.nullcast = 0';
+/** A followed author's community post shows on a home timeline only when shared with followers (homeCondition). */
+const SHARED = '(posts.community_id is null or posts.share_with_followers = 1)';
+
+const authorsPageShapes = new Map<string, string>();
+
+/**
+ * The SQL of a page of authors' posts, kept by its shape. SQLite: one arm per author (the first
+ * a home timeline's owner), the order and limit on the whole, so that SQLite walks each arm's
+ * index range in order and merges them (MERGE (UNION ALL)), stopping at the limit: a page reads
+ * about `limit` index entries in all. Parameters: each author followed by windowParameters, then
+ * the limit. PostgreSQL: each author's newest `limit` posts through the index (a lateral join
+ * over the authors: a list, $1 as an array, or the home timeline's of the user $1), merged and
+ * ordered, with the row versions of the page's posts and authors. Parameters: $1, the owner
+ * (home only), windowParameters, the limit.
+ */
+function authorsPageShape(dialect: StoreDialect, source: { authors: number | 'list' | 'home'; home: boolean }, window: TimeWindow, after: boolean): string {
+  const key = `${dialect}|${source.authors}|${source.home}|${window.sinceId !== undefined}|${window.untilId !== undefined}|${window.startTime !== undefined}|${window.endTime !== undefined}|${window.excludeReplies}|${window.excludeReposts}|${after}`;
+  let text = authorsPageShapes.get(key);
+  if (text !== undefined) return text;
+  if (dialect === 'sqlite') {
+    const count = source.authors as number;
+    const arm = (i: number) => `select posts.id, posts.created_at from posts where posts.author_id = ? and ${LIVE}${source.home && i > 0 ? ` and ${SHARED}` : ''}${windowConditions(window, after, () => '?')}`;
+    text = `${Array.from({ length: count }, (_, i) => arm(i)).join(' union all ')} order by created_at desc, id desc limit ?`;
+  } else {
+    let n = 1;
+    const param = () => `$${++n}`;
+    const authors =
+      source.authors === 'home'
+        ? '(select $1::text as author union all select f.target_user_id from follows f where f.source_user_id = $1 and f.target_user_id <> $1 ' +
+          'and f.target_user_id not in (select m.target_user_id from mutes m where m.source_user_id = $1) ' +
+          'and f.target_user_id not in (select b.target_user_id from blocks b where b.source_user_id = $1)) a'
+        : 'unnest($1::text[]) as a(author)';
+    const shared = source.home ? ` and (posts.author_id = ${param()} or ${SHARED})` : '';
+    const conditions = windowConditions(window, after, param);
+    const limit = param();
+    const each = `select posts.id, posts.created_at, posts.author_id, posts.xmin::text as version from posts where posts.author_id = a.author and ${LIVE}${shared}${conditions} order by posts.created_at desc, posts.id desc limit ${limit}`;
+    const page = `select k.* from ${authors} cross join lateral (${each}) k order by k.created_at desc, k.id desc limit ${limit}`;
+    text = `select p.*, (select u.xmin::text from users u where u.id = p.author_id) as author_version from (${page}) p order by p.created_at desc, p.id desc`;
+  }
+  if (authorsPageShapes.size >= 1_000) authorsPageShapes.clear();
+  authorsPageShapes.set(key, text);
+  return text;
 }
 
 /** Posts by the user. */
