@@ -56,16 +56,22 @@ export class RawJson {
 
   /** Its length in UTF-8. */
   get byteLength(): number {
-    if (this.encoded || !this.head) return this.bytes.length;
+    if (this.encoded) return this.encoded.length;
+    if (!this.head) return this.bytes.length;
     // The head without its closing brace, then the rest with a comma for its opening one.
     return this.head.byteLength - 1 + Buffer.byteLength(this.own);
   }
 
   /** Writes its UTF-8 bytes into `target` at `offset`; answers the offset after them. */
   writeInto(target: Buffer, offset: number): number {
-    if (this.encoded || !this.head) return offset + this.bytes.copy(target, offset);
+    if (this.encoded || !this.head) {
+      const bytes = this.bytes;
+      target.set(bytes, offset);
+      return offset + bytes.length;
+    }
     const head = this.head.bytes;
-    const at = offset + head.copy(target, offset, 0, head.length - 1);
+    target.set(head.subarray(0, head.length - 1), offset);
+    const at = offset + head.length - 1;
     const written = target.write(this.own, at, 'utf8');
     target[at] = 0x2c; // ',' in place of the rest's '{'
     return at + written;

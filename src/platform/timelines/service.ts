@@ -38,8 +38,8 @@ async function timeline(ctx: AppContext, view: View, { selection, page: request,
         ? await pagedAuthorKeys(db, dialect, from.authors, from.home, window, limit, request.after, ctx.entities.authorPosts)
         : await pagedPostKeys(db, from.where, window, limit, request.after, dialect);
   const reads = new ResponseReads(ctx).knowVersions(keys);
-  const found = new Map((await reads.postsByIds(keys.map((k) => k.id))).map((p) => [p.id, p]));
-  const rows = keys.flatMap((k) => found.get(k.id) ?? []);
+  // In the page's order, as reads answer; a post deleted since the page was read is missing.
+  const rows = await reads.postsByIds(keys.map((k) => k.id));
   const { items, meta } = page(rows, request.maxResults, (p: PostRow) => compositeKey(p.created_at, p.id), { ids: (p) => p.id });
   return renderPosts(ctx, view, selection, items, meta, reads);
 }
