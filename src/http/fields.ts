@@ -21,8 +21,7 @@ export interface ResourceDeclaration<Row, View> {
    * Declared by a resource whose JSON text may be kept with its rows: an entry for every field
    * whose value reads the view (who looks, and when), giving what of the view it depends on as a
    * short key (the same key, the same value), or undefined to have that field computed afresh for
-   * each answer (the rest is still kept); `renderedPerAnswer` for a field that always is. Without
-   * this declaration, nothing is kept.
+   * each answer (the rest is still kept). Without this declaration, nothing is kept.
    */
   viewKeys?: Readonly<Record<string, (row: Row, view: View) => string | undefined>>;
 }
@@ -110,37 +109,50 @@ export function selectFields<Row, View>(decl: ResourceDeclaration<Row, View>, ro
 export function selectFieldsJson<Row extends object, View>(decl: ResourceDeclaration<Row, View>, row: Row, selected: ReadonlySet<string>, view: View): RawJson {
   const p = plan(decl, selected);
   if (!decl.viewKeys) return RawJson.of(render(decl, p.fields, row, view));
-  let key = '';
-  // Fields read from other rows (renderedPerAnswer, or a view key that is undefined for this row)
-  // are rendered for each answer and joined to the kept text of the rest, so asking for one of
-  // them does not cost the whole object.
-  let live: string[] | undefined;
-  for (const name of p.keyed) {
-    const part = decl.viewKeys[name](row, view);
-    if (part === undefined) (live ??= []).push(name);
-    else key = key ? `${key}|${part}` : part;
-  }
-  if (live) key = `${key}#${live.join(',')}`;
   let byPlan = memo.get(row);
   // A row keeps the texts of a few selections: clients tend to ask for the same few.
   if (!byPlan || byPlan.size >= 16) memo.set(row, (byPlan = new Map()));
-  let byView = byPlan.get(p);
-  if (!byView) byPlan.set(p, (byView = new Map()));
-  let json = byView.get(key);
-  if (json === undefined) {
-    const kept = live ? p.kept.filter((f) => !live.includes(f)) : p.kept;
-    json = RawJson.of(render(decl, kept, row, view));
-    byView.set(key, json);
+  let node = byPlan.get(p);
+  if (!node) byPlan.set(p, (node = new Map()));
+  // The texts are found by the view key of each view-dependent field in turn (a path of maps, so
+  // that no key is joined per row). Fields whose view key is undefined (read from other rows that
+  // may have changed unseen) are rendered for each answer and joined to the kept text of the
+  // rest, so asking for one of them does not cost the whole object.
+  let live: string[] | undefined;
+  for (const name of p.viewDependent) {
+    const part = decl.viewKeys[name](row, view);
+    if (part === undefined) (live ??= []).push(name);
+    let next = node.get(part ?? LIVE) as TextNode | undefined;
+    if (!next) {
+      // A few keys per field: they change with time and with the generations of other tables.
+      if (node.size >= 16) node.clear();
+      node.set(part ?? LIVE, (next = new Map()));
+    }
+    node = next;
   }
-  if (p.live.length === 0 && !live) return json;
-  return RawJson.joined(json, render(decl, live ? [...p.live, ...live] : p.live, row, view));
+  let json = node.get(TEXT) as RawJson | undefined;
+  if (json === undefined) {
+    json = RawJson.of(render(decl, live ? keptFields(p, live) : p.fields, row, view));
+    node.set(TEXT, json);
+  }
+  return live ? RawJson.joined(json, render(decl, live, row, view)) : json;
 }
 
-/**
- * The view key of a field read from other rows, which change without the row itself (a post's
- * card URI, its media's metadata): never kept, rendered for each answer.
- */
-export const renderedPerAnswer = (): undefined => undefined;
+/** Keys of a text node: a view key, LIVE for a field rendered per answer, TEXT for the kept text. */
+type TextNode = Map<string, TextNode | RawJson>;
+const LIVE = '\u0000live';
+const TEXT = '\u0000text';
+
+/** The plan's fields but the live ones, kept per plan by their names. */
+function keptFields(p: Plan, live: readonly string[]): readonly string[] {
+  const names = live.join(',');
+  let fields = p.keptWithout.get(names);
+  if (!fields) {
+    if (p.keptWithout.size >= 64) p.keptWithout.clear();
+    p.keptWithout.set(names, (fields = p.fields.filter((f) => !live.includes(f))));
+  }
+  return fields;
+}
 
 function render<Row, View>(decl: ResourceDeclaration<Row, View>, fields: readonly string[], row: Row, view: View): string {
   let text = '';
@@ -152,18 +164,16 @@ function render<Row, View>(decl: ResourceDeclaration<Row, View>, fields: readonl
   return text ? `${text}}` : '{}';
 }
 
-/** Row -> selection plan -> what the view-dependent fields depend on -> the text. */
-const memo = new WeakMap<object, Map<Plan, Map<string, RawJson>>>();
+/** Row -> selection plan -> the view key of each view-dependent field in turn -> the text. */
+const memo = new WeakMap<object, Map<Plan, TextNode>>();
 
 interface Plan {
   /** The fields to render, in declaration order. */
   fields: readonly string[];
-  /** Those of them whose text may be kept with the row. */
-  kept: readonly string[];
-  /** Those of them rendered for each answer (renderedPerAnswer). */
-  live: readonly string[];
-  /** The kept ones whose value depends on the view: their view keys key the kept text. */
-  keyed: readonly string[];
+  /** Those of them whose value depends on the view. */
+  viewDependent: readonly string[];
+  /** The fields but those rendered for each answer, by their names (keptFields). */
+  keptWithout: Map<string, readonly string[]>;
 }
 
 const plans = new WeakMap<object, WeakMap<ReadonlySet<string>, Plan>>();
@@ -177,13 +187,7 @@ function plan(decl: ResourceDeclaration<any, any>, selected: ReadonlySet<string>
   let p = byDecl.get(selected);
   if (!p) {
     const fields = Object.keys(decl.fields).filter((name) => selected.has(name) || decl.defaults.includes(name));
-    const perAnswer = (name: string) => decl.viewKeys?.[name] === renderedPerAnswer;
-    p = {
-      fields,
-      kept: fields.filter((name) => !perAnswer(name)),
-      live: fields.filter(perAnswer),
-      keyed: fields.filter((name) => decl.viewKeys?.[name] && !perAnswer(name)),
-    };
+    p = { fields, viewDependent: fields.filter((name) => decl.viewKeys?.[name]), keptWithout: new Map() };
     byDecl.set(selected, p);
   }
   lastPlan = { decl, selected, plan: p };

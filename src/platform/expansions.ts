@@ -160,6 +160,18 @@ export class ResponseReads {
     return this.media.read(keys);
   }
 
+  /**
+   * What the rows of PostExtras are known by, read before them: on SQLite, outside a transaction,
+   * the write generations of ads_posts and media (which every write to them changes); otherwise
+   * undefined, and the post fields read from them are rendered for each answer.
+   */
+  extrasVersion(): string | undefined {
+    if (this.db.isTransaction) return undefined;
+    const cards = this.ctx.store.tableGeneration('ads_posts');
+    const media = this.ctx.store.tableGeneration('media');
+    return cards === undefined || media === undefined ? undefined : `${cards}/${media}`;
+  }
+
   /** The card URIs of these posts (those made through the advertising interface with a card). */
   cardUris(postIds: readonly string[]): Promise<Map<string, string>> {
     return this.ctx.entities.cardUris.of(this.db, postIds);
@@ -408,7 +420,8 @@ function privateFieldErrors(ctx: AppContext, view: View, selection: Selection, p
 /** The view with what the selected post fields read besides the post rows; the view itself when none of them is selected. */
 async function withPostExtras(reads: ResponseReads, selection: Selection, posts: readonly PostRow[], view: View): Promise<View> {
   if (posts.length === 0 || !EXTRA_FIELDS.some((f) => selection.post.has(f))) return view;
-  const extras: PostExtras = {};
+  // Read before the rows: a write that lands meanwhile changes it for the next answer.
+  const extras: PostExtras = { version: reads.extrasVersion() };
   const [cards, media] = await Promise.all([
     selection.post.has('card_uri') ? reads.cardUris(unique(posts.map((p) => p.id))) : undefined,
     selection.post.has('media_metadata') ? reads.mediaByKeys(unique(posts.flatMap(mediaKeysOf))) : undefined,

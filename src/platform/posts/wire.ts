@@ -1,4 +1,4 @@
-import { renderedPerAnswer, type ResourceDeclaration } from '../../http/fields.js';
+import type { ResourceDeclaration } from '../../http/fields.js';
 import { fromJson } from '../../store/store.js';
 import type { PostTable } from '../../store/schema.js';
 import type { View } from '../view.js';
@@ -114,9 +114,10 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     non_public_metrics: authorViewKey,
     organic_metrics: authorViewKey,
     promoted_metrics: authorViewKey,
-    // Read from other rows (ads posts, media) that change without the post row: never kept.
-    card_uri: renderedPerAnswer,
-    media_metadata: renderedPerAnswer,
+    // Read from other rows (ads posts, media) that change without the post row: kept only
+    // under what those rows are known by (PostExtras.version), else rendered for each answer.
+    card_uri: (_p, view) => extrasOf(view)?.version,
+    media_metadata: (_p, view) => extrasOf(view)?.version,
   },
 };
 
@@ -128,6 +129,12 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
 export interface PostExtras {
   cardUris?: ReadonlyMap<string, string>;
   media?: ReadonlyMap<string, MediaRow>;
+  /**
+   * What the rows these are read from are known by (SQLite: the write generations of ads_posts and
+   * media), under which the texts of card_uri and media_metadata may be kept with the post;
+   * undefined where they change unseen (PostgreSQL, a transaction): rendered for each answer.
+   */
+  version?: string;
 }
 
 /** The post fields that need PostExtras. */
