@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { DbOrTx, Store } from '../store/store.js';
 import type { MediaRow } from './media/wire.js';
-import { AuthorPosts } from './timelines/author-posts.js';
+import { AuthorPosts, HomeAuthors } from './timelines/author-posts.js';
 import { cardUrisOf } from './posts/store.js';
 import type { PostRow } from './posts/wire.js';
 import type { UserRow } from './users/wire.js';
@@ -249,6 +249,8 @@ export interface Entities {
   cardUris: CardUris;
   /** The newest posts of authors, for timelines (src/platform/timelines/author-posts.ts). */
   authorPosts: AuthorPosts;
+  /** The authors of users' home timelines (the same file). */
+  homeAuthors: HomeAuthors;
 }
 
 export function createEntities(store: Store): Entities {
@@ -258,5 +260,6 @@ export function createEntities(store: Store): Entities {
     media: new EntityCache<MediaRow>(store, { table: 'media', key: 'media_key' }),
     cardUris: new CardUris(store),
     authorPosts: new AuthorPosts(store),
+    homeAuthors: new HomeAuthors(store),
   };
 }

@@ -4,9 +4,9 @@ import { mulberry32 } from '../../scripts/prng.js';
 import type { TimeWindow } from '../../src/platform/graph/query.js';
 import { newPostRow, recordPost } from '../../src/platform/posts/build.js';
 import type { PostRow } from '../../src/platform/posts/wire.js';
-import { AuthorPosts } from '../../src/platform/timelines/author-posts.js';
+import { AuthorPosts, HomeAuthors } from '../../src/platform/timelines/author-posts.js';
 import { sql, type SqlBool } from 'kysely';
-import { pagedAuthorKeys, pagedPostKeys, type PageAfter } from '../../src/platform/timelines/store.js';
+import { homeAuthors, pagedAuthorKeys, pagedPostKeys, type PageAfter } from '../../src/platform/timelines/store.js';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
 
 /**
@@ -129,4 +129,37 @@ test('what is kept of authors gives way to a write: a new post, a deletion and a
     })
     .catch((err: Error) => assert.equal(err.message, 'rolled back'));
   assert.deepEqual(await page(), first);
+});
+
+test('a home timeline\'s authors are kept only while follows, mutes and blocks are unchanged, and read afresh inside a transaction', async () => {
+  const { ctx } = plaza;
+  const { db } = ctx.store;
+  const kept = new HomeAuthors(ctx.store);
+  const users = plaza.creds.users.map((u) => u.id);
+  const me = users[0];
+  const other = users.find((id) => id !== me && !authors.includes(id)) ?? users[users.length - 1];
+  await db.deleteFrom('follows').where('source_user_id', '=', me).where('target_user_id', '=', other).execute();
+  const before = await kept.of(db, me, homeAuthors);
+  assert.deepEqual(await kept.of(db, me, homeAuthors), before);
+  assert.ok(!before.includes(other));
+  const now = new Date().toISOString();
+  await db.insertInto('follows').values({ source_user_id: me, target_user_id: other, created_at: now }).execute();
+  assert.ok((await kept.of(db, me, homeAuthors)).includes(other), 'a follow adds the author at once');
+  await db.insertInto('mutes').values({ id: ctx.ids.next(), source_user_id: me, target_user_id: other, created_at: now }).execute();
+  assert.ok(!(await kept.of(db, me, homeAuthors)).includes(other), 'a mute removes the author at once');
+  await db.deleteFrom('mutes').where('source_user_id', '=', me).where('target_user_id', '=', other).execute();
+  assert.ok((await kept.of(db, me, homeAuthors)).includes(other), 'an unmute brings the author back');
+  await db.insertInto('blocks').values({ id: ctx.ids.next(), source_user_id: me, target_user_id: other, created_at: now }).execute();
+  assert.ok(!(await kept.of(db, me, homeAuthors)).includes(other), 'a block removes the author at once');
+  await db.deleteFrom('blocks').where('source_user_id', '=', me).where('target_user_id', '=', other).execute();
+  await db
+    .transaction()
+    .execute(async (tx) => {
+      await tx.deleteFrom('follows').where('source_user_id', '=', me).where('target_user_id', '=', other).execute();
+      assert.ok(!(await kept.of(tx, me, homeAuthors)).includes(other), 'a transaction reads its own writes');
+      throw new Error('rolled back');
+    })
+    .catch((err: Error) => assert.equal(err.message, 'rolled back'));
+  assert.ok((await kept.of(db, me, homeAuthors)).includes(other));
+  await db.deleteFrom('follows').where('source_user_id', '=', me).where('target_user_id', '=', other).execute();
 });

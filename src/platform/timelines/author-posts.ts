@@ -162,3 +162,42 @@ function mergePage(lists: readonly Kept[], home: boolean, window: TimeWindow, li
   }
   return out;
 }
+
+/** How many users' home-timeline authors are kept. */
+const HOME_CAPACITY = 10_000;
+
+/**
+ * The authors of users' home timelines (homeAuthors: the user, then whom they follow, minus whom
+ * they mute or block), kept on SQLite while the write generations of follows, mutes and blocks
+ * hold; read afresh elsewhere (PostgreSQL, a transaction).
+ */
+export class HomeAuthors {
+  private readonly kept = new Map<string, readonly string[]>();
+  private generation: string | undefined;
+
+  constructor(private readonly store: Store) {}
+
+  async of(db: DbOrTx, userId: string, read: (db: DbOrTx, userId: string) => Promise<string[]>): Promise<readonly string[]> {
+    const generation = db === this.store.db ? this.currentGeneration() : undefined;
+    if (generation === undefined) return read(db, userId);
+    if (generation !== this.generation) {
+      this.kept.clear();
+      this.generation = generation;
+    }
+    let authors = this.kept.get(userId);
+    if (!authors) {
+      authors = await read(db, userId);
+      // A write that overlapped the read leaves the generation changed: keep nothing read under it.
+      if (this.currentGeneration() === generation) {
+        if (this.kept.size >= HOME_CAPACITY) this.kept.delete(this.kept.keys().next().value!);
+        this.kept.set(userId, authors);
+      }
+    }
+    return authors;
+  }
+
+  private currentGeneration(): string | undefined {
+    const parts = ['follows', 'mutes', 'blocks'].map((table) => this.store.tableGeneration(table));
+    return parts.includes(undefined) ? undefined : parts.join('/');
+  }
+}

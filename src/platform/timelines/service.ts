@@ -69,5 +69,5 @@ export async function homeTimeline(ctx: AppContext, caller: UserCaller, view: Vi
   const { db, dialect } = ctx.store;
   // PostgreSQL: the follows and the page in one round trip; SQLite: two statements, no round trips.
   if (dialect === 'postgres') return timeline(ctx, view, request, async () => ({ keys: (limit, after) => pagedHomeKeysPostgres(db, userId, request.window, limit, after) }));
-  return timeline(ctx, view, request, async () => ({ authors: await homeAuthors(db, userId), home: true }));
+  return timeline(ctx, view, request, async () => ({ authors: await ctx.entities.homeAuthors.of(db, userId, homeAuthors), home: true }));
 }
