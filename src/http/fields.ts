@@ -109,39 +109,35 @@ export function selectFields<Row, View>(decl: ResourceDeclaration<Row, View>, ro
 export function selectFieldsJson<Row extends object, View>(decl: ResourceDeclaration<Row, View>, row: Row, selected: ReadonlySet<string>, view: View): RawJson {
   const p = plan(decl, selected);
   if (!decl.viewKeys) return RawJson.of(render(decl, p.fields, row, view));
-  let byPlan = memo.get(row);
-  // A row keeps the texts of a few selections: clients tend to ask for the same few.
-  if (!byPlan || byPlan.size >= 16) memo.set(row, (byPlan = new Map()));
-  let node = byPlan.get(p);
-  if (!node) byPlan.set(p, (node = new Map()));
-  // The texts are found by the view key of each view-dependent field in turn (a path of maps, so
-  // that no key is joined per row). Fields whose view key is undefined (read from other rows that
-  // may have changed unseen) are rendered for each answer and joined to the kept text of the
-  // rest, so asking for one of them does not cost the whole object.
-  let live: string[] | undefined;
-  for (const name of p.viewDependent) {
-    const part = decl.viewKeys[name](row, view);
-    if (part === undefined) (live ??= []).push(name);
-    let next = node.get(part ?? LIVE) as TextNode | undefined;
-    if (!next) {
-      // A few keys per field: they change with time and with the generations of other tables.
-      if (node.size >= 16) node.clear();
-      node.set(part ?? LIVE, (next = new Map()));
+  // What each view-dependent field's value depends on for this view. A field whose view key is
+  // undefined (read from other rows that may have changed unseen) is rendered for each answer
+  // and joined to the kept text of the rest, so asking for one of them does not cost the whole
+  // object.
+  const parts = p.viewDependent.map((name) => decl.viewKeys![name](row, view));
+  const live = parts.includes(undefined) ? p.viewDependent.filter((_, i) => parts[i] === undefined) : undefined;
+  let kept = memo.get(row);
+  if (!kept) memo.set(row, (kept = []));
+  let json: RawJson | undefined;
+  for (const entry of kept) {
+    if (entry.plan === p && samePlanKeys(entry.parts, parts)) {
+      json = entry.json;
+      break;
     }
-    node = next;
   }
-  let json = node.get(TEXT) as RawJson | undefined;
   if (json === undefined) {
     json = RawJson.of(render(decl, live ? keptFields(p, live) : p.fields, row, view));
-    node.set(TEXT, json);
+    // A row keeps the texts of a few selections and view keys (which change with time and with
+    // the generations of other tables): clients tend to ask for the same few.
+    if (kept.length >= 16) kept.shift();
+    kept.push({ plan: p, parts, json });
   }
   return live ? RawJson.joined(json, render(decl, live, row, view)) : json;
 }
 
-/** Keys of a text node: a view key, LIVE for a field rendered per answer, TEXT for the kept text. */
-type TextNode = Map<string, TextNode | RawJson>;
-const LIVE = '\u0000live';
-const TEXT = '\u0000text';
+function samePlanKeys(a: ReadonlyArray<string | undefined>, b: ReadonlyArray<string | undefined>): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /** The plan's fields but the live ones, kept per plan by their names. */
 function keptFields(p: Plan, live: readonly string[]): readonly string[] {
@@ -164,8 +160,8 @@ function render<Row, View>(decl: ResourceDeclaration<Row, View>, fields: readonl
   return text ? `${text}}` : '{}';
 }
 
-/** Row -> selection plan -> the view key of each view-dependent field in turn -> the text. */
-const memo = new WeakMap<object, Map<Plan, TextNode>>();
+/** Row -> its kept texts, each with its selection plan and the view keys of that plan's view-dependent fields. */
+const memo = new WeakMap<object, Array<{ plan: Plan; parts: ReadonlyArray<string | undefined>; json: RawJson }>>();
 
 interface Plan {
   /** The fields to render, in declaration order. */

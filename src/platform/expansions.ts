@@ -342,16 +342,19 @@ export async function hydrate<Row>(
   // Which expansion first named each post: a hidden one's error names that parameter.
   const postNamedBy = new Map<string, string>();
   const wantPosts = (keys: readonly string[], expansion: string) => {
-    for (const key of keys) if (!postNamedBy.has(key)) postNamedBy.set(key, expansion);
-    want.posts.push(...keys);
+    for (const key of keys) {
+      if (!postNamedBy.has(key)) postNamedBy.set(key, expansion);
+      want.posts.push(key);
+    }
   };
   const nested: Array<[string, ExpansionDeclaration<Row>]> = [];
   for (const name of selection.expansions) {
     const decl = declarations[name];
     if (decl.through) nested.push([name, decl]);
+    const list = want[decl.target];
     for (const row of rows) {
       if (decl.target === 'posts') wantPosts(decl.keys(row), name);
-      else want[decl.target].push(...decl.keys(row));
+      else for (const key of decl.keys(row)) list.push(key);
     }
   }
   if (nested.length > 0) {

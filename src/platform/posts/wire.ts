@@ -172,19 +172,19 @@ interface EditControls {
   editable_until: string;
 }
 
-const parsedControls = new WeakMap<PostRow, EditControls>();
-/** editable_until of each parsed EditControls, in milliseconds: compared with the view's time on every read. */
-const editableUntilMs = new WeakMap<EditControls, number>();
+/** Edit controls as parsed, with editable_until in milliseconds: compared with the view's time on every read. */
+type ParsedControls = EditControls & { untilMs: number };
+const parsedControls = new WeakMap<PostRow, ParsedControls>();
 /** The row's edit controls, parsed once per row object: rows are kept across requests, and a changed row is a new object. */
-function editControlsOf(p: PostRow): EditControls {
+function editControlsOf(p: PostRow): ParsedControls {
   let controls = parsedControls.get(p);
   if (!controls) {
-    parsedControls.set(p, (controls = fromJson<EditControls>(p.edit_controls)!));
-    editableUntilMs.set(controls, Date.parse(controls.editable_until));
+    const parsed = fromJson<EditControls>(p.edit_controls)!;
+    parsedControls.set(p, (controls = { ...parsed, untilMs: Date.parse(parsed.editable_until) }));
   }
   return controls;
 }
-const isEditEligible = (controls: EditControls, view: View) => controls.edits_remaining > 0 && editableUntilMs.get(controls)! > view.now.getTime();
+const isEditEligible = (controls: ParsedControls, view: View) => controls.edits_remaining > 0 && controls.untilMs > view.now.getTime();
 
 /**
  * What a row's JSON columns name, decoded once per row object: rows are kept across requests
