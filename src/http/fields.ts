@@ -109,12 +109,19 @@ export function selectFields<Row, View>(decl: ResourceDeclaration<Row, View>, ro
 export function selectFieldsJson<Row extends object, View>(decl: ResourceDeclaration<Row, View>, row: Row, selected: ReadonlySet<string>, view: View): RawJson {
   const p = plan(decl, selected);
   if (!decl.viewKeys) return RawJson.of(render(decl, p.fields, row, view));
-  // What each view-dependent field's value depends on for this view. A field whose view key is
-  // undefined (read from other rows that may have changed unseen) is rendered for each answer
-  // and joined to the kept text of the rest, so asking for one of them does not cost the whole
-  // object.
-  const parts = p.viewDependent.map((name) => decl.viewKeys![name](row, view));
-  const live = parts.includes(undefined) ? p.viewDependent.filter((_, i) => parts[i] === undefined) : undefined;
+  // What each view-dependent field's value depends on for this view, into one scratch array
+  // (this runs for every row shown). A field whose view key is undefined (read from other rows
+  // that may have changed unseen) is rendered for each answer and joined to the kept text of the
+  // rest, so asking for one of them does not cost the whole object.
+  const parts = scratchParts;
+  parts.length = p.viewDependent.length;
+  let live: string[] | undefined;
+  for (let i = 0; i < parts.length; i++) {
+    const name = p.viewDependent[i];
+    const part = decl.viewKeys[name](row, view);
+    parts[i] = part;
+    if (part === undefined) (live ??= []).push(name);
+  }
   let kept = memo.get(row);
   if (!kept) memo.set(row, (kept = []));
   let json: RawJson | undefined;
@@ -125,14 +132,18 @@ export function selectFieldsJson<Row extends object, View>(decl: ResourceDeclara
     }
   }
   if (json === undefined) {
+    // Copied before rendering, which may select the fields of other objects.
+    const keys = parts.slice();
     json = RawJson.of(render(decl, live ? keptFields(p, live) : p.fields, row, view));
     // A row keeps the texts of a few selections and view keys (which change with time and with
     // the generations of other tables): clients tend to ask for the same few.
     if (kept.length >= 16) kept.shift();
-    kept.push({ plan: p, parts, json });
+    kept.push({ plan: p, parts: keys, json });
   }
   return live ? RawJson.joined(json, render(decl, live, row, view)) : json;
 }
+
+const scratchParts: Array<string | undefined> = [];
 
 function samePlanKeys(a: ReadonlyArray<string | undefined>, b: ReadonlyArray<string | undefined>): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;

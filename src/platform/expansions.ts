@@ -169,7 +169,10 @@ export class ResponseReads {
     if (this.db.isTransaction) return undefined;
     const cards = this.ctx.store.tableGeneration('ads_posts');
     const media = this.ctx.store.tableGeneration('media');
-    return cards === undefined || media === undefined ? undefined : `${cards}/${media}`;
+    if (cards === undefined || media === undefined) return undefined;
+    // The same text object while the generations hold: the kept texts of every post compare it.
+    if (lastExtrasVersion.cards !== cards || lastExtrasVersion.media !== media) lastExtrasVersion = { cards, media, text: `${cards}/${media}` };
+    return lastExtrasVersion.text;
   }
 
   /** The card URIs of these posts (those made through the advertising interface with a card). */
@@ -179,6 +182,9 @@ export class ResponseReads {
 }
 
 const NOT_STARTED = Promise.resolve();
+
+/** The last text ResponseReads.extrasVersion made, with what it was made of. */
+let lastExtrasVersion = { cards: '', media: '', text: '' };
 
 /** Rows of one kind that a response reads at most once each, started early where it can guess what it will need. */
 class OnceReader<Row> {
