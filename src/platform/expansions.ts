@@ -104,6 +104,8 @@ export class ResponseReads {
   private readonly media: OnceReader<MediaRow>;
   /** PostgreSQL row versions read together with the keys that name them (a timeline's page query). */
   private readonly known = { posts: new Map<string, string>(), users: new Map<string, string>() };
+  /** extrasVersion, taken before this response reads anything. */
+  private readonly extrasKnownAs: string | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -113,6 +115,7 @@ export class ResponseReads {
     this.users = new OnceReader((u) => u.id, (ids) => entities.users.read(this.db, ids, this.known.users));
     this.posts = new OnceReader((p) => p.id, (ids) => entities.posts.read(this.db, ids, this.known.posts));
     this.media = new OnceReader((m) => m.media_key, (keys) => entities.media.read(this.db, keys));
+    this.extrasKnownAs = extrasVersionOf(ctx, db);
   }
 
   /** Posts this response already read, so that the expansions do not read them again. */
@@ -161,18 +164,13 @@ export class ResponseReads {
   }
 
   /**
-   * What the rows of PostExtras are known by, read before them: on SQLite, outside a transaction,
-   * the write generations of ads_posts and media (which every write to them changes); otherwise
-   * undefined, and the post fields read from them are rendered for each answer.
+   * What the rows of PostExtras are known by, taken when the response began, before it read any
+   * of them: on SQLite, outside a transaction, the write generations of ads_posts and media (which
+   * every write to them changes); otherwise undefined, and the post fields read from them are
+   * rendered for each answer. A write that lands during the response changes it for the next.
    */
   extrasVersion(): string | undefined {
-    if (this.db.isTransaction) return undefined;
-    const cards = this.ctx.store.tableGeneration('ads_posts');
-    const media = this.ctx.store.tableGeneration('media');
-    if (cards === undefined || media === undefined) return undefined;
-    // The same text object while the generations hold: the kept texts of every post compare it.
-    if (lastExtrasVersion.cards !== cards || lastExtrasVersion.media !== media) lastExtrasVersion = { cards, media, text: `${cards}/${media}` };
-    return lastExtrasVersion.text;
+    return this.extrasKnownAs;
   }
 
   /** The card URIs of these posts (those made through the advertising interface with a card). */
@@ -183,8 +181,18 @@ export class ResponseReads {
 
 const NOT_STARTED = Promise.resolve();
 
-/** The last text ResponseReads.extrasVersion made, with what it was made of. */
+/** The last text extrasVersionOf made, with what it was made of. */
 let lastExtrasVersion = { cards: '', media: '', text: '' };
+
+function extrasVersionOf(ctx: AppContext, db: DbOrTx): string | undefined {
+  if (db.isTransaction) return undefined;
+  const cards = ctx.store.tableGeneration('ads_posts');
+  const media = ctx.store.tableGeneration('media');
+  if (cards === undefined || media === undefined) return undefined;
+  // The same text object while the generations hold: the kept texts of every post compare it.
+  if (lastExtrasVersion.cards !== cards || lastExtrasVersion.media !== media) lastExtrasVersion = { cards, media, text: `${cards}/${media}` };
+  return lastExtrasVersion.text;
+}
 
 /** Rows of one kind that a response reads at most once each, started early where it can guess what it will need. */
 class OnceReader<Row> {
@@ -437,7 +445,6 @@ function privateFieldErrors(ctx: AppContext, view: View, selection: Selection, p
 /** The view with what the selected post fields read besides the post rows; the view itself when none of them is selected. */
 async function withPostExtras(reads: ResponseReads, selection: Selection, posts: readonly PostRow[], view: View): Promise<View> {
   if (posts.length === 0 || !EXTRA_FIELDS.some((f) => selection.post.has(f))) return view;
-  // Read before the rows: a write that lands meanwhile changes it for the next answer.
   const extras: PostExtras = { version: reads.extrasVersion() };
   const [cards, media] = await Promise.all([
     selection.post.has('card_uri') ? reads.cardUris(unique(posts.map((p) => p.id))) : undefined,

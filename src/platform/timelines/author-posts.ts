@@ -123,15 +123,16 @@ function mergePage(lists: readonly Kept[], home: boolean, window: TimeWindow, li
   const at = lists.map((list) => (after ? firstAfter(list, after) : 0));
   // Sorted newest first: past start_time, nothing older of that author can show.
   const done = lists.map(() => false);
+  // The window's bounds as windowConditions (./store.ts) reads them: an empty one is none.
   const shows = (list: Kept, i: number, owner: boolean): boolean => {
     const flags = list.flags[i];
     if (home && !owner && !(flags & SHARED)) return false;
     if (window.excludeReplies && flags & REPLY) return false;
     if (window.excludeReposts && flags & REPOST) return false;
     const id = list.ids[i];
-    if (window.sinceId !== undefined && !(id > window.sinceId)) return false;
-    if (window.untilId !== undefined && !(id < window.untilId)) return false;
-    if (window.endTime !== undefined && !(list.times[i] < window.endTime)) return false;
+    if (window.sinceId && !(id > window.sinceId)) return false;
+    if (window.untilId && !(id < window.untilId)) return false;
+    if (window.endTime && !(list.times[i] < window.endTime)) return false;
     return true;
   };
   const out: PostKey[] = [];
@@ -141,7 +142,7 @@ function mergePage(lists: readonly Kept[], home: boolean, window: TimeWindow, li
       if (done[a]) continue;
       const list = lists[a];
       while (at[a] < list.ids.length && !shows(list, at[a], a === 0)) {
-        if (window.startTime !== undefined && list.times[at[a]] < window.startTime) break;
+        if (window.startTime && list.times[at[a]] < window.startTime) break;
         at[a]++;
       }
       if (at[a] >= list.ids.length) {
@@ -149,7 +150,7 @@ function mergePage(lists: readonly Kept[], home: boolean, window: TimeWindow, li
         done[a] = true;
         continue;
       }
-      if (window.startTime !== undefined && list.times[at[a]] < window.startTime) {
+      if (window.startTime && list.times[at[a]] < window.startTime) {
         done[a] = true;
         continue;
       }
