@@ -1,7 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import type { DbOrTx, Store } from '../../store/store.js';
 import type { TimeWindow } from '../graph/query.js';
-import type { PageAfter, PostKey } from './store.js';
+import { LIVE, SHARED as SHARED_SQL, type PageAfter, type PostKey } from './store.js';
 
 /** How many of an author's newest live posts are kept: the first pages of their timelines. */
 const PER_AUTHOR = 500;
@@ -81,8 +81,8 @@ export class AuthorPosts {
 async function readKept(db: DbOrTx, author: string, count: number): Promise<Kept> {
   const { rows } = await db.executeQuery<{ id: string; created_at: string; shared: number; reply: number; repost: number }>(
     CompiledQuery.raw(
-      'select id, created_at, (community_id is null or share_with_followers = 1) as shared, in_reply_to_user_id is not null as reply, reposted_post_id is not null as repost ' +
-        'from posts where author_id = ? and deleted_at is null and superseded_by_id is null and nullcast = 0 order by created_at desc, id desc limit ?',
+      `select posts.id, posts.created_at, ${SHARED_SQL} as shared, posts.in_reply_to_user_id is not null as reply, posts.reposted_post_id is not null as repost ` +
+        `from posts where posts.author_id = ? and ${LIVE} order by posts.created_at desc, posts.id desc limit ?`,
       [author, count + 1],
     ),
   );

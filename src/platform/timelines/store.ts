@@ -138,9 +138,9 @@ function windowConditions(window: TimeWindow, after: boolean, param: () => strin
 }
 
 /** The live conditions as migration 0030's index states them, literally. */
-const LIVE = 'posts.deleted_at is null and posts.superseded_by_id is null and posts.nullcast = 0';
+export const LIVE = 'posts.deleted_at is null and posts.superseded_by_id is null and posts.nullcast = 0';
 /** A followed author's community post shows on a home timeline only when shared with followers (homeCondition). */
-const SHARED = '(posts.community_id is null or posts.share_with_followers = 1)';
+export const SHARED = '(posts.community_id is null or posts.share_with_followers = 1)';
 
 const authorsPageShapes = new Map<string, string>();
 
