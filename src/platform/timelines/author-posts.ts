@@ -32,48 +32,30 @@ interface Kept {
  * here are those of authorsPageShape (./store.ts), which the tests hold to the same answers.
  */
 export class AuthorPosts {
-  private readonly authors = new Map<string, Kept>();
-  private size = 0;
-  private generation: string | undefined;
+  private readonly kept: KeptUnderGeneration<Kept>;
 
   /** `perAuthor`: how many of each author's newest posts are kept. */
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly perAuthor = PER_AUTHOR,
-  ) {}
+  ) {
+    this.kept = new KeptUnderGeneration(store, ['posts'], CAPACITY, (list) => list.ids.length);
+  }
 
   /** pagedAuthorKeys' page from what is kept (reading what is missing); undefined when the store must answer it. */
   async page(db: DbOrTx, authors: readonly string[], home: boolean, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostKey[] | undefined> {
-    if (db !== this.store.db) return undefined;
-    const generation = this.store.tableGeneration('posts');
+    const generation = this.kept.current(db);
     if (generation === undefined) return undefined;
-    if (generation !== this.generation) {
-      this.authors.clear();
-      this.size = 0;
-      this.generation = generation;
-    }
     const lists: Kept[] = [];
     for (const author of authors) {
-      let kept = this.authors.get(author);
-      if (!kept) {
-        kept = await readKept(db, author, this.perAuthor);
-        // A write that overlapped the read leaves the generation changed: keep nothing read under it.
-        if (this.store.tableGeneration('posts') !== generation) return undefined;
-        this.remember(author, kept);
+      let list = this.kept.get(author);
+      if (!list) {
+        list = await readKept(db, author, this.perAuthor);
+        if (!this.kept.keep(author, list, generation)) return undefined;
       }
-      lists.push(kept);
+      lists.push(list);
     }
     return mergePage(lists, home, window, limit, after);
-  }
-
-  private remember(author: string, kept: Kept): void {
-    this.authors.set(author, kept);
-    this.size += kept.ids.length;
-    for (const [oldest, list] of this.authors) {
-      if (this.size <= CAPACITY || oldest === author) break;
-      this.authors.delete(oldest);
-      this.size -= list.ids.length;
-    }
   }
 }
 
@@ -173,32 +155,80 @@ const HOME_CAPACITY = 10_000;
  * hold; read afresh elsewhere (PostgreSQL, a transaction).
  */
 export class HomeAuthors {
-  private readonly kept = new Map<string, readonly string[]>();
-  private generation: string | undefined;
+  private readonly kept: KeptUnderGeneration<readonly string[]>;
 
-  constructor(private readonly store: Store) {}
+  constructor(store: Store) {
+    this.kept = new KeptUnderGeneration(store, ['follows', 'mutes', 'blocks'], HOME_CAPACITY);
+  }
 
   async of(db: DbOrTx, userId: string, read: (db: DbOrTx, userId: string) => Promise<string[]>): Promise<readonly string[]> {
-    const generation = db === this.store.db ? this.currentGeneration() : undefined;
+    const generation = this.kept.current(db);
     if (generation === undefined) return read(db, userId);
-    if (generation !== this.generation) {
-      this.kept.clear();
-      this.generation = generation;
-    }
     let authors = this.kept.get(userId);
     if (!authors) {
       authors = await read(db, userId);
-      // A write that overlapped the read leaves the generation changed: keep nothing read under it.
-      if (this.currentGeneration() === generation) {
-        if (this.kept.size >= HOME_CAPACITY) this.kept.delete(this.kept.keys().next().value!);
-        this.kept.set(userId, authors);
-      }
+      this.kept.keep(userId, authors, generation);
     }
     return authors;
   }
+}
 
-  private currentGeneration(): string | undefined {
-    const parts = ['follows', 'mutes', 'blocks'].map((table) => this.store.tableGeneration(table));
+/**
+ * Values read from some tables, kept while those tables' write generations hold (SQLite: every
+ * write to them through this process, and every commit by another connection, changes them),
+ * as the entity caches keep rows (src/platform/entities.ts). Nothing is kept where there is no
+ * generation (PostgreSQL) or for a read through a transaction. Past `capacity` (each value
+ * counting `sizeOf` of it), the values kept earliest go.
+ */
+class KeptUnderGeneration<V> {
+  private readonly values = new Map<string, V>();
+  private size = 0;
+  private generation: string | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly tables: readonly string[],
+    private readonly capacity: number,
+    private readonly sizeOf: (value: V) => number = () => 1,
+  ) {}
+
+  /** The generation a read through `db` is made under, forgetting what was kept under another; undefined when nothing may be kept. */
+  current(db: DbOrTx): string | undefined {
+    if (db !== this.store.db) return undefined;
+    const generation = this.now();
+    if (generation !== undefined && generation !== this.generation) {
+      this.values.clear();
+      this.size = 0;
+      this.generation = generation;
+    }
+    return generation;
+  }
+
+  get(key: string): V | undefined {
+    return this.values.get(key);
+  }
+
+  /** Keeps a value read under `generation`, unless a write overlapped the read (the generation changed): answers whether it did. */
+  keep(key: string, value: V, generation: string): boolean {
+    if (this.now() !== generation || this.generation !== generation) return false;
+    const previous = this.values.get(key);
+    if (previous !== undefined) {
+      this.values.delete(key);
+      this.size -= this.sizeOf(previous);
+    }
+    this.values.set(key, value);
+    this.size += this.sizeOf(value);
+    for (const [oldest, kept] of this.values) {
+      if (this.size <= this.capacity || oldest === key) break;
+      this.values.delete(oldest);
+      this.size -= this.sizeOf(kept);
+    }
+    return true;
+  }
+
+  private now(): string | undefined {
+    if (this.tables.length === 1) return this.store.tableGeneration(this.tables[0]);
+    const parts = this.tables.map((table) => this.store.tableGeneration(table));
     return parts.includes(undefined) ? undefined : parts.join('/');
   }
 }
