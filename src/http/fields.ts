@@ -109,28 +109,11 @@ export function selectFields<Row, View>(decl: ResourceDeclaration<Row, View>, ro
 export function selectFieldsJson<Row extends object, View>(decl: ResourceDeclaration<Row, View>, row: Row, selected: ReadonlySet<string>, view: View): RawJson {
   const p = plan(decl, selected);
   if (!decl.viewKeys) return RawJson.of(render(decl, p.fields, row, view));
-  // What each view-dependent field's value depends on for this view, into one scratch array
-  // (this runs for every row shown). A field whose view key is undefined (read from other rows
-  // that may have changed unseen) is rendered for each answer and joined to the kept text of the
-  // rest, so asking for one of them does not cost the whole object.
   const parts = scratchParts;
-  parts.length = p.viewDependent.length;
-  let live: string[] | undefined;
-  for (let i = 0; i < parts.length; i++) {
-    const name = p.viewDependent[i];
-    const part = decl.viewKeys[name](row, view);
-    parts[i] = part;
-    if (part === undefined) (live ??= []).push(name);
-  }
+  const live = viewKeysInto(parts, decl, p, row, view);
   let kept = memo.get(row);
   if (!kept) memo.set(row, (kept = []));
-  let json: RawJson | undefined;
-  for (const entry of kept) {
-    if (entry.plan === p && samePlanKeys(entry.parts, parts)) {
-      json = entry.json;
-      break;
-    }
-  }
+  let json = keptText(kept, p, parts);
   if (json === undefined) {
     // Copied before rendering, which may select the fields of other objects.
     const keys = parts.slice();
@@ -141,6 +124,42 @@ export function selectFieldsJson<Row extends object, View>(decl: ResourceDeclara
     kept.push({ plan: p, parts: keys, json });
   }
   return live ? RawJson.joined(json, render(decl, live, row, view)) : json;
+}
+
+/**
+ * The whole wire object's text when selectFieldsJson has it kept for this selection and view
+ * (no field of it rendered for each answer); undefined otherwise. A response that finds every
+ * row's text kept need not read what rendering them would need (expansions.ts, post extras).
+ */
+export function keptFieldsJson<Row extends object, View>(decl: ResourceDeclaration<Row, View>, row: Row, selected: ReadonlySet<string>, view: View): RawJson | undefined {
+  if (!decl.viewKeys) return undefined;
+  const p = plan(decl, selected);
+  const kept = memo.get(row);
+  if (!kept || viewKeysInto(scratchParts, decl, p, row, view)) return undefined;
+  return keptText(kept, p, scratchParts);
+}
+
+/**
+ * What each view-dependent field's value depends on for this view, written into `parts` (one
+ * scratch array: this runs for every row shown); returns the fields whose view key is undefined.
+ * Such a field (read from other rows that may have changed unseen) is rendered for each answer
+ * and joined to the kept text of the rest, so asking for one of them does not cost the whole object.
+ */
+function viewKeysInto<Row, View>(parts: Array<string | undefined>, decl: ResourceDeclaration<Row, View>, p: Plan, row: Row, view: View): string[] | undefined {
+  parts.length = p.viewDependent.length;
+  let live: string[] | undefined;
+  for (let i = 0; i < parts.length; i++) {
+    const name = p.viewDependent[i];
+    const part = decl.viewKeys![name](row, view);
+    parts[i] = part;
+    if (part === undefined) (live ??= []).push(name);
+  }
+  return live;
+}
+
+function keptText(kept: ReadonlyArray<{ plan: Plan; parts: ReadonlyArray<string | undefined>; json: RawJson }>, p: Plan, parts: ReadonlyArray<string | undefined>): RawJson | undefined {
+  for (const entry of kept) if (entry.plan === p && samePlanKeys(entry.parts, parts)) return entry.json;
+  return undefined;
 }
 
 const scratchParts: Array<string | undefined> = [];

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { blockedAmong } from './blocks/store.js';
 import { requestedAmong, requestersAmong } from './follows/store.js';
 import { mutedAmong } from './mutes/store.js';
-import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText, selectFieldsJson, type ResourceDeclaration } from '../http/fields.js';
+import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText, keptFieldsJson, selectFieldsJson, type ResourceDeclaration } from '../http/fields.js';
 import type { RawJson, WireItem } from '../http/json-body.js';
 import type { Problem } from '../http/problems.js';
 import type { DbOrTx } from '../store/store.js';
@@ -446,20 +446,35 @@ function privateFieldErrors(ctx: AppContext, view: View, selection: Selection, p
 async function withPostExtras(reads: ResponseReads, selection: Selection, posts: readonly PostRow[], view: View): Promise<View> {
   if (posts.length === 0 || !EXTRA_FIELDS.some((f) => selection.post.has(f))) return view;
   const extras: PostExtras = { version: reads.extrasVersion() };
+  const out: PostView = { ...view, postExtras: extras };
+  // Under a known version, a post whose whole text is kept needs no extras read: its text is held
+  // for this answer (another answer could push it out of the row's kept texts meanwhile).
+  let rendered = posts;
+  if (extras.version !== undefined) {
+    const kept = new Map<PostRow, RawJson>();
+    const unkept: PostRow[] = [];
+    for (const p of posts) {
+      const json = keptFieldsJson(postDeclaration, p, selection.post, out);
+      if (json) kept.set(p, json);
+      else unkept.push(p);
+    }
+    extras.kept = kept;
+    if (unkept.length === 0) return out;
+    rendered = unkept;
+  }
   const [cards, media] = await Promise.all([
-    selection.post.has('card_uri') ? reads.cardUris(unique(posts.map((p) => p.id))) : undefined,
-    selection.post.has('media_metadata') ? reads.mediaByKeys(unique(posts.flatMap(mediaKeysOf))) : undefined,
+    selection.post.has('card_uri') ? reads.cardUris(unique(rendered.map((p) => p.id))) : undefined,
+    selection.post.has('media_metadata') ? reads.mediaByKeys(unique(rendered.flatMap(mediaKeysOf))) : undefined,
   ]);
   if (cards) extras.cardUris = cards;
   if (media) extras.media = new Map(media.map((m) => [m.media_key, m]));
-  const out: PostView = { ...view, postExtras: extras };
   return out;
 }
 
 /** The wire post and user of a response, with its selection and view. */
 function converters(selection: Selection, view: View): Pick<Hydrated, 'post' | 'user'> {
   return {
-    post: (row) => selectFieldsJson(postDeclaration, row, selection.post, view),
+    post: (row) => (view as PostView).postExtras?.kept?.get(row) ?? selectFieldsJson(postDeclaration, row, selection.post, view),
     user: (row) => selectFieldsJson(userDeclaration, row, selection.user, view),
   };
 }

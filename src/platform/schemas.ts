@@ -198,7 +198,7 @@ export const defaultErrorResponse = {
 };
 
 /** Drops the empty parts of a lookup result: `data` only when something was found. */
-export function lookupBody(result: { data: WireItem[]; includes?: Includes; errors: unknown[] }, single: boolean): Buffer {
+export function lookupBody(result: { data: WireItem[]; includes?: Includes; errors: unknown[] }, single: boolean): Buffer | string {
   return jsonBody({
     data: result.data.length === 0 ? undefined : single ? result.data[0] : result.data,
     includes: result.includes as Record<string, WireItem[]> | undefined,
@@ -225,7 +225,7 @@ export function pageResponse(item: TSchema) {
 }
 
 /** Drops the empty parts of a page: `data` only when something is listed, `meta` when given. */
-export function pageBody(result: { data: WireItem[]; includes?: Includes; errors: unknown[]; meta?: unknown }): Buffer {
+export function pageBody(result: { data: WireItem[]; includes?: Includes; errors: unknown[]; meta?: unknown }): Buffer | string {
   return jsonBody({
     data: result.data.length > 0 ? result.data : undefined,
     includes: result.includes as Record<string, WireItem[]> | undefined,

@@ -20,10 +20,13 @@ test('a kept object joined with members rendered per answer reads as one object,
   );
   const parts = { data: items, includes: { users: [RawJson.of('{"id":"9","name":"Zoë"}')] }, meta: { result_count: items.length } };
   const body = jsonBody(parts);
-  assert.ok(body.length > 4096);
+  assert.ok(Buffer.isBuffer(body) && body.length > 4096);
   const parsed = JSON.parse(body.toString('utf8'));
   assert.deepEqual(parsed, JSON.parse(jsonText(parts)));
   assert.deepEqual(parsed.data[3], { id: '3', text: 'ünïcode 3', media_metadata: [{ media_key: '3_3' }] });
   assert.deepEqual(parsed.data[4], { id: '4' });
   assert.equal(body.length, Buffer.byteLength(jsonText(parts)));
+  // A small body stays one text, the same as jsonText's.
+  const small = { data: items.slice(0, 3), meta: { result_count: 3 } };
+  assert.equal(jsonBody(small), jsonText(small));
 });

@@ -1,4 +1,5 @@
 import type { ResourceDeclaration } from '../../http/fields.js';
+import type { RawJson } from '../../http/json-body.js';
 import { fromJson } from '../../store/store.js';
 import type { PostTable } from '../../store/schema.js';
 import type { View } from '../view.js';
@@ -135,6 +136,11 @@ export interface PostExtras {
    * undefined where they change unseen (PostgreSQL, a transaction): rendered for each answer.
    */
   version?: string;
+  /**
+   * The posts whose whole text (card_uri and media_metadata included) was found kept under
+   * `version` when the answer began, with that text; their extras are not read.
+   */
+  kept?: ReadonlyMap<PostRow, RawJson>;
 }
 
 /** The post fields that need PostExtras. */

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { jsonBody, type RawJson } from '../../http/json-body.js';
+import { jsonText, type RawJson } from '../../http/json-body.js';
 import { sampleBucket } from '../../query/geo-sample.js';
 import type { MatchablePost } from '../../query/index.js';
 import type { LoggedEvent } from '../activity/event-types.js';
@@ -102,9 +102,9 @@ export class PostStreamChannel implements StreamChannel<PostStreamConnection> {
       let text = rendered.get(key);
       if (text === undefined) {
         const hydrated = await hydrate(ctx, { now: ctx.clock.now() }, [row], postExpansions, conn.selection, [], reads);
-        const body = jsonBody({ data: hydrated.post(row) as RawJson, includes: hydrated.includes as Record<string, RawJson[]> | undefined, errors: hydrated.errors.length > 0 ? hydrated.errors : undefined });
+        const body = jsonText({ data: hydrated.post(row) as RawJson, includes: hydrated.includes as Record<string, RawJson[]> | undefined, errors: hydrated.errors.length > 0 ? hydrated.errors : undefined });
         // Without the closing brace: matching_rules, when any, follows.
-        text = body.toString('utf8').slice(0, -1);
+        text = body.slice(0, -1);
         rendered.set(key, text);
       }
       return text;
