@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { DbOrTx, Store } from '../store/store.js';
+import { preparedOnPostgres } from '../store/prepared-statements.js';
 import type { MediaRow } from './media/wire.js';
 import { AuthorPosts, HomeAuthors } from './timelines/author-posts.js';
 import { cardUrisOf } from './posts/store.js';
@@ -61,7 +62,10 @@ export class EntityCache<Row extends object> {
     const options = { cache: false, batchScheduleFn: nextTurn, maxBatchSize: 5_000 };
     this.versions = new DataLoader(async (keys) => {
       const { table, key } = this.spec;
-      const current = await sql<{ k: string; v: string }>`select ${sql.ref(key)} as k, xmin::text as v from ${sql.table(table)} where ${sql.ref(key)} = any(${[...keys]})${this.liveCondition()}`.execute(this.store.db);
+      const query = sql<{ k: string; v: string }>`select ${sql.ref(key)} as k, xmin::text as v from ${sql.table(table)} where ${sql.ref(key)} = any(${[...keys]})${this.liveCondition()}`.compile(this.store.db);
+      // One text per table, asked by every response: planned once per connection.
+      preparedOnPostgres(query.sql);
+      const current = await this.store.db.executeQuery(query);
       const byKey = new Map(current.rows.map((r) => [r.k, r.v]));
       return keys.map((k) => byKey.get(k));
     }, options);
@@ -199,7 +203,7 @@ export class CardUris {
   constructor(private readonly store: Store) {
     this.batched = new DataLoader(
       async (ids) => {
-        const found = await cardUrisOf(this.store.db, ids);
+        const found = await cardUrisOf(this.store.db, ids, this.store.dialect);
         return ids.map((id) => found.get(id));
       },
       { cache: false, batchScheduleFn: nextTurn, maxBatchSize: 5_000 },
@@ -209,7 +213,7 @@ export class CardUris {
   /** The card URI of each post of `postIds` that has one. */
   async of(db: DbOrTx, postIds: readonly string[]): Promise<Map<string, string>> {
     if (postIds.length === 0) return new Map();
-    if (db !== this.store.db) return cardUrisOf(db, postIds);
+    if (db !== this.store.db) return cardUrisOf(db, postIds, this.store.dialect);
     const out = new Map<string, string>();
     // Undefined on PostgreSQL, where other processes write unseen: nothing is kept there.
     const generation = this.store.tableGeneration('ads_posts');
@@ -229,7 +233,7 @@ export class CardUris {
     if (missing.length > 0) {
       // Read under `generation`: a write that lands meanwhile changes the generation, and the
       // next response reads again.
-      const found = await cardUrisOf(db, missing);
+      const found = await cardUrisOf(db, missing, this.store.dialect);
       if (this.generation === generation) for (const id of missing) this.kept.set(id, found.get(id) ?? null);
       for (const [id, uri] of found) out.set(id, uri);
     }

@@ -6,6 +6,7 @@ import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, type D
 import type { Database } from './schema.js';
 import { WriteCounter } from './generation.js';
 import { withStatementCache } from './statement-cache.js';
+import { nameMarkedStatements } from './prepared-statements.js';
 import { checkpointInBackground, type BackgroundCheckpoints } from './sqlite-checkpoints.js';
 import { migrations } from './migrations/index.js';
 
@@ -75,6 +76,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     // An idle connection the server drops (a restart, an administrator) is an 'error' event on the
     // pool; unheard, it would end the process. The pool has already discarded that connection.
     pool.on('error', onConnectionError);
+    nameMarkedStatements(pool);
     closePool = connectionsClosed(pool);
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writes] });
   } else {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
+import { preparedOnPostgres } from '../../src/store/prepared-statements.js';
 import { openStore } from '../../src/store/store.js';
 import { dropPostgresDatabase, freshPostgresDatabase } from '../support/server.js';
 
@@ -44,4 +45,25 @@ test('closing the store waits until its connections are gone, so the database ca
   await store.close();
   assert.equal(await terminateBackends(url), 0);
   await dropPostgresDatabase(url);
+});
+
+test('a text marked as prepared is sent as a named statement, parsed once per connection and answering each run with its own values; an unmarked text stays unnamed', { skip }, async () => {
+  const url = await freshPostgresDatabase(adminUrl!);
+  const store = await openStore(url);
+  try {
+    const marked = preparedOnPostgres('select $1::int * 2 as doubled /* prepared-statements test */');
+    const unmarked = 'select $1::int * 3 as tripled /* prepared-statements test */';
+    await store.db.transaction().execute(async (tx) => {
+      const runs: number[] = [];
+      for (const n of [2, 5]) runs.push((await tx.executeQuery<{ doubled: number }>(CompiledQuery.raw(marked, [n]))).rows[0].doubled);
+      assert.deepEqual(runs, [4, 10]);
+      assert.equal((await tx.executeQuery<{ tripled: number }>(CompiledQuery.raw(unmarked, [2]))).rows[0].tripled, 6);
+      const prepared = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements where statement like ${'%prepared-statements test%'}`.execute(tx);
+      assert.deepEqual(prepared.rows.map((r) => r.statement), [marked]);
+      assert.match(prepared.rows[0].name, /^plaza_\d+$/);
+    });
+  } finally {
+    await store.close();
+    await dropPostgresDatabase(url);
+  }
 });

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { compileSql, type SqlDialect } from '../../query/sql.js';
-import type { DbOrTx } from '../../store/store.js';
+import type { DbOrTx, StoreDialect } from '../../store/store.js';
+import { preparedOnPostgres } from '../../store/prepared-statements.js';
 import type { PostRow } from './wire.js';
 
 /** Live (not deleted) posts with these ids, in no particular order. */
@@ -134,8 +135,16 @@ export async function addImpressions(db: DbOrTx, viewerId: string, posts: readon
 }
 
 /** The card URIs of posts made through the advertising interface with a card. */
-export async function cardUrisOf(db: DbOrTx, postIds: readonly string[]): Promise<Map<string, string>> {
+export async function cardUrisOf(db: DbOrTx, postIds: readonly string[], dialect: StoreDialect): Promise<Map<string, string>> {
   if (postIds.length === 0) return new Map();
-  const rows = await db.selectFrom('ads_posts').select(['post_id', 'card_uri']).where('post_id', 'in', postIds).where('card_uri', 'is not', null).execute();
+  // On PostgreSQL the ids go as one array: one text for any number of them, planned once per connection.
+  const query = db
+    .selectFrom('ads_posts')
+    .select(['post_id', 'card_uri'])
+    .where((eb) => (dialect === 'postgres' ? eb('post_id', '=', sql<string>`any(${[...postIds]})`) : eb('post_id', 'in', postIds)))
+    .where('card_uri', 'is not', null)
+    .compile();
+  if (dialect === 'postgres') preparedOnPostgres(query.sql);
+  const { rows } = await db.executeQuery(query);
   return new Map(rows.map((r) => [r.post_id, r.card_uri!]));
 }

@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Expression, type ExpressionBuilder, type SqlBo
 import type { SqlDialect } from '../../query/sql.js';
 import type { Database } from '../../store/schema.js';
 import type { DbOrTx, StoreDialect } from '../../store/store.js';
+import { preparedOnPostgres } from '../../store/prepared-statements.js';
 import type { TimeWindow } from '../graph/query.js';
 import { findPostsByIds, mentionsUsername } from '../posts/store.js';
 import type { PostRow } from '../posts/wire.js';
@@ -174,9 +175,14 @@ function authorsPageShape(dialect: StoreDialect, source: { authors: number | 'li
     const shared = source.home ? ` and (posts.author_id = ${param()} or ${SHARED})` : '';
     const conditions = windowConditions(window, after, param);
     const limit = param();
-    const each = `select posts.id, posts.created_at, posts.author_id, posts.xmin::text as version from posts where posts.author_id = a.author and ${LIVE}${shared}${conditions} order by posts.created_at desc, posts.id desc limit ${limit}`;
+    // Each arm reads only the index's columns (an index-only scan); the row versions, which only
+    // the table holds, are read for the page's rows alone.
+    const each = `select posts.id, posts.created_at, posts.author_id from posts where posts.author_id = a.author and ${LIVE}${shared}${conditions} order by posts.created_at desc, posts.id desc limit ${limit}`;
     const page = `select k.* from ${authors} cross join lateral (${each}) k order by k.created_at desc, k.id desc limit ${limit}`;
-    text = `select p.*, (select u.xmin::text from users u where u.id = p.author_id) as author_version from (${page}) p order by p.created_at desc, p.id desc`;
+    text = preparedOnPostgres(
+      `select p.id, p.created_at, p.author_id, posts.xmin::text as version, (select u.xmin::text from users u where u.id = p.author_id) as author_version ` +
+        `from (${page}) p join posts on posts.id = p.id order by p.created_at desc, p.id desc`,
+    );
   }
   if (authorsPageShapes.size >= 1_000) authorsPageShapes.clear();
   authorsPageShapes.set(key, text);
