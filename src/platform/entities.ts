@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { DbOrTx, Store } from '../store/store.js';
 import { preparedOnPostgres } from '../store/prepared-statements.js';
@@ -60,12 +60,14 @@ export class EntityCache<Row extends object> {
     private readonly spec: EntityTable<Row>,
   ) {
     const options = { cache: false, batchScheduleFn: nextTurn, maxBatchSize: 5_000 };
+    let versionsText: string | undefined;
     this.versions = new DataLoader(async (keys) => {
       const { table, key } = this.spec;
-      const query = sql<{ k: string; v: string }>`select ${sql.ref(key)} as k, xmin::text as v from ${sql.table(table)} where ${sql.ref(key)} = any(${[...keys]})${this.liveCondition()}`.compile(this.store.db);
-      // One text per table, asked by every response: planned once per connection.
-      preparedOnPostgres(query.sql);
-      const current = await this.store.db.executeQuery(query);
+      // One text per table, asked by every response: written once, planned once per connection.
+      versionsText ??= preparedOnPostgres(
+        sql`select ${sql.ref(key)} as k, xmin::text as v from ${sql.table(table)} where ${sql.ref(key)} = any($1)${this.liveCondition()}`.compile(this.store.db).sql,
+      );
+      const current = await this.store.db.executeQuery<{ k: string; v: string }>(CompiledQuery.raw(versionsText, [[...keys]]));
       const byKey = new Map(current.rows.map((r) => [r.k, r.v]));
       return keys.map((k) => byKey.get(k));
     }, options);
