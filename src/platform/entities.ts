@@ -34,6 +34,20 @@ export interface EntityTable<Row> {
   key: keyof Row & string;
   /** Extra condition every read of the table applies (live posts only). */
   live?: 'not_deleted';
+  /**
+   * PostgreSQL: the column naming each row's author (posts.author_id), whose users row version
+   * the version check reads too: every read of posts reads their authors next (the
+   * protected-account rule), which then need no version check of their own.
+   */
+  author?: keyof Row & string;
+}
+
+/** A row version as the version check reads it; with an `author` column, the author's id and users row version (null for none). */
+interface Version {
+  k: string;
+  v: string;
+  a?: string;
+  av?: string | null;
 }
 
 interface Entry<Row> {
@@ -51,7 +65,7 @@ export class EntityCache<Row extends object> {
   private readonly entries = new Map<string, Entry<Row>>();
   private generation: string | undefined;
   /** PostgreSQL: current row versions (undefined for a missing row), batched across responses. */
-  private readonly versions: DataLoader<string, string | undefined>;
+  private readonly versions: DataLoader<string, Version | undefined>;
   /** PostgreSQL: whole rows with their versions, batched across responses. */
   private readonly rows: DataLoader<string, Entry<Row> | undefined>;
 
@@ -62,13 +76,10 @@ export class EntityCache<Row extends object> {
     const options = { cache: false, batchScheduleFn: nextTurn, maxBatchSize: 5_000 };
     let versionsText: string | undefined;
     this.versions = new DataLoader(async (keys) => {
-      const { table, key } = this.spec;
       // One text per table, asked by every response: written once, planned once per connection.
-      versionsText ??= preparedOnPostgres(
-        sql`select ${sql.ref(key)} as k, xmin::text as v from ${sql.table(table)} where ${sql.ref(key)} = any($1)${this.liveCondition()}`.compile(this.store.db).sql,
-      );
-      const current = await this.store.db.executeQuery<{ k: string; v: string }>(CompiledQuery.raw(versionsText, [[...keys]]));
-      const byKey = new Map(current.rows.map((r) => [r.k, r.v]));
+      versionsText ??= preparedOnPostgres(this.versionsSql());
+      const current = await this.store.db.executeQuery<Version>(CompiledQuery.raw(versionsText, [[...keys]]));
+      const byKey = new Map(current.rows.map((r) => [r.k, r]));
       return keys.map((k) => byKey.get(k));
     }, options);
     this.rows = new DataLoader(async (keys) => {
@@ -90,11 +101,13 @@ export class EntityCache<Row extends object> {
    * The rows with these keys (those that exist, and are live for posts), in no particular order.
    * `known`: PostgreSQL row versions the caller has just read with the keys themselves (a page
    * query can return them at no cost): a kept row of that version is served without asking again.
+   * `authorsKnown` (a table with an `author` column): where the version check read the versions
+   * of the rows' authors too, they are added to it, author id -> version.
    */
-  async read(db: DbOrTx, keys: readonly string[], known?: ReadonlyMap<string, string>): Promise<Row[]> {
+  async read(db: DbOrTx, keys: readonly string[], known?: ReadonlyMap<string, string>, authorsKnown?: Map<string, string>): Promise<Row[]> {
     if (keys.length === 0) return [];
     if (db.isTransaction) return this.readRows(db, keys);
-    return this.store.dialect === 'postgres' ? this.readValidated(db, keys, known) : this.readByGeneration(db, keys);
+    return this.store.dialect === 'postgres' ? this.readValidated(db, keys, known, authorsKnown) : this.readByGeneration(db, keys);
   }
 
   /** The kept row of a key, current or not: a guess at what a read will need next, never an answer. */
@@ -126,7 +139,7 @@ export class EntityCache<Row extends object> {
     return out;
   }
 
-  private async readValidated(db: DbOrTx, keys: readonly string[], known?: ReadonlyMap<string, string>): Promise<Row[]> {
+  private async readValidated(db: DbOrTx, keys: readonly string[], known?: ReadonlyMap<string, string>, authorsKnown?: Map<string, string>): Promise<Row[]> {
     // Another handle than the store's own (none today) is read directly, unbatched.
     if (db !== this.store.db) return this.readRows(db, keys);
     const out: Row[] = [];
@@ -151,8 +164,9 @@ export class EntityCache<Row extends object> {
           const v = versions[i];
           if (v instanceof Error) throw v;
           if (v === undefined) return;
+          if (authorsKnown && v.a !== undefined && typeof v.av === 'string') authorsKnown.set(v.a, v.av);
           const entry = this.entries.get(k);
-          if (entry && entry.version === v) out.push(entry.row);
+          if (entry && entry.version === v.v) out.push(entry.row);
           else stale.push(k);
         });
       }
@@ -165,6 +179,13 @@ export class EntityCache<Row extends object> {
     let q = db.selectFrom(this.spec.table as 'posts').selectAll().where(this.spec.key as 'id', 'in', keys);
     if (this.spec.live === 'not_deleted') q = q.where('deleted_at', 'is', null);
     return q.execute() as unknown as Promise<Row[]>;
+  }
+
+  /** The version check: each key's row version and, with an `author` column, the author's id and users row version. */
+  private versionsSql(): string {
+    const { table, key, author } = this.spec;
+    const authorVersion = author ? sql`, t.${sql.ref(author)} as a, (select u.xmin::text from users u where u.id = t.${sql.ref(author)}) as av` : sql``;
+    return sql`select t.${sql.ref(key)} as k, t.xmin::text as v${authorVersion} from ${sql.table(table)} t where t.${sql.ref(key)} = any($1)${this.liveCondition()}`.compile(this.store.db).sql;
   }
 
   private liveCondition() {
@@ -261,7 +282,7 @@ export interface Entities {
 
 export function createEntities(store: Store): Entities {
   return {
-    posts: new EntityCache<PostRow>(store, { table: 'posts', key: 'id', live: 'not_deleted' }),
+    posts: new EntityCache<PostRow>(store, { table: 'posts', key: 'id', live: 'not_deleted', author: 'author_id' }),
     users: new EntityCache<UserRow>(store, { table: 'users', key: 'id' }),
     media: new EntityCache<MediaRow>(store, { table: 'media', key: 'media_key' }),
     cardUris: new CardUris(store),

@@ -113,7 +113,8 @@ export class ResponseReads {
   ) {
     const { entities } = ctx;
     this.users = new OnceReader((u) => u.id, (ids) => entities.users.read(this.db, ids, this.known.users));
-    this.posts = new OnceReader((p) => p.id, (ids) => entities.posts.read(this.db, ids, this.known.posts));
+    // On PostgreSQL the posts' version check reads their authors' versions too (entities.ts).
+    this.posts = new OnceReader((p) => p.id, (ids) => entities.posts.read(this.db, ids, this.known.posts, this.known.users));
     this.media = new OnceReader((m) => m.media_key, (keys) => entities.media.read(this.db, keys));
     this.extrasKnownAs = extrasVersionOf(ctx, db);
   }
@@ -144,11 +145,14 @@ export class ResponseReads {
 
   /**
    * Live posts with these ids, each read once per response, in the order asked. Every read of
-   * posts needs their authors next (the protected-account rule): the authors that the kept
-   * versions of these posts name are read in the same turn, so on PostgreSQL both go out together.
+   * posts needs their authors next (the protected-account rule). On SQLite the authors that the
+   * kept versions of these posts name are read in the same turn; on PostgreSQL the posts' version
+   * check reads their authors' versions too, so the authors' read after it asks nothing more of
+   * kept authors.
    */
   postsByIds(ids: readonly string[]): Promise<PostRow[]> {
     const rows = this.posts.read(ids);
+    if (this.ctx.store.dialect === 'postgres' && !this.db.isTransaction) return rows;
     const authors: string[] = [];
     for (const id of ids) {
       const kept = this.ctx.entities.posts.peek(id);

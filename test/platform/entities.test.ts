@@ -79,6 +79,35 @@ test('a change written into the store by another connection, outside Plaza, is s
   assert.equal((await read(postId)).text, changed);
 });
 
+test("an author changed by another connection is seen on the next read of their post, which is itself unchanged (on PostgreSQL the post's version check reads the author's version too)", async () => {
+  const postId = plaza.creds.sample.post_ids[2];
+  const author = async () => {
+    const res = await t.get(`/2/posts/${postId}?expansions=author_id`, { auth: t.appAuth });
+    assert.equal(res.status, 200, res.text);
+    return res.body.includes.users[0] as { id: string; name: string };
+  };
+  const before = await author();
+  assert.deepEqual(await author(), before);
+  const renamed = `${before.name} (renamed elsewhere)`;
+  if (onSqlite) {
+    const other = new SQLite(path.join(plaza.dataDir, 'plaza.sqlite'));
+    try {
+      other.prepare('UPDATE users SET name = ? WHERE id = ?').run(renamed, before.id);
+    } finally {
+      other.close();
+    }
+  } else {
+    const other = new pg.Client({ connectionString: plaza.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('UPDATE users SET name = $1 WHERE id = $2', [renamed, before.id]);
+    } finally {
+      await other.end();
+    }
+  }
+  assert.equal((await author()).name, renamed);
+});
+
 test('two Plaza instances on one store, each with its own kept rows: a write through one is seen by the next read through the other', async () => {
   const other = await startTestPlaza({ databaseUrl: plaza.databaseUrl });
   const postId = plaza.creds.sample.post_ids[0];
