@@ -37,6 +37,27 @@ const read = async (id: string, auth = t.appAuth, base?: string) => {
   return res.body.data as { text: string; public_metrics: Record<string, number> };
 };
 
+/** Runs `statement` (with ? placeholders) through a connection of its own to the store, outside Plaza. */
+async function updateElsewhere(statement: string, params: string[]): Promise<void> {
+  if (onSqlite) {
+    const other = new SQLite(path.join(plaza.dataDir, 'plaza.sqlite'));
+    try {
+      other.prepare(statement).run(...params);
+    } finally {
+      other.close();
+    }
+    return;
+  }
+  const other = new pg.Client({ connectionString: plaza.databaseUrl });
+  await other.connect();
+  try {
+    let n = 0;
+    await other.query(statement.replace(/\?/g, () => `$${++n}`), params);
+  } finally {
+    await other.end();
+  }
+}
+
 test('a read after a write through the API sees the write at once: a like and a reply change the counts of a post read before', async () => {
   const created = await t.send('POST', '/2/posts', { auth: await g.enterpriseAs('ada'), body: { text: 'Counted while kept' } });
   assert.equal(created.status, 201, created.text);
@@ -60,22 +81,7 @@ test('a change written into the store by another connection, outside Plaza, is s
   const original = (await read(postId)).text;
   assert.equal((await read(postId)).text, original);
   const changed = `${original} (changed elsewhere)`;
-  if (onSqlite) {
-    const other = new SQLite(path.join(plaza.dataDir, 'plaza.sqlite'));
-    try {
-      other.prepare('UPDATE posts SET text = ? WHERE id = ?').run(changed, postId);
-    } finally {
-      other.close();
-    }
-  } else {
-    const other = new pg.Client({ connectionString: plaza.databaseUrl });
-    await other.connect();
-    try {
-      await other.query('UPDATE posts SET text = $1 WHERE id = $2', [changed, postId]);
-    } finally {
-      await other.end();
-    }
-  }
+  await updateElsewhere('UPDATE posts SET text = ? WHERE id = ?', [changed, postId]);
   assert.equal((await read(postId)).text, changed);
 });
 
@@ -89,22 +95,7 @@ test("an author changed by another connection is seen on the next read of their 
   const before = await author();
   assert.deepEqual(await author(), before);
   const renamed = `${before.name} (renamed elsewhere)`;
-  if (onSqlite) {
-    const other = new SQLite(path.join(plaza.dataDir, 'plaza.sqlite'));
-    try {
-      other.prepare('UPDATE users SET name = ? WHERE id = ?').run(renamed, before.id);
-    } finally {
-      other.close();
-    }
-  } else {
-    const other = new pg.Client({ connectionString: plaza.databaseUrl });
-    await other.connect();
-    try {
-      await other.query('UPDATE users SET name = $1 WHERE id = $2', [renamed, before.id]);
-    } finally {
-      await other.end();
-    }
-  }
+  await updateElsewhere('UPDATE users SET name = ? WHERE id = ?', [renamed, before.id]);
   assert.equal((await author()).name, renamed);
 });
 
