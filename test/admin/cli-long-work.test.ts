@@ -141,7 +141,6 @@ test('"plaza replay --webhook ID --from ISO --to ISO" starts a replay job and sh
   assert.equal(moved.status, 200, moved.text);
   const now = plaza.ctx.clock.now();
   const from = new Date(now.getTime() - 10 * 60_000).toISOString();
-  const to = new Date(now.getTime() + 60_000).toISOString().slice(0, 16) + 'Z';
   // The window may not end in the future: up to now by Plaza's clock when --to is absent.
   const res = await plazaCli('replay', '--webhook', webhookId, '--from', from, '--poll-ms', '100', '--credentials-file', file);
   assert.equal(res.code, 0, res.stderr);
@@ -162,7 +161,9 @@ test('"plaza replay --webhook ID --from ISO --to ISO" starts a replay job and sh
     job_id: jobId, webhook_id: webhookId, state: 'complete', total, delivered: total, failed: 0, pending: 0, created_at: undefined, finished_at: undefined, from_date: undefined, to_date: undefined,
   });
 
-  // A window ending in the future is the platform's own refusal, naming to_date.
+  // A window ending in the future is the platform's own refusal, naming to_date. Taken now, a
+  // whole minute at least ahead: the replay above may have run into the next minute.
+  const to = new Date(plaza.ctx.clock.now().getTime() + 2 * 60_000).toISOString().slice(0, 16) + 'Z';
   const future = await plazaCli('replay', '--webhook', webhookId, '--from', from, '--to', to, '--credentials-file', file);
   assert.equal(future.code, 1);
   assert.match(future.stderr.trim(), /^plaza replay: 400: .*to_date.*in the future/);
