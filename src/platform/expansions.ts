@@ -183,7 +183,8 @@ export class ResponseReads {
   }
 }
 
-const NOT_STARTED = Promise.resolve();
+/** A key a response read and found no row for. */
+const MISSING = Symbol('missing');
 
 /** The last text extrasVersionOf made, with what it was made of. */
 let lastExtrasVersion = { cards: '', media: '', text: '' };
@@ -198,10 +199,13 @@ function extrasVersionOf(ctx: AppContext, db: DbOrTx): string | undefined {
   return lastExtrasVersion.text;
 }
 
-/** Rows of one kind that a response reads at most once each, started early where it can guess what it will need. */
-class OnceReader<Row> {
-  private readonly rows = new Map<string, Row | undefined>();
-  private readonly inflight = new Map<string, Promise<void>>();
+/**
+ * Rows of one kind that a response reads at most once each, started early where it can guess
+ * what it will need. One map holds each key's state: its row, MISSING, or the read under way
+ * (this runs for every row of every answer: each key costs a lookup or two, not one per state).
+ */
+class OnceReader<Row extends object> {
+  private readonly slots = new Map<string, Row | typeof MISSING | Promise<void>>();
 
   constructor(
     private readonly keyOf: (row: Row) => string,
@@ -209,64 +213,67 @@ class OnceReader<Row> {
   ) {}
 
   hold(key: string, row: Row): void {
-    if (!this.rows.has(key)) this.rows.set(key, row);
+    if (!this.slots.has(key)) this.slots.set(key, row);
   }
 
   /** Starts reading the rows of these keys not read or being read yet. */
   start(ids: readonly string[]): void {
     let missing: string[] | undefined;
+    let settle!: (read: Promise<void>) => void;
+    const done = new Promise<void>((resolve) => (settle = resolve));
     for (const id of ids) {
-      if (this.rows.has(id) || this.inflight.has(id)) continue;
+      if (this.slots.has(id)) continue;
       // Marked at once, so that a key asked twice is read once.
-      this.inflight.set(id, NOT_STARTED);
+      this.slots.set(id, done);
       (missing ??= []).push(id);
     }
     if (!missing) return;
     const keys = missing;
-    const done = this.load(keys).then(
-      (rows) => {
-        for (const row of rows) this.rows.set(this.keyOf(row), row);
-        for (const id of keys) {
-          if (!this.rows.has(id)) this.rows.set(id, undefined);
-          this.inflight.delete(id);
-        }
-      },
-      (err: unknown) => {
-        for (const id of keys) this.inflight.delete(id);
-        throw err;
-      },
+    settle(
+      this.load(keys).then(
+        (rows) => {
+          for (const row of rows) this.slots.set(this.keyOf(row), row);
+          for (const id of keys) if (this.slots.get(id) === done) this.slots.set(id, MISSING);
+        },
+        (err: unknown) => {
+          for (const id of keys) if (this.slots.get(id) === done) this.slots.delete(id);
+          throw err;
+        },
+      ),
     );
     // A read started and never awaited must not fail the process; an awaited one still fails its response.
     done.catch(() => {});
-    for (const id of keys) this.inflight.set(id, done);
   }
 
-  /** The rows with these keys that exist, in the order asked. */
+  /** The rows with these keys that exist, in the order asked, each once. */
   async read(ids: readonly string[]): Promise<Row[]> {
-    let all = true;
-    for (const id of ids) {
-      if (this.rows.has(id)) continue;
-      all = false;
-      break;
-    }
-    if (!all) {
+    let out = this.known(ids);
+    if (out === undefined) {
       this.start(ids);
-      let waits: Set<Promise<void>> | undefined;
+      const waits = new Set<Promise<void>>();
       for (const id of ids) {
-        const pending = this.inflight.get(id);
-        if (pending) (waits ??= new Set()).add(pending);
+        const slot = this.slots.get(id);
+        if (slot instanceof Promise) waits.add(slot);
       }
-      if (waits) await Promise.all(waits);
+      await Promise.all(waits);
+      out = this.known(ids)!;
     }
-    // In the order asked: what follows read order (hidden-post errors, nested expansions) does not
-    // depend on what was kept from earlier responses.
+    return out;
+  }
+
+  /**
+   * The rows with these keys, in the order asked (what follows read order, hidden-post errors and
+   * nested expansions, does not depend on what was kept from earlier responses), each once; or
+   * undefined while a key is not read yet.
+   */
+  private known(ids: readonly string[]): Row[] | undefined {
     const out: Row[] = [];
     const seen = new Set<string>();
     for (const id of ids) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-      const row = this.rows.get(id);
-      if (row) out.push(row);
+      const slot = this.slots.get(id);
+      if (slot === undefined || slot instanceof Promise) return undefined;
+      if (seen.size === seen.add(id).size) continue;
+      if (slot !== MISSING) out.push(slot);
     }
     return out;
   }
