@@ -1,4 +1,4 @@
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder, type SqlBool } from 'kysely';
 import { compileSql, type SqlDialect } from '../../query/sql.js';
 import type { DbOrTx, StoreDialect } from '../../store/store.js';
 import { preparedOnPostgres } from '../../store/prepared-statements.js';
@@ -134,17 +134,15 @@ export async function addImpressions(db: DbOrTx, viewerId: string, posts: readon
   }
 }
 
+/** On PostgreSQL the ids go as one array: one text for any number of them, planned once per connection. */
+const CARD_URIS_POSTGRES = preparedOnPostgres('select post_id, card_uri from ads_posts where post_id = any($1) and card_uri is not null');
+
 /** The card URIs of posts made through the advertising interface with a card. */
 export async function cardUrisOf(db: DbOrTx, postIds: readonly string[], dialect: StoreDialect): Promise<Map<string, string>> {
   if (postIds.length === 0) return new Map();
-  // On PostgreSQL the ids go as one array: one text for any number of them, planned once per connection.
-  const query = db
-    .selectFrom('ads_posts')
-    .select(['post_id', 'card_uri'])
-    .where((eb) => (dialect === 'postgres' ? eb('post_id', '=', sql<string>`any(${[...postIds]})`) : eb('post_id', 'in', postIds)))
-    .where('card_uri', 'is not', null)
-    .compile();
-  if (dialect === 'postgres') preparedOnPostgres(query.sql);
-  const { rows } = await db.executeQuery(query);
+  const { rows } =
+    dialect === 'postgres'
+      ? await db.executeQuery<{ post_id: string; card_uri: string | null }>(CompiledQuery.raw(CARD_URIS_POSTGRES, [[...postIds]]))
+      : { rows: await db.selectFrom('ads_posts').select(['post_id', 'card_uri']).where('post_id', 'in', postIds).where('card_uri', 'is not', null).execute() };
   return new Map(rows.map((r) => [r.post_id, r.card_uri!]));
 }
