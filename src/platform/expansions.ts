@@ -186,17 +186,15 @@ export class ResponseReads {
 /** A key a response read and found no row for. */
 const MISSING = Symbol('missing');
 
-/** The last text extrasVersionOf made, with what it was made of. */
-let lastExtrasVersion = { cards: '', media: '', text: '' };
+/** The last version extrasVersionOf gave. */
+let lastExtrasVersion: string | undefined;
 
 function extrasVersionOf(ctx: AppContext, db: DbOrTx): string | undefined {
   if (db.isTransaction) return undefined;
-  const cards = ctx.store.tableGeneration('ads_posts');
-  const media = ctx.store.tableGeneration('media');
-  if (cards === undefined || media === undefined) return undefined;
+  const version = ctx.store.tableGeneration('ads_posts', 'media');
   // The same text object while the generations hold: the kept texts of every post compare it.
-  if (lastExtrasVersion.cards !== cards || lastExtrasVersion.media !== media) lastExtrasVersion = { cards, media, text: `${cards}/${media}` };
-  return lastExtrasVersion.text;
+  if (version !== lastExtrasVersion) lastExtrasVersion = version;
+  return lastExtrasVersion;
 }
 
 /**

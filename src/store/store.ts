@@ -26,10 +26,10 @@ export interface Store {
    */
   generation(): string | undefined;
   /**
-   * Like generation(), for one table: it changes when a write may have changed `table` (a write
-   * whose tables cannot be told counts for every table). Undefined on PostgreSQL.
+   * Like generation(), for some tables: it changes when a write may have changed one of `tables`
+   * (a write whose tables cannot be told counts for every table). Undefined on PostgreSQL.
    */
-  tableGeneration(table: string): string | undefined;
+  tableGeneration(...tables: string[]): string | undefined;
   /**
    * For what may be seen a moment late (who a bearer token belongs to): generation() on SQLite;
    * on PostgreSQL a value that changes with every write through this process at once, and every
@@ -62,7 +62,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   // remade from posts by a background job (search/term-hours.ts) and change no answer.
   const writes = new WriteCounter(new Set(['oauth_nonces', 'post_impressions_hourly', 'post_term_hours', 'post_term_hours_dirty']));
   let generation: () => string | undefined = () => undefined;
-  let tableGeneration: (table: string) => string | undefined = () => undefined;
+  let tableGeneration: (...tables: string[]) => string | undefined = () => undefined;
   // A cache-validity window, not a rule of the interface: wall time, not the injected clock.
   let credentialsGeneration: () => string | undefined = () => `${writes.writes}:${Math.floor(Date.now() / CREDENTIALS_STALE_MS)}`;
   if (dialect === 'postgres') {
@@ -104,7 +104,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
       return version;
     };
     generation = () => `${writes.writes}:${currentDataVersion()}`;
-    tableGeneration = (table) => `${writes.writesTo(table)}:${currentDataVersion()}`;
+    tableGeneration = (...tables) => `${tables.length === 1 ? writes.writesTo(tables[0]) : tables.map((table) => writes.writesTo(table)).join('/')}:${currentDataVersion()}`;
     credentialsGeneration = generation;
   }
   await migrate(db, dialect);

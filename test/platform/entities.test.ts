@@ -171,6 +171,7 @@ test('the write generation of a table moves with every write that could change i
   const { store } = plaza.ctx;
   const posts0 = store.tableGeneration('posts');
   const users0 = store.tableGeneration('users');
+  const postsAndMedia0 = store.tableGeneration('posts', 'media');
   await store.db.insertInto('oauth_nonces').values({ consumer_key: 'k', nonce: 'cache-test', timestamp: 1, created_at: clock.now().toISOString() }).execute();
   await store.db.deleteFrom('oauth_nonces').where('nonce', '=', 'cache-test').execute();
   assert.equal(store.tableGeneration('posts'), posts0);
@@ -178,6 +179,11 @@ test('the write generation of a table moves with every write that could change i
   assert.equal(store.tableGeneration('posts'), posts0, "a raw UPDATE names its table: the delivery workers' claims leave posts alone");
   await store.db.updateTable('users').set({ description: 'moved' }).where('id', '=', t.user('dana').id).execute();
   assert.notEqual(store.tableGeneration('users'), users0);
+  assert.equal(store.tableGeneration('posts'), posts0);
+  // Several tables' generation moves with a write to any of them, and with no other.
+  assert.equal(store.tableGeneration('posts', 'media'), postsAndMedia0);
+  await store.db.updateTable('media').set({ alt_text: 'moved' }).where('media_key', '=', 'none').execute();
+  assert.notEqual(store.tableGeneration('posts', 'media'), postsAndMedia0);
   assert.equal(store.tableGeneration('posts'), posts0);
   await store.db.deleteFrom('follows').where('source_user_id', '=', 'nobody').execute();
   assert.notEqual(store.tableGeneration('posts'), posts0, 'a DELETE may cascade anywhere');

@@ -37,9 +37,7 @@ const cached = new WeakMap<object, { generation: string; index: UserIndex }>();
  * numbers were written; on PostgreSQL (other processes write unseen) it is built per batch.
  */
 async function userIndex(ctx: Pick<AppContext, 'store'>, db: DbOrTx): Promise<UserIndex> {
-  const users = ctx.store.tableGeneration('users');
-  const phones = ctx.store.tableGeneration('user_phone_numbers');
-  const generation = users !== undefined && phones !== undefined ? `${users}|${phones}` : undefined;
+  const generation = ctx.store.tableGeneration('users', 'user_phone_numbers');
   const kept = cached.get(ctx.store);
   if (generation !== undefined && kept?.generation === generation) return kept.index;
   const index: UserIndex = new Map();

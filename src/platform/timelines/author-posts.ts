@@ -227,8 +227,6 @@ class KeptUnderGeneration<V> {
   }
 
   private now(): string | undefined {
-    if (this.tables.length === 1) return this.store.tableGeneration(this.tables[0]);
-    const parts = this.tables.map((table) => this.store.tableGeneration(table));
-    return parts.includes(undefined) ? undefined : parts.join('/');
+    return this.store.tableGeneration(...this.tables);
   }
 }
