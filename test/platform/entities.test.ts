@@ -198,3 +198,27 @@ test('time moves kept rows on: once the edit window has passed by the injected c
   clock.advance(60 * 60_000);
   assert.equal((await get()).body.data.edit_controls.is_edit_eligible, false);
 });
+
+test("a post's card URI and its media's alt text changed by another connection are seen on the next answer that shows them, while the post row itself is unchanged (on PostgreSQL its text is kept under what the answer read of them)", async () => {
+  const { db } = plaza.ctx.store;
+  const post = await db.selectFrom('posts').select(['id', 'media_keys']).where('media_keys', '!=', '[]').where('deleted_at', 'is', null).limit(1).executeTakeFirstOrThrow();
+  const mediaKey = (JSON.parse(post.media_keys) as string[])[0];
+  const account = await db.selectFrom('ads_accounts').select('id').limit(1).executeTakeFirstOrThrow();
+  const extras = async () => {
+    const res = await t.get(`/2/posts/${post.id}?post.fields=card_uri,media_metadata`, { auth: t.appAuth });
+    assert.equal(res.status, 200, res.text);
+    return res.body.data as { card_uri?: string; media_metadata?: Array<{ media_key: string; alt_text?: string }> };
+  };
+  const before = await extras();
+  assert.equal(before.card_uri, undefined);
+  assert.deepEqual(await extras(), before);
+
+  await updateElsewhere('UPDATE media SET alt_text = ? WHERE media_key = ?', ['Described elsewhere', mediaKey]);
+  assert.equal((await extras()).media_metadata?.find((m) => m.media_key === mediaKey)?.alt_text, 'Described elsewhere');
+
+  const now = new Date().toISOString();
+  await updateElsewhere("INSERT INTO ads_posts (post_id, account_id, card_uri, created_at, updated_at) VALUES (?, ?, 'card://elsewhere', ?, ?)", [post.id, account.id, now, now]);
+  assert.equal((await extras()).card_uri, 'card://elsewhere');
+  await updateElsewhere('DELETE FROM ads_posts WHERE post_id = ?', [post.id]);
+  assert.equal((await extras()).card_uri, undefined);
+});

@@ -115,10 +115,19 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     non_public_metrics: authorViewKey,
     organic_metrics: authorViewKey,
     promoted_metrics: authorViewKey,
-    // Read from other rows (ads posts, media) that change without the post row: kept only
-    // under what those rows are known by (PostExtras.version), else rendered for each answer.
-    card_uri: (_p, view) => extrasOf(view)?.version,
-    media_metadata: (_p, view) => extrasOf(view)?.version,
+    // Read from other rows (ads posts, media) that change without the post row: kept under what
+    // those rows are known by (PostExtras.version) or, where that is unknown, under what this
+    // answer read of them for the post.
+    card_uri: (p, view) => {
+      const extras = extrasOf(view);
+      if (extras?.version !== undefined) return `v${extras.version}`;
+      return extras?.cardUris ? `=${extras.cardUris.get(p.id) ?? ''}` : undefined;
+    },
+    media_metadata: (p, view) => {
+      const extras = extrasOf(view);
+      if (extras?.version !== undefined) return `v${extras.version}`;
+      return extras?.media ? mediaReadKey(p, extras.media) : undefined;
+    },
   },
 };
 
@@ -132,8 +141,9 @@ export interface PostExtras {
   media?: ReadonlyMap<string, MediaRow>;
   /**
    * What the rows these are read from are known by (SQLite: the write generations of ads_posts and
-   * media), under which the texts of card_uri and media_metadata may be kept with the post;
-   * undefined where they change unseen (PostgreSQL, a transaction): rendered for each answer.
+   * media), under which the texts of card_uri and media_metadata may be kept with the post and
+   * found before any of them is read; undefined where they change unseen (PostgreSQL, a
+   * transaction): they are read for every answer, and the texts kept under what was read.
    */
   version?: string;
   /**
@@ -157,6 +167,16 @@ function mediaMetadataOf(p: PostRow, media: ReadonlyMap<string, MediaRow> | unde
     if (m) out.push({ media_key: key, ...(m.alt_text ? { alt_text: m.alt_text } : {}) });
   }
   return nonEmpty(out);
+}
+
+/** What media_metadata shows of the media rows read for a post: the alt text of each key, null where its row is missing. */
+function mediaReadKey(p: PostRow, media: ReadonlyMap<string, MediaRow>): string {
+  const keys = mediaKeysOf(p);
+  if (keys.length === 0) return '=';
+  return `=${JSON.stringify(keys.map((key) => {
+    const m = media.get(key);
+    return m ? (m.alt_text ?? '') : null;
+  }))}`;
 }
 
 /** The public platform's limit of a post's text before the rest moves to note_post. */
