@@ -40,14 +40,32 @@ export interface EntityTable<Row> {
    * protected-account rule), which then need no version check of their own.
    */
   author?: keyof Row & string;
+  /**
+   * PostgreSQL, posts: the version check reads each post's card URI too (ads_posts.card_uri, the
+   * post field card_uri, which changes without the post row), so that a response showing it need
+   * not ask for it again (ResponseReads.cardUris).
+   */
+  cardUri?: true;
 }
 
-/** A row version as the version check reads it; with an `author` column, the author's id and users row version (null for none). */
+/** What a read of posts learns beside their rows, for the rest of its response (ResponseReads). */
+export interface ReadAlongside {
+  /** Author id -> users row version, where the version check read them (an `author` column). */
+  authors?: Map<string, string>;
+  /** Post id -> its card URI or null for none, where the version check read them (`cardUri`). */
+  cards?: Map<string, string | null>;
+}
+
+/**
+ * A row version as the version check reads it; with an `author` column, the author's id and users
+ * row version (null for none); with `cardUri`, the post's card URI (null for none).
+ */
 interface Version {
   k: string;
   v: string;
   a?: string;
   av?: string | null;
+  c?: string | null;
 }
 
 interface Entry<Row> {
@@ -101,13 +119,13 @@ export class EntityCache<Row extends object> {
    * The rows with these keys (those that exist, and are live for posts), in no particular order.
    * `known`: PostgreSQL row versions the caller has just read with the keys themselves (a page
    * query can return them at no cost): a kept row of that version is served without asking again.
-   * `authorsKnown` (a table with an `author` column): where the version check read the versions
-   * of the rows' authors too, they are added to it, author id -> version.
+   * `alongside`: what the version check read beside the versions (the rows' authors' versions,
+   * their card URIs) is added to it.
    */
-  async read(db: DbOrTx, keys: readonly string[], known?: ReadonlyMap<string, string>, authorsKnown?: Map<string, string>): Promise<Row[]> {
+  async read(db: DbOrTx, keys: readonly string[], known?: ReadonlyMap<string, string>, alongside?: ReadAlongside): Promise<Row[]> {
     if (keys.length === 0) return [];
     if (db.isTransaction) return this.readRows(db, keys);
-    return this.store.dialect === 'postgres' ? this.readValidated(db, keys, known, authorsKnown) : this.readByGeneration(db, keys);
+    return this.store.dialect === 'postgres' ? this.readValidated(db, keys, known, alongside) : this.readByGeneration(db, keys);
   }
 
   /** The kept row of a key, current or not: a guess at what a read will need next, never an answer. */
@@ -139,7 +157,7 @@ export class EntityCache<Row extends object> {
     return out;
   }
 
-  private async readValidated(db: DbOrTx, keys: readonly string[], known?: ReadonlyMap<string, string>, authorsKnown?: Map<string, string>): Promise<Row[]> {
+  private async readValidated(db: DbOrTx, keys: readonly string[], known?: ReadonlyMap<string, string>, alongside?: ReadAlongside): Promise<Row[]> {
     // Another handle than the store's own (none today) is read directly, unbatched.
     if (db !== this.store.db) return this.readRows(db, keys);
     const out: Row[] = [];
@@ -164,7 +182,8 @@ export class EntityCache<Row extends object> {
           const v = versions[i];
           if (v instanceof Error) throw v;
           if (v === undefined) return;
-          if (authorsKnown && v.a !== undefined && typeof v.av === 'string') authorsKnown.set(v.a, v.av);
+          if (alongside?.authors && v.a !== undefined && typeof v.av === 'string') alongside.authors.set(v.a, v.av);
+          if (alongside?.cards && v.c !== undefined) alongside.cards.set(k, v.c);
           const entry = this.entries.get(k);
           if (entry && entry.version === v.v) out.push(entry.row);
           else stale.push(k);
@@ -181,11 +200,12 @@ export class EntityCache<Row extends object> {
     return q.execute() as unknown as Promise<Row[]>;
   }
 
-  /** The version check: each key's row version and, with an `author` column, the author's id and users row version. */
+  /** The version check: each key's row version and, with an `author` column, the author's id and users row version; with `cardUri`, the card URI. */
   private versionsSql(): string {
-    const { table, key, author } = this.spec;
+    const { table, key, author, cardUri } = this.spec;
     const authorVersion = author ? sql`, t.${sql.ref(author)} as a, (select u.xmin::text from users u where u.id = t.${sql.ref(author)}) as av` : sql``;
-    return sql`select t.${sql.ref(key)} as k, t.xmin::text as v${authorVersion} from ${sql.table(table)} t where t.${sql.ref(key)} = any($1)${this.liveCondition()}`.compile(this.store.db).sql;
+    const card = cardUri ? sql`, (select c.card_uri from ads_posts c where c.post_id = t.${sql.ref(key)}) as c` : sql``;
+    return sql`select t.${sql.ref(key)} as k, t.xmin::text as v${authorVersion}${card} from ${sql.table(table)} t where t.${sql.ref(key)} = any($1)${this.liveCondition()}`.compile(this.store.db).sql;
   }
 
   private liveCondition() {
@@ -282,7 +302,7 @@ export interface Entities {
 
 export function createEntities(store: Store): Entities {
   return {
-    posts: new EntityCache<PostRow>(store, { table: 'posts', key: 'id', live: 'not_deleted', author: 'author_id' }),
+    posts: new EntityCache<PostRow>(store, { table: 'posts', key: 'id', live: 'not_deleted', author: 'author_id', cardUri: true }),
     users: new EntityCache<UserRow>(store, { table: 'users', key: 'id' }),
     media: new EntityCache<MediaRow>(store, { table: 'media', key: 'media_key' }),
     cardUris: new CardUris(store),

@@ -6,6 +6,7 @@ import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText, kept
 import type { RawJson, WireItem } from '../http/json-body.js';
 import type { Problem } from '../http/problems.js';
 import type { DbOrTx } from '../store/store.js';
+import type { ReadAlongside } from './entities.js';
 import { mediaDeclaration, type MediaRow } from './media/wire.js';
 import { findPollsByIds } from './polls/store.js';
 import { pollDeclaration } from './polls/wire.js';
@@ -102,8 +103,12 @@ export class ResponseReads {
   private readonly users: OnceReader<UserRow>;
   private readonly posts: OnceReader<PostRow>;
   private readonly media: OnceReader<MediaRow>;
-  /** PostgreSQL row versions read together with the keys that name them (a timeline's page query). */
-  private readonly known = { posts: new Map<string, string>(), users: new Map<string, string>() };
+  /**
+   * PostgreSQL row versions read together with the keys that name them (a timeline's page query,
+   * the posts' version check), and the card URIs of posts read with them (null for none).
+   */
+  private readonly known = { posts: new Map<string, string>(), users: new Map<string, string>(), cards: new Map<string, string | null>() };
+  private readonly alongsidePosts: ReadAlongside = { authors: this.known.users, cards: this.known.cards };
   /** extrasVersion, taken before this response reads anything. */
   private readonly extrasKnownAs: string | undefined;
 
@@ -114,7 +119,7 @@ export class ResponseReads {
     const { entities } = ctx;
     this.users = new OnceReader((u) => u.id, (ids) => entities.users.read(this.db, ids, this.known.users));
     // On PostgreSQL the posts' version check reads their authors' versions too (entities.ts).
-    this.posts = new OnceReader((p) => p.id, (ids) => entities.posts.read(this.db, ids, this.known.posts, this.known.users));
+    this.posts = new OnceReader((p) => p.id, (ids) => entities.posts.read(this.db, ids, this.known.posts, this.alongsidePosts));
     this.media = new OnceReader((m) => m.media_key, (keys) => entities.media.read(this.db, keys));
     this.extrasKnownAs = extrasVersionOf(ctx, db);
   }
@@ -130,10 +135,11 @@ export class ResponseReads {
    * Versions of posts and of their authors that a query of this response has just read with
    * their keys: kept rows of those versions are used without asking the store again.
    */
-  knowVersions(keys: ReadonlyArray<{ id: string; version?: string; author_id?: string; author_version?: string | null }>): this {
+  knowVersions(keys: ReadonlyArray<{ id: string; version?: string; author_id?: string; author_version?: string | null; card_uri?: string | null }>): this {
     for (const k of keys) {
       if (k.version) this.known.posts.set(k.id, k.version);
       if (k.author_id && k.author_version) this.known.users.set(k.author_id, k.author_version);
+      if (k.card_uri !== undefined) this.known.cards.set(k.id, k.card_uri);
     }
     return this;
   }
@@ -177,9 +183,22 @@ export class ResponseReads {
     return this.extrasKnownAs;
   }
 
-  /** The card URIs of these posts (those made through the advertising interface with a card). */
-  cardUris(postIds: readonly string[]): Promise<Map<string, string>> {
-    return this.ctx.entities.cardUris.of(this.db, postIds);
+  /**
+   * The card URIs of these posts (those made through the advertising interface with a card): on
+   * PostgreSQL those read with the posts' versions are used, the rest asked for.
+   */
+  async cardUris(postIds: readonly string[]): Promise<Map<string, string>> {
+    const { cards } = this.known;
+    if (cards.size === 0) return this.ctx.entities.cardUris.of(this.db, postIds);
+    const out = new Map<string, string>();
+    const rest: string[] = [];
+    for (const id of postIds) {
+      const uri = cards.get(id);
+      if (uri === undefined) rest.push(id);
+      else if (uri !== null) out.set(id, uri);
+    }
+    if (rest.length > 0) for (const [id, uri] of await this.ctx.entities.cardUris.of(this.db, rest)) out.set(id, uri);
+    return out;
   }
 }
 

@@ -201,13 +201,27 @@ test('time moves kept rows on: once the edit window has passed by the injected c
 
 test("a post's card URI and its media's alt text changed by another connection are seen on the next answer that shows them, while the post row itself is unchanged (on PostgreSQL its text is kept under what the answer read of them)", async () => {
   const { db } = plaza.ctx.store;
-  const post = await db.selectFrom('posts').select(['id', 'media_keys']).where('media_keys', '!=', '[]').where('deleted_at', 'is', null).limit(1).executeTakeFirstOrThrow();
+  const post = await db
+    .selectFrom('posts')
+    .select(['id', 'author_id', 'media_keys'])
+    .where('media_keys', '!=', '[]')
+    .where('deleted_at', 'is', null)
+    .where('superseded_by_id', 'is', null)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
   const mediaKey = (JSON.parse(post.media_keys) as string[])[0];
   const account = await db.selectFrom('ads_accounts').select('id').limit(1).executeTakeFirstOrThrow();
+  type Extras = { id: string; card_uri?: string; media_metadata?: Array<{ media_key: string; alt_text?: string }> };
+  // As the post's own answer shows them, and as its author's timeline does (on PostgreSQL the
+  // first reads them with the post's version check, the second with the page query).
   const extras = async () => {
     const res = await t.get(`/2/posts/${post.id}?post.fields=card_uri,media_metadata`, { auth: t.appAuth });
     assert.equal(res.status, 200, res.text);
-    return res.body.data as { card_uri?: string; media_metadata?: Array<{ media_key: string; alt_text?: string }> };
+    const page = await t.get(`/2/users/${post.author_id}/posts?max_results=100&post.fields=card_uri,media_metadata`, { auth: t.appAuth });
+    assert.equal(page.status, 200, page.text);
+    assert.deepEqual((page.body.data as Extras[]).find((p) => p.id === post.id), res.body.data);
+    return res.body.data as Extras;
   };
   const before = await extras();
   assert.equal(before.card_uri, undefined);

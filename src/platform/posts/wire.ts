@@ -116,16 +116,16 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     organic_metrics: authorViewKey,
     promoted_metrics: authorViewKey,
     // Read from other rows (ads posts, media) that change without the post row: kept under what
-    // those rows are known by (PostExtras.version) or, where that is unknown, under what this
-    // answer read of them for the post.
+    // those rows are known by (PostExtras.version: write generations, never beginning with '=')
+    // or, where that is unknown, under what this answer read of them for the post ('=' first).
     card_uri: (p, view) => {
       const extras = extrasOf(view);
-      if (extras?.version !== undefined) return `v${extras.version}`;
+      if (extras?.version !== undefined) return extras.version;
       return extras?.cardUris ? `=${extras.cardUris.get(p.id) ?? ''}` : undefined;
     },
     media_metadata: (p, view) => {
       const extras = extrasOf(view);
-      if (extras?.version !== undefined) return `v${extras.version}`;
+      if (extras?.version !== undefined) return extras.version;
       return extras?.media ? mediaReadKey(p, extras.media) : undefined;
     },
   },

@@ -19,10 +19,10 @@ export function likeLiteral(text: string): string {
 
 /**
  * A post a page found. On PostgreSQL it carries the row versions (xmin) of the post and of its
- * author, read by the same query, so the entity cache can use the rows it keeps with no further
- * round trip (ResponseReads.knowVersions).
+ * author and the post's card URI, read by the same query, so the entity cache can use the rows it
+ * keeps, and the answer show card_uri, with no further round trip (ResponseReads.knowVersions).
  */
-export type PostKey = { id: string; created_at: string; version?: string; author_id?: string; author_version?: string | null };
+export type PostKey = { id: string; created_at: string; version?: string; author_id?: string; author_version?: string | null; card_uri?: string | null };
 export type PageAfter = { createdAt: string; id: string };
 
 /**
@@ -51,6 +51,7 @@ function pageOf(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: num
         'posts.author_id',
         sql<string>`posts.xmin::text`.as('version'),
         sql<string | null>`(select u.xmin::text from users u where u.id = posts.author_id)`.as('author_version'),
+        sql<string | null>`(select c.card_uri from ads_posts c where c.post_id = posts.id)`.as('card_uri'),
       ]),
     )
     // Written literally, as the index of migration 0030 states them (see there).
@@ -180,7 +181,8 @@ function authorsPageShape(dialect: StoreDialect, source: { authors: number | 'li
     const each = `select posts.id, posts.created_at, posts.author_id from posts where posts.author_id = a.author and ${LIVE}${shared}${conditions} order by posts.created_at desc, posts.id desc limit ${limit}`;
     const page = `select k.* from ${authors} cross join lateral (${each}) k order by k.created_at desc, k.id desc limit ${limit}`;
     text = preparedOnPostgres(
-      `select p.id, p.created_at, p.author_id, posts.xmin::text as version, (select u.xmin::text from users u where u.id = p.author_id) as author_version ` +
+      `select p.id, p.created_at, p.author_id, posts.xmin::text as version, (select u.xmin::text from users u where u.id = p.author_id) as author_version, ` +
+        `(select c.card_uri from ads_posts c where c.post_id = p.id) as card_uri ` +
         `from (${page}) p join posts on posts.id = p.id order by p.created_at desc, p.id desc`,
     );
   }
