@@ -47,12 +47,14 @@ function pageOf(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: num
     .selectFrom('posts')
     .select(['posts.id', 'posts.created_at'])
     .$if(dialect === 'postgres', (qb) =>
-      qb.select([
-        'posts.author_id',
-        sql<string>`posts.xmin::text`.as('version'),
-        sql<string | null>`(select u.xmin::text from users u where u.id = posts.author_id)`.as('author_version'),
-        sql<string | null>`(select c.card_uri from ads_posts c where c.post_id = posts.id)`.as('card_uri'),
-      ]),
+      qb
+        .leftJoin('ads_posts as c', 'c.post_id', 'posts.id')
+        .select([
+          'posts.author_id',
+          sql<string>`posts.xmin::text`.as('version'),
+          sql<string | null>`(select u.xmin::text from users u where u.id = posts.author_id)`.as('author_version'),
+          'c.card_uri',
+        ]),
     )
     // Written literally, as the index of migration 0030 states them (see there).
     .where(sql<SqlBool>`posts.deleted_at is null and posts.superseded_by_id is null and posts.nullcast = 0`)
@@ -181,9 +183,8 @@ function authorsPageShape(dialect: StoreDialect, source: { authors: number | 'li
     const each = `select posts.id, posts.created_at, posts.author_id from posts where posts.author_id = a.author and ${LIVE}${shared}${conditions} order by posts.created_at desc, posts.id desc limit ${limit}`;
     const page = `select k.* from ${authors} cross join lateral (${each}) k order by k.created_at desc, k.id desc limit ${limit}`;
     text = preparedOnPostgres(
-      `select p.id, p.created_at, p.author_id, posts.xmin::text as version, (select u.xmin::text from users u where u.id = p.author_id) as author_version, ` +
-        `(select c.card_uri from ads_posts c where c.post_id = p.id) as card_uri ` +
-        `from (${page}) p join posts on posts.id = p.id order by p.created_at desc, p.id desc`,
+      `select p.id, p.created_at, p.author_id, posts.xmin::text as version, (select u.xmin::text from users u where u.id = p.author_id) as author_version, c.card_uri ` +
+        `from (${page}) p join posts on posts.id = p.id left join ads_posts c on c.post_id = p.id order by p.created_at desc, p.id desc`,
     );
   }
   if (authorsPageShapes.size >= 1_000) authorsPageShapes.clear();
