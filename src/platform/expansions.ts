@@ -108,7 +108,7 @@ export class ResponseReads {
    * the posts' version check), and the card URIs of posts read with them (null for none).
    */
   private readonly known = { posts: new Map<string, string>(), users: new Map<string, string>(), cards: new Map<string, string | null>() };
-  private readonly alongsidePosts: ReadAlongside = { authors: this.known.users, cards: this.known.cards };
+  private readonly alongsidePosts: ReadAlongside = { authors: this.known.users };
   /** extrasVersion, taken before this response reads anything. */
   private readonly extrasKnownAs: string | undefined;
 
@@ -122,6 +122,15 @@ export class ResponseReads {
     this.posts = new OnceReader((p) => p.id, (ids) => entities.posts.read(this.db, ids, this.known.posts, this.alongsidePosts));
     this.media = new OnceReader((m) => m.media_key, (keys) => entities.media.read(this.db, keys));
     this.extrasKnownAs = extrasVersionOf(ctx, db);
+  }
+
+  /**
+   * For a response that shows card_uri (asked before it reads posts): on PostgreSQL the posts'
+   * version check reads their card URIs too, and cardUris asks only for the rest.
+   */
+  readCardsWithPosts(selection: Selection): this {
+    if (selection.post.has('card_uri')) this.alongsidePosts.cards = this.known.cards;
+    return this;
   }
 
   /** Posts this response already read, so that the expansions do not read them again. */

@@ -57,7 +57,7 @@ export async function lookupPosts(
   selection: Selection,
   db: DbOrTx = ctx.store.db,
 ): Promise<{ data: WireItem[]; includes?: Includes; errors: Problem[]; posts: PostRow[] }> {
-  const reads = new ResponseReads(ctx, db);
+  const reads = new ResponseReads(ctx, db).readCardsWithPosts(selection);
   const rows = await reads.postsByIds(ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const hidden = await hiddenPosts(ctx, view, rows, reads);

@@ -37,7 +37,7 @@ async function timeline(ctx: AppContext, view: View, { selection, page: request,
       : 'authors' in from
         ? await pagedAuthorKeys(db, dialect, from.authors, from.home, window, limit, request.after, ctx.entities.authorPosts)
         : await pagedPostKeys(db, from.where, window, limit, request.after, dialect);
-  const reads = new ResponseReads(ctx).knowVersions(keys);
+  const reads = new ResponseReads(ctx).readCardsWithPosts(selection).knowVersions(keys);
   // In the page's order, as reads answer; a post deleted since the page was read is missing.
   const rows = await reads.postsByIds(keys.map((k) => k.id));
   const { items, meta } = page(rows, request.maxResults, (p: PostRow) => compositeKey(p.created_at, p.id), { ids: (p) => p.id });
