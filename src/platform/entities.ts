@@ -5,7 +5,7 @@ import type { DbOrTx, Store } from '../store/store.js';
 import { preparedOnPostgres } from '../store/prepared-statements.js';
 import type { MediaRow } from './media/wire.js';
 import { AuthorPosts, HomeAuthors } from './timelines/author-posts.js';
-import { cardUrisOf } from './posts/store.js';
+import { cardUriJoinOnPostgres, cardUrisOf } from './posts/store.js';
 import type { PostRow } from './posts/wire.js';
 import type { UserRow } from './users/wire.js';
 
@@ -212,8 +212,7 @@ export class EntityCache<Row extends object> {
   private versionsSql(withCards: boolean): string {
     const { table, key, author } = this.spec;
     const authorVersion = author ? sql`, t.${sql.ref(author)} as a, (select u.xmin::text from users u where u.id = t.${sql.ref(author)}) as av` : sql``;
-    // A join, not a subquery per row: the planner reads ads_posts as it sees fit.
-    const card = withCards ? [sql`, c.card_uri as c`, sql` left join ads_posts c on c.post_id = t.${sql.ref(key)}`] : [sql``, sql``];
+    const card = withCards ? [sql`, c.card_uri as c`, sql.raw(cardUriJoinOnPostgres(`t.${key}`))] : [sql``, sql``];
     return sql`select t.${sql.ref(key)} as k, t.xmin::text as v${authorVersion}${card[0]} from ${sql.table(table)} t${card[1]} where t.${sql.ref(key)} = any($1)${this.liveCondition('t.')}`.compile(this.store.db).sql;
   }
 

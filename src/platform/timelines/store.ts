@@ -4,7 +4,7 @@ import type { Database } from '../../store/schema.js';
 import type { DbOrTx, StoreDialect } from '../../store/store.js';
 import { preparedOnPostgres } from '../../store/prepared-statements.js';
 import type { TimeWindow } from '../graph/query.js';
-import { findPostsByIds, mentionsUsername } from '../posts/store.js';
+import { cardUriJoinOnPostgres, findPostsByIds, mentionsUsername } from '../posts/store.js';
 import type { PostRow } from '../posts/wire.js';
 import type { AuthorPosts } from './author-posts.js';
 
@@ -48,6 +48,7 @@ function pageOf(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: num
     .select(['posts.id', 'posts.created_at'])
     .$if(dialect === 'postgres', (qb) =>
       qb
+        // As cardUriJoinOnPostgres, in the query builder's words.
         .leftJoin('ads_posts as c', 'c.post_id', 'posts.id')
         .select([
           'posts.author_id',
@@ -184,7 +185,7 @@ function authorsPageShape(dialect: StoreDialect, source: { authors: number | 'li
     const page = `select k.* from ${authors} cross join lateral (${each}) k order by k.created_at desc, k.id desc limit ${limit}`;
     text = preparedOnPostgres(
       `select p.id, p.created_at, p.author_id, posts.xmin::text as version, (select u.xmin::text from users u where u.id = p.author_id) as author_version, c.card_uri ` +
-        `from (${page}) p join posts on posts.id = p.id left join ads_posts c on c.post_id = p.id order by p.created_at desc, p.id desc`,
+        `from (${page}) p join posts on posts.id = p.id${cardUriJoinOnPostgres('p.id')} order by p.created_at desc, p.id desc`,
     );
   }
   if (authorsPageShapes.size >= 1_000) authorsPageShapes.clear();
