@@ -118,16 +118,8 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     // Read from other rows (ads posts, media) that change without the post row: kept under what
     // those rows are known by (PostExtras.version: write generations, never beginning with '=')
     // or, where that is unknown, under what this answer read of them for the post ('=' first).
-    card_uri: (p, view) => {
-      const extras = extrasOf(view);
-      if (extras?.version !== undefined) return extras.version;
-      return extras?.cardUris ? `=${extras.cardUris.get(p.id) ?? ''}` : undefined;
-    },
-    media_metadata: (p, view) => {
-      const extras = extrasOf(view);
-      if (extras?.version !== undefined) return extras.version;
-      return extras?.media ? mediaReadKey(p, extras.media) : undefined;
-    },
+    card_uri: extrasKey((p, extras) => (extras.cardUris ? `=${extras.cardUris.get(p.id) ?? ''}` : undefined)),
+    media_metadata: extrasKey((p, extras) => (extras.media ? mediaReadKey(p, extras.media) : undefined)),
   },
 };
 
@@ -167,6 +159,14 @@ function mediaMetadataOf(p: PostRow, media: ReadonlyMap<string, MediaRow> | unde
     if (m) out.push({ media_key: key, ...(m.alt_text ? { alt_text: m.alt_text } : {}) });
   }
   return nonEmpty(out);
+}
+
+/** The view key of a field read from PostExtras: their version where known, else what `read` says this answer read for the post. */
+function extrasKey(read: (p: PostRow, extras: PostExtras) => string | undefined): (p: PostRow, view: View) => string | undefined {
+  return (p, view) => {
+    const extras = extrasOf(view);
+    return extras && (extras.version ?? read(p, extras));
+  };
 }
 
 /** What media_metadata shows of the media rows read for a post: the alt text of each key, null where its row is missing. */
