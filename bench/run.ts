@@ -137,7 +137,8 @@ interface ScenarioResult {
   plaza: Measurement;
   bare: Measurement;
   ratio: number;
-  target: number;
+  /** None for a reference scenario, which passes whenever its measurement is valid. */
+  target: number | undefined;
   pass: boolean;
   notes: string[];
   profile?: ProfileSummary;
@@ -198,11 +199,11 @@ async function runScenario(bench: Bench, s: Scenario, store: StoreName, scratch:
   for (const [label, m] of [['plaza', plaza], ['bare', bare]] as const) {
     if (m.non2xx > 0 || m.errors > 0) notes.push(`${label}: ${m.non2xx} non-2xx answers, ${m.errors} errors (${m.timeouts} timeouts) of ${m.total} requests`);
   }
-  const target = s.targetRatio[store];
+  const target = s.targetRatio?.[store];
   const ratio = bare.requestsPerSecond > 0 ? plaza.requestsPerSecond / bare.requestsPerSecond : 0;
   const valid = plaza.non2xx === 0 && plaza.errors === 0 && plaza.total > 0 && bare.total > 0;
   if (!valid) notes.push('the measurement is not valid (errors or no answers): counted as FAIL');
-  return { scenario: s, store, distinctPaths, bodyBytes, plaza, bare, ratio, target, pass: valid && ratio >= target, notes, profile };
+  return { scenario: s, store, distinctPaths, bodyBytes, plaza, bare, ratio, target, pass: valid && (target === undefined || ratio >= target), notes, profile };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -220,8 +221,11 @@ function table(results: ScenarioResult[]): string[][] {
   return rows;
 }
 
+const verdict = (r: ScenarioResult) => (!r.pass ? 'FAIL' : r.target === undefined ? 'REFERENCE' : 'PASS');
+
 function verdictLine(r: ScenarioResult): string {
-  return `${r.scenario.name} on ${r.store}: plaza/bare = ${r.ratio.toFixed(2)} (target >= ${r.target.toFixed(2)})`;
+  const against = r.target === undefined ? 'a reference, no target' : `target >= ${r.target.toFixed(2)}`;
+  return `${r.scenario.name} on ${r.store}: plaza/bare = ${r.ratio.toFixed(2)} (${against})`;
 }
 
 function startupLines(s: StartupResult): string[] {
@@ -249,7 +253,7 @@ function printConsole(results: ScenarioResult[], startup?: StartupResult): void 
   for (const r of rows.slice(1)) console.log(line(r));
   console.log('');
   for (const r of results) {
-    console.log(`${r.pass ? 'PASS' : 'FAIL'}  ${verdictLine(r)}`);
+    console.log(`${verdict(r)}  ${verdictLine(r)}`);
     for (const note of r.notes) console.log(`      ${note}`);
   }
   if (startup) for (const l of startupLines(startup)) console.log(l.replace(/\*\*/g, ''));
@@ -276,7 +280,7 @@ function markdown(results: ScenarioResult[], startup: StartupResult | undefined,
     `|${rows[0].map((_, c) => (c >= 3 ? ' ---: ' : ' --- ')).join('|')}|`,
     ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`),
     '',
-    ...results.map((r) => `- **${r.pass ? 'PASS' : 'FAIL'}** ${verdictLine(r)}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`),
+    ...results.map((r) => `- **${verdict(r)}** ${verdictLine(r)}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`),
     ...(startup ? startupLines(startup) : []),
     ...skipped.map((s) => `- skipped: ${s}`),
     ...(profiled?.profile ? ['', ...profileLines(profiled.profile)] : []),

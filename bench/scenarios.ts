@@ -37,8 +37,11 @@ export interface Scenario<State = unknown> {
   name: string;
   /** One line for the printed table and the README. */
   description: string;
-  /** Share of the bare route's requests per second Plaza must reach, per store. */
-  targetRatio: { sqlite: number; postgres: number };
+  /**
+   * Share of the bare route's requests per second Plaza must reach, per store; none for a
+   * reference, measured so the targets' rows can be read against it.
+   */
+  targetRatio?: { sqlite: number; postgres: number };
   /** Seeds the store; runs once, before any measurement. */
   setup(bench: Bench): Promise<State>;
   requests(bench: Bench, state: State): Promise<BenchRequests>;
@@ -205,6 +208,29 @@ export const postById = scenario<{ ids: string[] }>({
 });
 
 /**
+ * A reference, not a target: GET /healthz goes through every hook of the platform listener that
+ * every request pays (the request id, the logger, the metrics, the interface's routing, dialect
+ * and NUL guards) and does nothing else: no authentication, no store, no selection. Its ratio is
+ * the most any route of Plaza can reach against the bare route on this machine.
+ */
+export const healthzFloor = scenario<Record<string, never>>({
+  name: 'healthz-floor',
+  description: 'GET /healthz, no authentication and no store read: the work every request pays, alone (a reference, no target)',
+  async setup() {
+    return {};
+  },
+  async requests() {
+    return {
+      paths: ['/healthz'],
+      headers: {},
+      check(_path, status, body) {
+        return status === 200 && (body as { status?: string }).status === 'ok' ? [] : [`status ${status}: ${JSON.stringify(body).slice(0, 300)}`];
+      },
+    };
+  },
+});
+
+/**
  * Follows a timeline's pages from `first`, `pages` deep, through the real pagination tokens: the
  * paths of a population of clients paging through several timelines.
  */
@@ -286,4 +312,4 @@ export const userTimeline = scenario<{ users: Array<{ id: string }> }>({
 });
 
 /** The scenarios of a run, in order. */
-export const scenarios: Scenario[] = [postsLookup, postById, homeTimeline, userTimeline];
+export const scenarios: Scenario[] = [postsLookup, postById, homeTimeline, userTimeline, healthzFloor];

@@ -61,6 +61,13 @@ test('GET /metrics counts each request by listener, method, route pattern and st
   assert.equal(sample(after.text, 'plaza_http_request_duration_seconds_count', timing), count0 + 2);
   assert.equal(sample(after.text, 'plaza_http_request_duration_seconds_bucket', { ...timing, le: '+Inf' }), count0 + 2);
   assert.ok((sample(after.text, 'plaza_http_request_duration_seconds_sum', timing) ?? -1) > 0);
+  // Buckets are cumulative: each bound counts the responses at or under it, so the counts never
+  // fall as the bound grows, and the largest bound counts no more than all of them.
+  const bounds = ['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5'];
+  const buckets = bounds.map((le) => sample(after.text, 'plaza_http_request_duration_seconds_bucket', { ...timing, le }));
+  assert.ok(buckets.every((n) => typeof n === 'number'), `every bound is exposed: ${buckets}`);
+  assert.ok(buckets.every((n, i) => i === 0 || n! >= buckets[i - 1]!), `cumulative: ${buckets}`);
+  assert.ok(buckets.at(-1)! <= count0 + 2 && buckets.at(-1)! >= 2, `a local GET takes under 5 s: ${buckets}`);
 });
 
 test('GET /metrics on any listener shows every listener of the process; unknown paths share the route label "unmatched"', async () => {
