@@ -166,12 +166,28 @@ export function jsonBody(body: JsonBodyParts): Buffer | string {
     return text;
   }
   // One buffer, each piece written into it: kept items as their bytes, the envelope's text as is.
+  // Most envelope pieces are one ASCII character (the commas between items, brackets), stored as
+  // their byte: a Buffer.write per comma had cost a 100-item answer a sixth of its body's making.
   let bytes = 0;
-  for (const piece of parts) bytes += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.byteLength;
+  for (const piece of parts) bytes += typeof piece !== 'string' ? piece.byteLength : asciiByte(piece) >= 0 ? 1 : Buffer.byteLength(piece);
   const out = Buffer.allocUnsafe(bytes);
   let offset = 0;
-  for (const piece of parts) offset = typeof piece === 'string' ? offset + out.write(piece, offset, 'utf8') : piece.writeInto(out, offset);
+  for (const piece of parts) {
+    if (typeof piece !== 'string') offset = piece.writeInto(out, offset);
+    else {
+      const byte = asciiByte(piece);
+      if (byte >= 0) out[offset++] = byte;
+      else offset += out.write(piece, offset, 'utf8');
+    }
+  }
   return out;
+}
+
+/** The byte of a one-character ASCII text; -1 for any other text. */
+function asciiByte(text: string): number {
+  if (text.length !== 1) return -1;
+  const code = text.charCodeAt(0);
+  return code < 0x80 ? code : -1;
 }
 
 /** Characters up to which a body is encoded as one text rather than gathered from kept bytes. */
