@@ -116,7 +116,7 @@ export function selectFieldsJson<Row extends object, View>(decl: ResourceDeclara
   let json = keptText(kept, p, parts);
   if (json === undefined) {
     // Copied before rendering, which may select the fields of other objects.
-    const keys = parts.slice();
+    const keys = parts.slice(0, p.viewDependent.length);
     json = RawJson.of(render(decl, live ? keptFields(p, live) : p.fields, row, view));
     // A row keeps the texts of a few selections and view keys (which change with time and with
     // the generations of other tables): clients tend to ask for the same few.
@@ -140,15 +140,17 @@ export function keptFieldsJson<Row extends object, View>(decl: ResourceDeclarati
 }
 
 /**
- * What each view-dependent field's value depends on for this view, written into `parts` (one
- * scratch array: this runs for every row shown); returns the fields whose view key is undefined.
+ * What each view-dependent field's value depends on for this view, written into the first entries
+ * of `parts` (one scratch array: this runs for every row shown); returns the fields whose view key
+ * is undefined.
  * Such a field (read from other rows that may have changed unseen) is rendered for each answer
  * and joined to the kept text of the rest, so asking for one of them does not cost the whole object.
  */
 function viewKeysInto<Row, View>(parts: Array<string | undefined>, decl: ResourceDeclaration<Row, View>, p: Plan, row: Row, view: View): string[] | undefined {
-  parts.length = p.viewDependent.length;
+  // Only the first viewDependent.length entries are this row's; the array is not cut to them
+  // (setting an array's length is a call into the engine's runtime, for each row shown).
   let live: string[] | undefined;
-  for (let i = 0; i < parts.length; i++) {
+  for (let i = 0; i < p.viewDependent.length; i++) {
     const name = p.viewDependent[i];
     const part = decl.viewKeys![name](row, view);
     parts[i] = part;
@@ -164,6 +166,7 @@ function keptText(kept: ReadonlyArray<{ plan: Plan; parts: ReadonlyArray<string 
 
 const scratchParts: Array<string | undefined> = [];
 
+/** Whether `b` starts with the keys of `a`, a kept text's (the scratch array may run longer than its plan). */
 function samePlanKeys(a: ReadonlyArray<string | undefined>, b: ReadonlyArray<string | undefined>): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
