@@ -67,6 +67,12 @@ interface Measurement {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /**
+   * CPU time of this process's main thread (where Plaza and the bare route both run; autocannon
+   * has its own thread) per request answered in the measured window, in µs: steadier than the
+   * rate on a shared machine, where the rate also moves with what else runs.
+   */
+  cpuPerRequestUs?: number;
 }
 
 /** Runs autocannon against `url` for `seconds`; with `requestsFile`, each request takes the next of its paths. */
@@ -112,9 +118,17 @@ async function measure(label: string, url: string, headers: Record<string, strin
   process.stdout.write(`  ${label}: warm-up ${WARMUP_SECONDS} s, `);
   await cannon(url, headers, WARMUP_SECONDS, requestsFile);
   process.stdout.write(`measuring ${SECONDS} s... `);
+  const before = mainThreadCpuUs();
   const m = await cannon(url, headers, SECONDS, requestsFile);
-  process.stdout.write(`${m.requestsPerSecond.toFixed(1)} req/s\n`);
+  if (m.total > 0) m.cpuPerRequestUs = (mainThreadCpuUs() - before) / m.total;
+  process.stdout.write(`${m.requestsPerSecond.toFixed(1)} req/s, ${m.cpuPerRequestUs?.toFixed(1) ?? '-'} µs of CPU per request\n`);
   return m;
+}
+
+/** The main thread's user and system CPU time so far, in µs (/proc counts it in ticks of 10 ms). */
+function mainThreadCpuUs(): number {
+  const fields = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /** A bare Fastify 5 instance, no logger, answering one route with a precomputed JSON body. */
@@ -211,12 +225,13 @@ async function runScenario(bench: Bench, s: Scenario, store: StoreName, scratch:
 
 const rps = (m: Measurement) => m.requestsPerSecond.toFixed(1);
 const ms = (n: number) => `${n} ms`;
+const cpu = (m: Measurement) => m.cpuPerRequestUs?.toFixed(1) ?? '-';
 
 function table(results: ScenarioResult[]): string[][] {
-  const rows = [['Scenario', 'Store', 'Target', 'Distinct requests', 'Requests/s', 'Latency p50', 'Latency p99', 'Body bytes']];
+  const rows = [['Scenario', 'Store', 'Target', 'Distinct requests', 'Requests/s', 'CPU µs/request', 'Latency p50', 'Latency p99', 'Body bytes']];
   for (const r of results) {
-    rows.push([r.scenario.name, r.store, 'plaza', String(r.distinctPaths), rps(r.plaza), ms(r.plaza.p50), ms(r.plaza.p99), String(r.bodyBytes)]);
-    rows.push([r.scenario.name, r.store, 'bare Fastify', '1', rps(r.bare), ms(r.bare.p50), ms(r.bare.p99), String(r.bodyBytes)]);
+    rows.push([r.scenario.name, r.store, 'plaza', String(r.distinctPaths), rps(r.plaza), cpu(r.plaza), ms(r.plaza.p50), ms(r.plaza.p99), String(r.bodyBytes)]);
+    rows.push([r.scenario.name, r.store, 'bare Fastify', '1', rps(r.bare), cpu(r.bare), ms(r.bare.p50), ms(r.bare.p99), String(r.bodyBytes)]);
   }
   return rows;
 }
