@@ -7,10 +7,6 @@ export class Metrics {
   readonly registry = new Registry();
   /** Every response's count and time, kept per listener, route and method (see HttpResponses). */
   private readonly responses = new HttpResponses();
-  constructor() {
-    this.registry.registerMetric(this.responses.requestsMetric());
-    this.registry.registerMetric(this.responses.latencyMetric());
-  }
   /** Log lines the stdout reader did not take in time (src/http/log.ts), counted for the whole process. */
   readonly droppedLogLines = new Counter({
     name: 'plaza_log_lines_dropped_total',
@@ -21,6 +17,11 @@ export class Metrics {
       this.inc(logSink().dropped);
     },
   });
+
+  constructor() {
+    this.registry.registerMetric(this.responses.requestsMetric());
+    this.registry.registerMetric(this.responses.latencyMetric());
+  }
 
   /** Counts and times every response of `app`; unmatched paths share one route label. */
   instrument(app: FastifyInstance, listener: string): void {
@@ -128,6 +129,7 @@ class HttpResponses {
       type,
       aggregator: 'sum',
       get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
+      // Both metrics count from the same maps: resetting either (the registry resets all) clears both.
       reset: () => this.byListener.clear(),
     };
     // prom-client's registry asks a metric for these members only (registerMetric, metrics(), resetMetrics());
