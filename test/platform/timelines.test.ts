@@ -137,6 +137,12 @@ test('the reverse-chronological home timeline: the user\'s own posts and those o
   assert.equal(first.body.meta.oldest_id, res.body.data[1].id);
   const second = await g.get(`/2/users/${ada.id}/timelines/reverse_chronological?max_results=2&pagination_token=${first.body.meta.next_token}`, { auth });
   assert.equal(second.body.data[0].id, res.body.data[2].id);
+  // Nothing before 2000: an empty page (on PostgreSQL, the page query's empty JSON array).
+  for (const path of [`/2/users/${ada.id}/timelines/reverse_chronological`, `/2/users/${ada.id}/posts`]) {
+    const empty = await g.get(`${path}?end_time=2000-01-01T00:00:00Z`, { auth });
+    assert.equal(empty.status, 200, path);
+    assert.deepEqual(empty.body, { meta: { result_count: 0 } }, path);
+  }
 });
 
 test('the home timeline is the authenticated user\'s only: another id is 403, app-only auth is 403 unsupported-authentication', async () => {
