@@ -1,8 +1,9 @@
 import DataLoader from 'dataloader';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { DbOrTx, Store } from '../store/store.js';
 import { preparedOnPostgres } from '../store/prepared-statements.js';
+import { readJsonRows, rowsAsJsonArray } from '../store/json-rows.js';
 import type { MediaRow } from './media/wire.js';
 import { AuthorPosts, HomeAuthors } from './timelines/author-posts.js';
 import { cardUriJoinOnPostgres, cardUrisOf } from './posts/store.js';
@@ -99,8 +100,8 @@ export class EntityCache<Row extends object> {
       return new DataLoader<string, Version | undefined>(async (keys) => {
         // One text per table (and with or without cards), asked by every response: written once, planned once per connection.
         versionsText ??= preparedOnPostgres(this.versionsSql(withCards));
-        const current = await this.store.db.executeQuery<{ versions: Version[] }>(CompiledQuery.raw(versionsText, [[...keys]]));
-        const byKey = new Map(current.rows[0]!.versions.map((r) => [r.k, r]));
+        const current = await readJsonRows<Version>(this.store.db, versionsText, [[...keys]]);
+        const byKey = new Map(current.map((r) => [r.k, r]));
         return keys.map((k) => byKey.get(k));
       }, options);
     };
@@ -210,15 +211,15 @@ export class EntityCache<Row extends object> {
 
   /**
    * The version check: each key's row version and, with an `author` column, the author's id and
-   * users row version; `withCards`, the card URI. As one JSON array (one row, column `versions`):
-   * decoding many rows of a few text columns had cost node-postgres more than parsing their JSON.
+   * users row version; `withCards`, the card URI; as one JSON array (rowsAsJsonArray).
    */
   private versionsSql(withCards: boolean): string {
     const { table, key, author } = this.spec;
     const authorVersion = author ? sql`, t.${sql.ref(author)} as a, (select u.xmin::text from users u where u.id = t.${sql.ref(author)}) as av` : sql``;
     const card = withCards ? [sql`, c.card_uri as c`, sql.raw(cardUriJoinOnPostgres(`t.${key}`))] : [sql``, sql``];
-    const rows = sql`select t.${sql.ref(key)} as k, t.xmin::text as v${authorVersion}${card[0]} from ${sql.table(table)} t${card[1]} where t.${sql.ref(key)} = any($1)${this.liveCondition('t.')}`;
-    return sql`select coalesce(json_agg(r), '[]') as versions from (${rows}) r`.compile(this.store.db).sql;
+    return rowsAsJsonArray(
+      sql`select t.${sql.ref(key)} as k, t.xmin::text as v${authorVersion}${card[0]} from ${sql.table(table)} t${card[1]} where t.${sql.ref(key)} = any($1)${this.liveCondition('t.')}`.compile(this.store.db).sql,
+    );
   }
 
   private liveCondition(alias = '') {

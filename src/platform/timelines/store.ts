@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Expression, type ExpressionBuilder, type SqlBo
 import type { SqlDialect } from '../../query/sql.js';
 import type { Database } from '../../store/schema.js';
 import type { DbOrTx, StoreDialect } from '../../store/store.js';
+import { readJsonRows, rowsAsJsonArray } from '../../store/json-rows.js';
 import { preparedOnPostgres } from '../../store/prepared-statements.js';
 import type { TimeWindow } from '../graph/query.js';
 import { cardUriJoinOnPostgres, findPostsByIds, mentionsUsername } from '../posts/store.js';
@@ -95,7 +96,7 @@ export async function pagedAuthorKeys(
   if (authors.length === 0) return [];
   if (dialect === 'postgres') {
     const text = authorsPageShape('postgres', { authors: 'list', home }, window, after !== undefined);
-    return postgresPage(db, text, [authors, ...(home ? [authors[0]] : []), ...windowParameters(window, after), limit]);
+    return readJsonRows<PostKey>(db, text, [authors, ...(home ? [authors[0]] : []), ...windowParameters(window, after), limit]);
   }
   if (authors.length > MERGE_AUTHORS_MAX) {
     const where: PostCondition = home ? homeCondition(authors[0]).where : () => sql<SqlBool>`true`;
@@ -115,16 +116,9 @@ export async function pagedAuthorKeys(
  */
 export async function pagedHomeKeysPostgres(db: DbOrTx, userId: string, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostKey[]> {
   const text = authorsPageShape('postgres', { authors: 'home', home: true }, window, after !== undefined);
-  return postgresPage(db, text, [userId, userId, ...windowParameters(window, after), limit]);
+  return readJsonRows<PostKey>(db, text, [userId, userId, ...windowParameters(window, after), limit]);
 }
 
-/**
- * The keys of a page on PostgreSQL, which answers them as one JSON array (authorsPageShape):
- * decoding a hundred rows of six text columns had cost node-postgres more than parsing their JSON.
- */
-async function postgresPage(db: DbOrTx, text: string, parameters: unknown[]): Promise<PostKey[]> {
-  return (await db.executeQuery<{ page: PostKey[] }>(CompiledQuery.raw(text, parameters))).rows[0]!.page;
-}
 
 /** The parameters of windowConditions, in its order. */
 function windowParameters(window: TimeWindow, after?: PageAfter): unknown[] {
@@ -164,8 +158,8 @@ const authorsPageShapes = new Map<string, string>();
  * about `limit` index entries in all. Parameters: each author followed by windowParameters, then
  * the limit. PostgreSQL: each author's newest `limit` posts through the index (a lateral join
  * over the authors: a list, $1 as an array, or the home timeline's of the user $1), merged and
- * ordered, with the row versions of the page's posts and authors, as one JSON array (one row,
- * column `page`). Parameters: $1, the owner (home only), windowParameters, the limit.
+ * ordered, with the row versions of the page's posts and authors, as one JSON array
+ * (rowsAsJsonArray). Parameters: $1, the owner (home only), windowParameters, the limit.
  */
 function authorsPageShape(dialect: StoreDialect, source: { authors: number | 'list' | 'home'; home: boolean }, window: TimeWindow, after: boolean): string {
   const key = `${dialect}|${source.authors}|${source.home}|${window.sinceId !== undefined}|${window.untilId !== undefined}|${window.startTime !== undefined}|${window.endTime !== undefined}|${window.excludeReplies}|${window.excludeReposts}|${after}`;
@@ -194,7 +188,7 @@ function authorsPageShape(dialect: StoreDialect, source: { authors: number | 'li
     const keys =
       `select p.id, p.created_at, p.author_id, posts.xmin::text as version, (select u.xmin::text from users u where u.id = p.author_id) as author_version, c.card_uri ` +
       `from (${page}) p join posts on posts.id = p.id${cardUriJoinOnPostgres('p.id')}`;
-    text = preparedOnPostgres(`select coalesce(json_agg(r order by r.created_at desc, r.id desc), '[]') as page from (${keys}) r`);
+    text = preparedOnPostgres(rowsAsJsonArray(keys, 'r.created_at desc, r.id desc'));
   }
   if (authorsPageShapes.size >= 1_000) authorsPageShapes.clear();
   authorsPageShapes.set(key, text);
