@@ -119,7 +119,6 @@ export async function pagedHomeKeysPostgres(db: DbOrTx, userId: string, window: 
   return readJsonRows<PostKey>(db, text, [userId, userId, ...windowParameters(window, after), limit]);
 }
 
-
 /** The parameters of windowConditions, in its order. */
 function windowParameters(window: TimeWindow, after?: PageAfter): unknown[] {
   const out: unknown[] = [];
