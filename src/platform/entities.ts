@@ -203,10 +203,10 @@ export class EntityCache<Row extends object> {
     return out;
   }
 
-  private readRows(db: DbOrTx, keys: readonly string[]): Promise<Row[]> {
+  private async readRows(db: DbOrTx, keys: readonly string[]): Promise<Row[]> {
     let q = db.selectFrom(this.spec.table as 'posts').selectAll().where(this.spec.key as 'id', 'in', keys);
     if (this.spec.live === 'not_deleted') q = q.where('deleted_at', 'is', null);
-    return q.execute() as unknown as Promise<Row[]>;
+    return ((await q.execute()) as unknown as Row[]).map(fastRow);
   }
 
   /**
@@ -232,6 +232,17 @@ export class EntityCache<Row extends object> {
     this.entries.set(key, { row, version });
     if (this.entries.size > CAPACITY) this.entries.delete(this.entries.keys().next().value!);
   }
+}
+
+/**
+ * A copy of a row as better-sqlite3 gives it, with fast properties: it builds a row of many
+ * columns (posts have 31) as a dictionary, so that every field read while rendering would be a
+ * hash lookup. A copy made by spreading has one hidden class per table, and those reads are the
+ * engine's cheapest. (node-postgres rows have fast properties already: its loader above deletes
+ * only the last one, which V8 undoes without leaving them.)
+ */
+function fastRow<Row extends object>(row: Row): Row {
+  return { ...row };
 }
 
 /** The rows of loaded entries that exist; a failed load fails the read. */
