@@ -150,11 +150,11 @@ function viewKeysInto<Row, View>(parts: Array<string | undefined>, decl: Resourc
   // Only the first viewDependent.length entries are this row's; the array is not cut to them
   // (setting an array's length is a call into the engine's runtime, for each row shown).
   let live: string[] | undefined;
-  for (let i = 0; i < p.viewDependent.length; i++) {
-    const name = p.viewDependent[i];
-    const part = decl.viewKeys![name](row, view);
+  const keyOf = p.viewKeyOf as ReadonlyArray<(row: Row, view: View) => string | undefined>;
+  for (let i = 0; i < keyOf.length; i++) {
+    const part = keyOf[i](row, view);
     parts[i] = part;
-    if (part === undefined) (live ??= []).push(name);
+    if (part === undefined) (live ??= []).push(p.viewDependent[i]);
   }
   return live;
 }
@@ -201,6 +201,8 @@ interface Plan {
   fields: readonly string[];
   /** Those of them whose value depends on the view. */
   viewDependent: readonly string[];
+  /** Their view keys' functions, in the same order (one array read per field, not a lookup by name). */
+  viewKeyOf: ReadonlyArray<(row: any, view: any) => string | undefined>;
   /** The fields but those rendered for each answer, by their names (keptFields). */
   keptWithout: Map<string, readonly string[]>;
 }
@@ -216,7 +218,8 @@ function plan(decl: ResourceDeclaration<any, any>, selected: ReadonlySet<string>
   let p = byDecl.get(selected);
   if (!p) {
     const fields = Object.keys(decl.fields).filter((name) => selected.has(name) || decl.defaults.includes(name));
-    p = { fields, viewDependent: fields.filter((name) => decl.viewKeys?.[name]), keptWithout: new Map() };
+    const viewDependent = fields.filter((name) => decl.viewKeys?.[name]);
+    p = { fields, viewDependent, viewKeyOf: viewDependent.map((name) => decl.viewKeys![name]), keptWithout: new Map() };
     byDecl.set(selected, p);
   }
   lastPlan = { decl, selected, plan: p };
