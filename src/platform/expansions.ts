@@ -177,6 +177,32 @@ export class ResponseReads {
     return rows;
   }
 
+  /**
+   * On PostgreSQL, starts reading what these expansions of the primary posts with these ids will
+   * read, as far as the kept versions of those posts tell (peek): the posts they reference and the
+   * media they carry. Started in the same turn as the primary posts' own read, their version
+   * checks go to the store with it: one round trip where there were two in a row. What the rows
+   * turn out to name is read as before. On SQLite no read waits on a round trip: nothing starts.
+   */
+  expectExpansions(ids: readonly string[], expansions: Iterable<ExpansionDeclaration<PostRow>>): this {
+    if (this.ctx.store.dialect !== 'postgres' || this.db.isTransaction) return this;
+    const posts: string[] = [];
+    const media: string[] = [];
+    for (const decl of expansions) {
+      // A nested expansion reads the posts it goes through; users come with the posts' version check.
+      const keysOf = decl.through ?? (decl.target === 'posts' || decl.target === 'media' ? decl.keys : undefined);
+      if (!keysOf) continue;
+      const into = decl.through || decl.target === 'posts' ? posts : media;
+      for (const id of ids) {
+        const kept = this.ctx.entities.posts.peek(id);
+        if (kept) for (const key of keysOf(kept)) into.push(key);
+      }
+    }
+    if (posts.length > 0) this.posts.start(posts);
+    if (media.length > 0) this.media.start(media);
+    return this;
+  }
+
   /** Media with these keys, each read once per response, in the order asked. */
   mediaByKeys(keys: readonly string[]): Promise<MediaRow[]> {
     return this.media.read(keys);

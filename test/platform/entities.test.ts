@@ -19,6 +19,18 @@ import { graphFixtures } from './graph-support.js';
  */
 const onSqlite = !process.env.DATABASE_URL;
 
+/**
+ * The texts of the queries sent to PostgreSQL while set. The hook is in place before Plaza
+ * connects: each connection keeps the query method it found (src/store/prepared-statements.ts).
+ */
+let sentQueries: string[] | undefined;
+const sendQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  const first = args[0] as { text?: string } | string;
+  sentQueries?.push(typeof first === 'string' ? first : (first?.text ?? ''));
+  return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof pg.Client.prototype.query;
+
 let plaza: TestPlaza;
 let clock: ManualClock;
 let t: ReturnType<typeof fixtures>;
@@ -183,6 +195,28 @@ test('kept rows have fast properties (one hidden class per table), whatever the 
     const [user] = await ctx.entities.users.read(ctx.store.db, [posts[0].author_id]);
     assert.ok(hasFastProperties(user), 'a users row with fast properties');
   }
+});
+
+test("on PostgreSQL a lookup of kept posts checks the versions of the posts they reference with their own: two queries for posts that quote, reply and carry media, not three in a row", { skip: onSqlite ? 'PostgreSQL only: no SQLite read waits on a round trip' : false }, async () => {
+  const { ctx } = plaza;
+  const [withMedia, reply, quote] = plaza.creds.sample.post_ids;
+  const selection = parseSelection(ctx, { expansions: 'referenced_posts.id,attachments.media_keys,author_id', 'media.fields': 'alt_text' }, postExpansions);
+  const lookup = () => lookupPosts(ctx, { now: clock.now() }, [withMedia, reply, quote], 'ids', selection);
+  const wire = (r: Awaited<ReturnType<typeof lookup>>) => JSON.parse(JSON.stringify({ data: r.data, includes: r.includes, errors: r.errors }));
+  const first = await lookup();
+  assert.ok(first.includes?.posts?.length && first.includes?.media?.length, 'the sample posts reference posts and carry media');
+  const queries: string[] = [];
+  sentQueries = queries;
+  let second;
+  try {
+    second = await lookup();
+  } finally {
+    sentQueries = undefined;
+  }
+  assert.deepEqual(wire(second), wire(first));
+  // Reads of kept rows ask for row versions (xmin); background jobs may query meanwhile.
+  const entityReads = queries.filter((q) => q.includes('xmin'));
+  assert.equal(entityReads.length, 2, `the posts' version check (the referenced posts' with them) and the media's:\n${entityReads.join('\n')}`);
 });
 
 test('the write generation of a table moves with every write that could change it, not with OAuth 1.0a nonces or writes to other tables', { skip: onSqlite ? false : 'SQLite only: PostgreSQL checks row versions instead' }, async () => {

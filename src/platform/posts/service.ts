@@ -58,7 +58,9 @@ export async function lookupPosts(
   db: DbOrTx = ctx.store.db,
 ): Promise<{ data: WireItem[]; includes?: Includes; errors: Problem[]; posts: PostRow[] }> {
   const reads = new ResponseReads(ctx, db).readCardsWithPosts(selection);
-  const rows = await reads.postsByIds(ids);
+  const read = reads.postsByIds(ids);
+  reads.expectExpansions(ids, [...selection.expansions].map((name) => postExpansions[name]));
+  const rows = await read;
   const byId = new Map(rows.map((r) => [r.id, r]));
   const hidden = await hiddenPosts(ctx, view, rows, reads);
   const errors: Problem[] = [];
