@@ -189,7 +189,8 @@ export class ResponseReads {
     const posts: string[] = [];
     const media: string[] = [];
     for (const decl of expansions) {
-      // A nested expansion reads the posts it goes through; users come with the posts' version check.
+      // A nested expansion reads the posts it goes through. Users are left to their own reads (a
+      // post's author comes with the post's version check).
       const keysOf = decl.through ?? (decl.target === 'posts' || decl.target === 'media' ? decl.keys : undefined);
       if (!keysOf) continue;
       const into = decl.through || decl.target === 'posts' ? posts : media;
