@@ -85,7 +85,7 @@ export function parseList(
  * compared a dozen times each (src/platform/expansions.ts, entities.ts); one JSON round trip
  * copies them all.
  */
-export function flatStrings(items: readonly string[]): string[] {
+function flatStrings(items: readonly string[]): string[] {
   return JSON.parse(JSON.stringify(items)) as string[];
 }
 

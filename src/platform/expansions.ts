@@ -186,6 +186,11 @@ export class ResponseReads {
    */
   expectExpansions(ids: readonly string[], expansions: Iterable<ExpansionDeclaration<PostRow>>): this {
     if (this.ctx.store.dialect !== 'postgres' || this.db.isTransaction) return this;
+    const kept: PostRow[] = [];
+    for (const id of ids) {
+      const row = this.ctx.entities.posts.peek(id);
+      if (row) kept.push(row);
+    }
     const posts: string[] = [];
     const media: string[] = [];
     for (const decl of expansions) {
@@ -194,10 +199,7 @@ export class ResponseReads {
       const keysOf = decl.through ?? (decl.target === 'posts' || decl.target === 'media' ? decl.keys : undefined);
       if (!keysOf) continue;
       const into = decl.through || decl.target === 'posts' ? posts : media;
-      for (const id of ids) {
-        const kept = this.ctx.entities.posts.peek(id);
-        if (kept) for (const key of keysOf(kept)) into.push(key);
-      }
+      for (const row of kept) for (const key of keysOf(row)) into.push(key);
     }
     if (posts.length > 0) this.posts.start(posts);
     if (media.length > 0) this.media.start(media);
