@@ -18,10 +18,13 @@ import type { UserRow } from './users/wire.js';
  * - SQLite (one writer process, or several on one file): a table's rows are kept while its
  *   write generation holds (every write through this process to that table, and every commit by
  *   another connection to the file, changes it); otherwise they are read again.
- * - PostgreSQL (other processes write unseen): every read asks the store for the current row
- *   version (the system column xmin, which every UPDATE of a row changes) of the ids it needs,
- *   and reads in full only the rows whose version differs. A write committed by any process is
- *   therefore seen by the very next read, with no waiting on a log.
+ * - PostgreSQL (other processes write unseen): a response that read the database's generation
+ *   (Store.freshGeneration, a snapshot taken after it began) is served the rows known current
+ *   under that same generation without asking again. Every other row it asks the store for the
+ *   current row version of (the system column xmin, which every UPDATE of a row changes), and
+ *   reads in full only the rows whose version differs; those it then knows current under its
+ *   generation. A write committed by any process is therefore seen by the very next read, with no
+ *   waiting on a log: it changes the generation.
  *
  * On PostgreSQL the version checks and row reads of every response that is waiting in one turn
  * of the event loop go to the store together, one query per table (DataLoader, scheduled on
@@ -72,6 +75,12 @@ interface Version {
 interface Entry<Row> {
   row: Row;
   version: string;
+  /**
+   * PostgreSQL: the generation (Store.freshGeneration) of the last response that found this row
+   * current, by a version check or a read made after that generation was taken: the row is
+   * current for every response of that generation (it may be newer, never older).
+   */
+  seenAt: string | undefined;
 }
 
 /** How many rows of one table are kept; past it the earliest read go (a row read again comes back). */
@@ -116,9 +125,9 @@ export class EntityCache<Row extends object> {
       for (const row of fresh.rows) {
         const version = row.__version;
         delete (row as { __version?: string }).__version;
-        const entry = { row: row as Row, version };
+        const entry: Entry<Row> = { row: row as Row, version, seenAt: undefined };
         byKey.set(String(row[key]), entry);
-        this.remember(entry.row, version);
+        this.remember(entry);
       }
       return keys.map((k) => byKey.get(k));
     }, options);
@@ -129,12 +138,13 @@ export class EntityCache<Row extends object> {
    * `known`: PostgreSQL row versions the caller has just read with the keys themselves (a page
    * query can return them at no cost): a kept row of that version is served without asking again.
    * `alongside`: what the version check read beside the versions (the rows' authors' versions,
-   * their card URIs) is added to it.
+   * their card URIs) is added to it. `generation`: on PostgreSQL, the response's
+   * (Store.freshGeneration): rows known current under it are served as they are.
    */
-  async read(db: DbOrTx, keys: readonly string[], known?: ReadonlyMap<string, string>, alongside?: ReadAlongside): Promise<Row[]> {
+  async read(db: DbOrTx, keys: readonly string[], known?: ReadonlyMap<string, string>, alongside?: ReadAlongside, generation?: string): Promise<Row[]> {
     if (keys.length === 0) return [];
     if (db.isTransaction) return this.readRows(db, keys);
-    return this.store.dialect === 'postgres' ? this.readValidated(db, keys, known, alongside) : this.readByGeneration(db, keys);
+    return this.store.dialect === 'postgres' ? this.readValidated(db, keys, known, alongside, generation) : this.readByGeneration(db, keys);
   }
 
   /** The kept row of a key, current or not: a guess at what a read will need next, never an answer. */
@@ -161,23 +171,39 @@ export class EntityCache<Row extends object> {
     const keep = this.store.tableGeneration(this.spec.table) === generation;
     for (const row of rows) {
       out.push(row);
-      if (keep) this.remember(row, '');
+      if (keep) this.remember({ row, version: '', seenAt: undefined });
     }
     return out;
   }
 
-  private async readValidated(db: DbOrTx, keys: readonly string[], known?: ReadonlyMap<string, string>, alongside?: ReadAlongside): Promise<Row[]> {
+  private async readValidated(db: DbOrTx, keys: readonly string[], known?: ReadonlyMap<string, string>, alongside?: ReadAlongside, generation?: string): Promise<Row[]> {
     // Another handle than the store's own (none today) is read directly, unbatched.
     if (db !== this.store.db) return this.readRows(db, keys);
     const out: Row[] = [];
     const stale: string[] = [];
+    // A current row: served, and known current under this response's generation.
+    const current = (entry: Entry<Row>) => {
+      entry.seenAt = generation;
+      out.push(entry.row);
+    };
     let unknown = keys;
-    if (known) {
+    if (generation !== undefined) {
       const rest: string[] = [];
       for (const k of keys) {
+        const entry = this.entries.get(k);
+        if (entry !== undefined && entry.seenAt === generation) out.push(entry.row);
+        else rest.push(k);
+      }
+      if (rest.length === 0) return out;
+      unknown = rest;
+    }
+    if (known) {
+      const rest: string[] = [];
+      for (const k of unknown) {
         const v = known.get(k);
+        const entry = this.entries.get(k);
         if (v === undefined) rest.push(k);
-        else if (this.entries.get(k)?.version === v) out.push(this.entries.get(k)!.row);
+        else if (entry?.version === v) current(entry);
         else stale.push(k);
       }
       unknown = rest;
@@ -190,16 +216,22 @@ export class EntityCache<Row extends object> {
         unknown.forEach((k, i) => {
           const v = versions[i];
           if (v instanceof Error) throw v;
-          if (v === undefined) return;
+          const entry = this.entries.get(k);
+          // Gone (or no longer live): what was kept of it must not be served under any generation.
+          if (v === undefined) return void this.entries.delete(k);
           if (alongside?.authors && v.a !== undefined && typeof v.av === 'string') alongside.authors.set(v.a, v.av);
           if (alongside?.cards && v.c !== undefined) alongside.cards.set(k, v.c);
-          const entry = this.entries.get(k);
-          if (entry && entry.version === v.v) out.push(entry.row);
+          if (entry && entry.version === v.v) current(entry);
           else stale.push(k);
         });
       }
     }
-    if (stale.length > 0) out.push(...present(await this.rows.loadMany(stale)));
+    if (stale.length > 0) {
+      for (const entry of await this.rows.loadMany(stale)) {
+        if (entry instanceof Error) throw entry;
+        if (entry) current(entry);
+      }
+    }
     return out;
   }
 
@@ -226,10 +258,10 @@ export class EntityCache<Row extends object> {
     return this.spec.live === 'not_deleted' ? sql.raw(` and ${alias}deleted_at is null`) : sql``;
   }
 
-  private remember(row: Row, version: string): void {
-    const key = String(row[this.spec.key]);
+  private remember(entry: Entry<Row>): void {
+    const key = String(entry.row[this.spec.key]);
     this.entries.delete(key);
-    this.entries.set(key, { row, version });
+    this.entries.set(key, entry);
     if (this.entries.size > CAPACITY) this.entries.delete(this.entries.keys().next().value!);
   }
 }
@@ -245,26 +277,17 @@ function fastRow<Row extends object>(row: Row): Row {
   return { ...row };
 }
 
-/** The rows of loaded entries that exist; a failed load fails the read. */
-function present<Row>(loaded: ReadonlyArray<Entry<Row> | undefined | Error>): Row[] {
-  const out: Row[] = [];
-  for (const entry of loaded) {
-    if (entry instanceof Error) throw entry;
-    if (entry) out.push(entry.row);
-  }
-  return out;
-}
-
 /**
  * The card URIs of posts made through the advertising interface (the post field card_uri): they
  * live in ads_posts, which changes without the post row. On SQLite each post's answer is kept
- * while that table's write generation holds, as the entity caches keep rows; on PostgreSQL they
- * are read afresh by every response, the reads of every response waiting in one turn of the
- * event loop going out as one query, as the caches' do.
+ * while that table's write generation holds, as the entity caches keep rows; on PostgreSQL under
+ * the generation of the response that asks (Store.freshGeneration), or, without one, read afresh,
+ * the reads of every response waiting in one turn of the event loop going out as one query, as
+ * the caches' do.
  */
 export class CardUris {
   private readonly batched: DataLoader<string, string | undefined>;
-  /** SQLite: post id -> its card URI, or null for none, valid for `generation`. */
+  /** Post id -> its card URI, or null for none, valid for `generation`. */
   private readonly kept = new Map<string, string | null>();
   private generation: string | undefined;
 
@@ -278,13 +301,13 @@ export class CardUris {
     );
   }
 
-  /** The card URI of each post of `postIds` that has one. */
-  async of(db: DbOrTx, postIds: readonly string[]): Promise<Map<string, string>> {
+  /** The card URI of each post of `postIds` that has one; `given`, on PostgreSQL, the response's generation. */
+  async of(db: DbOrTx, postIds: readonly string[], given?: string): Promise<Map<string, string>> {
     if (postIds.length === 0) return new Map();
     if (db !== this.store.db) return cardUrisOf(db, postIds, this.store.dialect);
     const out = new Map<string, string>();
-    // Undefined on PostgreSQL, where other processes write unseen: nothing is kept there.
-    const generation = this.store.tableGeneration('ads_posts');
+    // On PostgreSQL, without the response's generation, nothing may be kept: other processes write unseen.
+    const generation = this.store.dialect === 'postgres' ? given : this.store.tableGeneration('ads_posts');
     if (generation === undefined) {
       const loaded = await this.batched.loadMany(postIds);
       loaded.forEach((uri, i) => {

@@ -6,6 +6,7 @@ import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText, kept
 import type { RawJson, WireItem } from '../http/json-body.js';
 import type { Problem } from '../http/problems.js';
 import type { DbOrTx } from '../store/store.js';
+import type { FreshGeneration } from '../store/snapshots.js';
 import type { ReadAlongside } from './entities.js';
 import { mediaDeclaration, type MediaRow } from './media/wire.js';
 import { findPollsByIds } from './polls/store.js';
@@ -109,19 +110,35 @@ export class ResponseReads {
    */
   private readonly known = { posts: new Map<string, string>(), users: new Map<string, string>(), cards: new Map<string, string | null>() };
   private readonly alongsidePosts: ReadAlongside = { authors: this.known.users };
-  /** extrasVersion, taken before this response reads anything. */
+  /** extrasVersion on SQLite, taken before this response reads anything. */
   private readonly extrasKnownAs: string | undefined;
+  /** PostgreSQL, outside a transaction: the database's generation, read once, when first needed. */
+  private fresh: Promise<FreshGeneration> | undefined;
 
   constructor(
     private readonly ctx: AppContext,
     readonly db: DbOrTx = ctx.store.db,
   ) {
     const { entities } = ctx;
-    this.users = new OnceReader((u) => u.id, (ids) => entities.users.read(this.db, ids, this.known.users));
+    const generational = ctx.store.freshGeneration !== undefined && !db.isTransaction;
+    // On PostgreSQL every read waits for the response's generation, and is served what is known current under it.
+    const under = <T>(read: (generation: string | undefined) => Promise<T>): Promise<T> =>
+      generational ? this.generation().then((g) => read(g?.generation)) : read(undefined);
+    this.users = new OnceReader((u) => u.id, (ids) => under((g) => entities.users.read(this.db, ids, this.known.users, undefined, g)));
     // On PostgreSQL the posts' version check reads their authors' versions too (entities.ts).
-    this.posts = new OnceReader((p) => p.id, (ids) => entities.posts.read(this.db, ids, this.known.posts, this.alongsidePosts));
-    this.media = new OnceReader((m) => m.media_key, (keys) => entities.media.read(this.db, keys));
+    this.posts = new OnceReader((p) => p.id, (ids) => under((g) => entities.posts.read(this.db, ids, this.known.posts, this.alongsidePosts, g)));
+    this.media = new OnceReader((m) => m.media_key, (keys) => under((g) => entities.media.read(this.db, keys, undefined, undefined, g)));
     this.extrasKnownAs = extrasVersionOf(ctx, db);
+  }
+
+  /**
+   * PostgreSQL, outside a transaction: the database's generation (Store.freshGeneration), read
+   * once per response, after it began: what is kept under it may be served to this response.
+   * Undefined elsewhere.
+   */
+  generation(): Promise<FreshGeneration | undefined> {
+    if (!this.ctx.store.freshGeneration || this.db.isTransaction) return Promise.resolve(undefined);
+    return (this.fresh ??= this.ctx.store.freshGeneration());
   }
 
   /**
@@ -212,13 +229,14 @@ export class ResponseReads {
   }
 
   /**
-   * What the rows of PostExtras are known by, taken when the response began, before it read any
-   * of them: on SQLite, outside a transaction, the write generations of ads_posts and media (which
-   * every write to them changes); otherwise undefined, and the post fields read from them are
-   * rendered for each answer. A write that lands during the response changes it for the next.
+   * What the rows of PostExtras are known by, taken before the response read any of them: on
+   * SQLite, outside a transaction, the write generations of ads_posts and media (which every write
+   * to them changes); on PostgreSQL the response's generation; in a transaction undefined, and the
+   * post fields read from them are rendered for each answer. A write that lands during the
+   * response changes it for the next.
    */
-  extrasVersion(): string | undefined {
-    return this.extrasKnownAs;
+  async extrasVersion(): Promise<string | undefined> {
+    return this.extrasKnownAs ?? (await this.generation())?.generation;
   }
 
   /**
@@ -227,7 +245,8 @@ export class ResponseReads {
    */
   async cardUris(postIds: readonly string[]): Promise<Map<string, string>> {
     const { cards } = this.known;
-    if (cards.size === 0) return this.ctx.entities.cardUris.of(this.db, postIds);
+    const generation = (await this.generation())?.generation;
+    if (cards.size === 0) return this.ctx.entities.cardUris.of(this.db, postIds, generation);
     const out = new Map<string, string>();
     const rest: string[] = [];
     for (const id of postIds) {
@@ -235,7 +254,7 @@ export class ResponseReads {
       if (uri === undefined) rest.push(id);
       else if (uri !== null) out.set(id, uri);
     }
-    if (rest.length > 0) for (const [id, uri] of await this.ctx.entities.cardUris.of(this.db, rest)) out.set(id, uri);
+    if (rest.length > 0) for (const [id, uri] of await this.ctx.entities.cardUris.of(this.db, rest, generation)) out.set(id, uri);
     return out;
   }
 }
@@ -511,7 +530,7 @@ function privateFieldErrors(ctx: AppContext, view: View, selection: Selection, p
 /** The view with what the selected post fields read besides the post rows; the view itself when none of them is selected. */
 async function withPostExtras(reads: ResponseReads, selection: Selection, posts: readonly PostRow[], view: View): Promise<View> {
   if (posts.length === 0 || !EXTRA_FIELDS.some((f) => selection.post.has(f))) return view;
-  const extras: PostExtras = { version: reads.extrasVersion() };
+  const extras: PostExtras = { version: await reads.extrasVersion() };
   const out: PostView = { ...view, postExtras: extras };
   // Under a known version, a post whose whole text is kept needs no extras read: its text is held
   // for this answer (another answer could push it out of the row's kept texts meanwhile).

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver, type Migration, type SqliteDialectConfig, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import { WriteCounter } from './generation.js';
+import { Snapshots, type FreshGeneration } from './snapshots.js';
 import { withStatementCache } from './statement-cache.js';
 import { nameMarkedStatements } from './prepared-statements.js';
 import { checkpointInBackground, type BackgroundCheckpoints } from './sqlite-checkpoints.js';
@@ -36,6 +37,11 @@ export interface Store {
    * CREDENTIALS_STALE_MS otherwise, so another process's write is seen within that time.
    */
   credentialsGeneration(): string | undefined;
+  /**
+   * PostgreSQL only: the whole database's generation, read after this call (snapshots.ts). What a
+   * response keeps across requests there is kept under it, as tableGeneration is on SQLite.
+   */
+  freshGeneration?: () => Promise<FreshGeneration>;
   /** An SQLite file's checkpoints, run on a worker thread (see sqlite-checkpoints.ts); none on PostgreSQL or in memory. */
   checkpoints?: BackgroundCheckpoints;
   close(): Promise<void>;
@@ -65,6 +71,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   let tableGeneration: (...tables: string[]) => string | undefined = () => undefined;
   // A cache-validity window, not a rule of the interface: wall time, not the injected clock.
   let credentialsGeneration: () => string | undefined = () => `${writes.writes}:${Math.floor(Date.now() / CREDENTIALS_STALE_MS)}`;
+  let freshGeneration: (() => Promise<FreshGeneration>) | undefined;
   if (dialect === 'postgres') {
     // Counts and bigints come back as JS numbers; every id Plaza stores is text.
     // Loaded only for PostgreSQL: an embedded store's start-up need not wait for it.
@@ -79,6 +86,8 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     nameMarkedStatements(pool);
     closePool = connectionsClosed(pool);
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writes] });
+    const snapshots = new Snapshots(db);
+    freshGeneration = () => snapshots.fresh();
   } else {
     if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
     const sqlite = new SQLite(url);
@@ -114,6 +123,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     generation,
     tableGeneration,
     credentialsGeneration,
+    freshGeneration,
     checkpoints,
     close: async () => {
       await checkpoints?.close();

@@ -3,7 +3,7 @@ import { ProblemError, type Problem } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { findPostsByIds } from '../posts/store.js';
 import { editHistoryOf, type PostRow } from '../posts/wire.js';
-import { protectedFrom } from '../expansions.js';
+import { protectedFrom, type ResponseReads } from '../expansions.js';
 import { findUsersByIds } from '../users/store.js';
 import type { UserRow } from '../users/wire.js';
 import type { View } from '../view.js';
@@ -18,10 +18,11 @@ export async function subjectUser(
   ctx: AppContext,
   view: View,
   userId: string,
-  opts: { parameter?: string; protectedContent?: boolean } = {},
+  opts: { parameter?: string; protectedContent?: boolean; reads?: ResponseReads } = {},
 ): Promise<{ user: UserRow; problem?: undefined } | { user?: undefined; problem: Problem }> {
   const parameter = opts.parameter ?? 'id';
-  const [user] = await ctx.entities.users.read(ctx.store.db, [userId]);
+  // Through the response's reads, where it has them: read once, and as what it already knows.
+  const [user] = opts.reads ? await opts.reads.usersByIds([userId]) : await ctx.entities.users.read(ctx.store.db, [userId]);
   if (!user) return { problem: ctx.problems.resourceNotFound({ parameter, value: userId, resource_id: userId, resource_type: 'user' }) };
   if (opts.protectedContent && !(await canSeeContentOf(ctx, view, user))) {
     return { problem: ctx.problems.notAuthorizedForResource({ value: userId, resource_id: userId, resource_type: 'user', section: 'data', parameter }) };

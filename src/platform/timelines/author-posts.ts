@@ -1,5 +1,8 @@
 import { CompiledQuery } from 'kysely';
-import type { DbOrTx, Store } from '../../store/store.js';
+import type { DbOrTx, Store, StoreDialect } from '../../store/store.js';
+import type { FreshGeneration } from '../../store/snapshots.js';
+import { readJsonRows, rowsAsJsonArray } from '../../store/json-rows.js';
+import { preparedOnPostgres } from '../../store/prepared-statements.js';
 import type { TimeWindow } from '../graph/query.js';
 import { LIVE, SHARED as SHARED_SQL, type PageAfter, type PostKey } from './store.js';
 
@@ -23,51 +26,82 @@ interface Kept {
 }
 
 /**
- * The keys of each author's newest live posts, kept on SQLite while the posts table's write
- * generation holds (as the entity caches keep rows, src/platform/entities.ts), so that a page of
+ * The keys of each author's newest live posts, kept while the posts table's generation holds (on
+ * SQLite its write generation, as the entity caches keep rows, src/platform/entities.ts; on
+ * PostgreSQL the generation of the response that asks, Store.freshGeneration), so that a page of
  * a home or user timeline over authors read before is merged in memory instead of asked of the
  * store: every timeline that shows an author shares what is kept of them, whoever asks and
- * whichever page. pagedAuthorKeys asks the store itself when nothing may be kept (PostgreSQL, a
- * transaction) and when the page reaches past what is kept of an author. The page rules applied
- * here are those of authorsPageShape (./store.ts), which the tests hold to the same answers.
+ * whichever page. pagedAuthorKeys asks the store itself when nothing may be kept (a transaction,
+ * PostgreSQL without a settled generation) and when the page reaches past what is kept of an
+ * author. The page rules applied here are those of authorsPageShape (./store.ts), which the tests
+ * hold to the same answers.
  */
 export class AuthorPosts {
   private readonly kept: KeptUnderGeneration<Kept>;
 
   /** `perAuthor`: how many of each author's newest posts are kept. */
   constructor(
-    store: Store,
+    private readonly store: Store,
     private readonly perAuthor = PER_AUTHOR,
   ) {
     this.kept = new KeptUnderGeneration(store, ['posts'], CAPACITY, (list) => list.ids.length);
   }
 
   /** pagedAuthorKeys' page from what is kept (reading what is missing); undefined when the store must answer it. */
-  async page(db: DbOrTx, authors: readonly string[], home: boolean, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostKey[] | undefined> {
-    const generation = this.kept.current(db);
+  async page(db: DbOrTx, authors: readonly string[], home: boolean, window: TimeWindow, limit: number, after?: PageAfter, fresh?: FreshGeneration): Promise<PostKey[] | undefined> {
+    const generation = this.kept.current(db, fresh);
     if (generation === undefined) return undefined;
-    const lists: Kept[] = [];
-    for (const author of authors) {
-      let list = this.kept.get(author);
-      if (!list) {
-        list = await readKept(db, author, this.perAuthor);
-        if (!this.kept.keep(author, list, generation)) return undefined;
+    // In the order of `authors` (a home timeline's owner first).
+    const lists = authors.map((author) => this.kept.get(author));
+    const missing = authors.filter((_, i) => lists[i] === undefined);
+    if (missing.length > 0) {
+      const read = await readKept(db, this.store.dialect, missing, this.perAuthor);
+      let next = 0;
+      for (let i = 0; i < lists.length; i++) {
+        if (lists[i] !== undefined) continue;
+        if (!this.kept.keep(authors[i], read[next], generation)) return undefined;
+        lists[i] = read[next++];
       }
-      lists.push(list);
     }
-    return mergePage(lists, home, window, limit, after);
+    return mergePage(lists as Kept[], home, window, limit, after);
   }
 }
 
-/** The author's newest `count` live posts, through the index of migration 0030 (its live conditions stated literally). */
-async function readKept(db: DbOrTx, author: string, count: number): Promise<Kept> {
-  const { rows } = await db.executeQuery<{ id: string; created_at: string; shared: number; reply: number; repost: number }>(
-    CompiledQuery.raw(
-      `select posts.id, posts.created_at, ${SHARED_SQL} as shared, posts.in_reply_to_user_id is not null as reply, posts.reposted_post_id is not null as repost ` +
-        `from posts where posts.author_id = ? and ${LIVE} order by posts.created_at desc, posts.id desc limit ?`,
-      [author, count + 1],
-    ),
-  );
+/** The columns of a kept list's entries, as readKept's queries select them. */
+const KEPT_COLUMNS = `posts.id, posts.created_at, ${SHARED_SQL} as shared, posts.in_reply_to_user_id is not null as reply, posts.reposted_post_id is not null as repost`;
+/** Newest first, through the index of migration 0030 (its live conditions stated literally). */
+const KEPT_ORDER = `${LIVE} order by posts.created_at desc, posts.id desc limit`;
+
+/**
+ * Each author's newest `count` live posts, in the order of `authors`: on SQLite a statement per
+ * author (no round trips), on PostgreSQL one query for them all.
+ */
+async function readKept(db: DbOrTx, dialect: StoreDialect, authors: readonly string[], count: number): Promise<Kept[]> {
+  type KeptRow = { id: string; created_at: string; shared: number | boolean; reply: number | boolean; repost: number | boolean };
+  if (dialect === 'postgres') {
+    const rows = await readJsonRows<KeptRow & { n: number }>(db, KEPT_MANY, [authors, count + 1]);
+    const byAuthor: KeptRow[][] = authors.map(() => []);
+    for (const row of rows) byAuthor[row.n - 1].push(row);
+    return byAuthor.map((list) => keptOf(list, count));
+  }
+  const out: Kept[] = [];
+  for (const author of authors) {
+    const { rows } = await db.executeQuery<KeptRow>(CompiledQuery.raw(`select ${KEPT_COLUMNS} from posts where posts.author_id = ? and ${KEPT_ORDER} ?`, [author, count + 1]));
+    out.push(keptOf(rows, count));
+  }
+  return out;
+}
+
+/** PostgreSQL: readKept's lists of several authors in one query, each row numbered by its author's place in the list. */
+const KEPT_MANY = preparedOnPostgres(
+  rowsAsJsonArray(
+    `select a.n, p.* from unnest($1::text[]) with ordinality a(author, n) cross join lateral (select ${KEPT_COLUMNS} from posts where posts.author_id = a.author and ${KEPT_ORDER} $2) p`,
+    'r.n, r.created_at desc, r.id desc',
+  ),
+);
+
+/** A kept list of the rows read (one more than `count`, to tell whether they are all). */
+function keptOf(rows: ReadonlyArray<{ id: string; created_at: string; shared: number | boolean; reply: number | boolean; repost: number | boolean }>, count: number): Kept {
   const n = Math.min(rows.length, count);
   const kept: Kept = { ids: new Array(n), times: new Array(n), flags: new Uint8Array(n), complete: rows.length <= count };
   for (let i = 0; i < n; i++) {
@@ -151,8 +185,8 @@ const HOME_CAPACITY = 10_000;
 
 /**
  * The authors of users' home timelines (homeAuthors: the user, then whom they follow, minus whom
- * they mute or block), kept on SQLite while the write generations of follows, mutes and blocks
- * hold; read afresh elsewhere (PostgreSQL, a transaction).
+ * they mute or block), kept while the generations of follows, mutes and blocks hold (on
+ * PostgreSQL, the response's generation).
  */
 export class HomeAuthors {
   private readonly kept: KeptUnderGeneration<readonly string[]>;
@@ -161,8 +195,9 @@ export class HomeAuthors {
     this.kept = new KeptUnderGeneration(store, ['follows', 'mutes', 'blocks'], HOME_CAPACITY);
   }
 
-  async of(db: DbOrTx, userId: string, read: (db: DbOrTx, userId: string) => Promise<string[]>): Promise<readonly string[]> {
-    const generation = this.kept.current(db);
+  /** The user's home authors, kept, or read by `read` (and kept where they may be: not in a transaction; on PostgreSQL under a settled `fresh`). */
+  async of(db: DbOrTx, userId: string, read: (db: DbOrTx, userId: string) => Promise<string[]>, fresh?: FreshGeneration): Promise<readonly string[]> {
+    const generation = this.kept.current(db, fresh);
     if (generation === undefined) return read(db, userId);
     let authors = this.kept.get(userId);
     if (!authors) {
@@ -174,11 +209,12 @@ export class HomeAuthors {
 }
 
 /**
- * Values read from some tables, kept while those tables' write generations hold (SQLite: every
- * write to them through this process, and every commit by another connection, changes them),
- * as the entity caches keep rows (src/platform/entities.ts). Nothing is kept where there is no
- * generation (PostgreSQL) or for a read through a transaction. Past `capacity` (each value
- * counting `sizeOf` of it), the values kept earliest go.
+ * Values read from some tables, kept while those tables' generations hold, as the entity caches
+ * keep rows (src/platform/entities.ts): on SQLite their write generations (every write to them
+ * through this process, and every commit by another connection, changes them); on PostgreSQL the
+ * database's generation that the response asking gives (Store.freshGeneration), once settled.
+ * Nothing is kept for a read through a transaction. Past `capacity` (each value counting
+ * `sizeOf` of it), the values kept earliest go.
  */
 class KeptUnderGeneration<V> {
   private readonly values = new Map<string, V>();
@@ -192,10 +228,14 @@ class KeptUnderGeneration<V> {
     private readonly sizeOf: (value: V) => number = () => 1,
   ) {}
 
-  /** The generation a read through `db` is made under, forgetting what was kept under another; undefined when nothing may be kept. */
-  current(db: DbOrTx): string | undefined {
+  /**
+   * The generation a read through `db` is made under, forgetting what was kept under another;
+   * undefined when nothing may be kept. On PostgreSQL, `fresh` is the response's: a generation
+   * not seen settled yet (the store changing under constant writes) is not worth filling.
+   */
+  current(db: DbOrTx, fresh?: FreshGeneration): string | undefined {
     if (db !== this.store.db) return undefined;
-    const generation = this.now();
+    const generation = this.store.freshGeneration ? (fresh?.settled ? fresh.generation : undefined) : this.now();
     if (generation !== undefined && generation !== this.generation) {
       this.values.clear();
       this.size = 0;
@@ -208,9 +248,14 @@ class KeptUnderGeneration<V> {
     return this.values.get(key);
   }
 
-  /** Keeps a value read under `generation`, unless a write overlapped the read (the generation changed): answers whether it did. */
+  /**
+   * Keeps a value read under `generation`, unless a write overlapped the read (SQLite: the
+   * generation changed) or another generation came meanwhile: answers whether it kept it. On
+   * PostgreSQL a value read after its response's generation was taken is current under it: a
+   * write that landed between makes every later response's generation another.
+   */
   keep(key: string, value: V, generation: string): boolean {
-    if (this.now() !== generation || this.generation !== generation) return false;
+    if ((this.store.freshGeneration ? generation : this.now()) !== generation || this.generation !== generation) return false;
     const previous = this.values.get(key);
     if (previous !== undefined) {
       this.values.delete(key);

@@ -26,8 +26,9 @@ type Source =
   | { authors: readonly string[]; home: boolean }
   | { keys: (limit: number, after?: TimePageRequest['after']) => Promise<PostKey[]> };
 
-async function timeline(ctx: AppContext, view: View, { selection, page: request, window }: TimelineRequest, source: () => Promise<Source | PageResult>): Promise<PageResult> {
-  const from = await source();
+async function timeline(ctx: AppContext, view: View, { selection, page: request, window }: TimelineRequest, source: (reads: ResponseReads) => Promise<Source | PageResult>): Promise<PageResult> {
+  const reads = new ResponseReads(ctx).readCardsWithPosts(selection);
+  const from = await source(reads);
   if (!('where' in from) && !('keys' in from) && !('authors' in from)) return from;
   const { db, dialect } = ctx.store;
   const limit = request.maxResults + 1;
@@ -35,9 +36,9 @@ async function timeline(ctx: AppContext, view: View, { selection, page: request,
     'keys' in from
       ? await from.keys(limit, request.after)
       : 'authors' in from
-        ? await pagedAuthorKeys(db, dialect, from.authors, from.home, window, limit, request.after, ctx.entities.authorPosts)
+        ? await pagedAuthorKeys(db, dialect, from.authors, from.home, window, limit, request.after, ctx.entities.authorPosts, await reads.generation())
         : await pagedPostKeys(db, from.where, window, limit, request.after, dialect);
-  const reads = new ResponseReads(ctx).readCardsWithPosts(selection).knowVersions(keys);
+  reads.knowVersions(keys);
   // In the page's order, as reads answer; a post deleted since the page was read is missing.
   const rows = await reads.postsByIds(keys.map((k) => k.id));
   const { items, meta } = page(rows, request.maxResults, (p: PostRow) => compositeKey(p.created_at, p.id), { ids: (p) => p.id });
@@ -46,8 +47,8 @@ async function timeline(ctx: AppContext, view: View, { selection, page: request,
 
 /** GET /2/users/{id}/posts: the user's posts, newest first; a protected user's only for approved followers. */
 export async function userPostsTimeline(ctx: AppContext, view: View, userId: string, request: TimelineRequest): Promise<PageResult> {
-  return timeline(ctx, view, request, async () => {
-    const subject = await subjectUser(ctx, view, userId, { protectedContent: true });
+  return timeline(ctx, view, request, async (reads) => {
+    const subject = await subjectUser(ctx, view, userId, { protectedContent: true, reads });
     return subject.problem ? errorsOnly(subject.problem) : { authors: [userId], home: false };
   });
 }
@@ -67,7 +68,11 @@ export async function mentionsTimeline(ctx: AppContext, view: View, userId: stri
 export async function homeTimeline(ctx: AppContext, caller: UserCaller, view: View, userId: string, request: TimelineRequest): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'read the home timeline');
   const { db, dialect } = ctx.store;
-  // PostgreSQL: the follows and the page in one round trip; SQLite: two statements, no round trips.
-  if (dialect === 'postgres') return timeline(ctx, view, request, async () => ({ keys: (limit, after) => pagedHomeKeysPostgres(db, userId, request.window, limit, after) }));
-  return timeline(ctx, view, request, async () => ({ authors: await ctx.entities.homeAuthors.of(db, userId, homeAuthors), home: true }));
+  return timeline(ctx, view, request, async (reads) => {
+    const fresh = await reads.generation();
+    // PostgreSQL, unless what is kept may serve this response (its generation settled): the
+    // follows and the page in one round trip. SQLite: two statements, no round trips.
+    if (dialect === 'postgres' && !fresh?.settled) return { keys: (limit, after) => pagedHomeKeysPostgres(db, userId, request.window, limit, after) };
+    return { authors: await ctx.entities.homeAuthors.of(db, userId, homeAuthors, fresh), home: true };
+  });
 }

@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Expression, type ExpressionBuilder, type SqlBo
 import type { SqlDialect } from '../../query/sql.js';
 import type { Database } from '../../store/schema.js';
 import type { DbOrTx, StoreDialect } from '../../store/store.js';
+import type { FreshGeneration } from '../../store/snapshots.js';
 import { readJsonRows, rowsAsJsonArray } from '../../store/json-rows.js';
 import { preparedOnPostgres } from '../../store/prepared-statements.js';
 import type { TimeWindow } from '../graph/query.js';
@@ -72,7 +73,7 @@ function pageOf(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: num
   return q.orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').limit(limit);
 }
 
-/** SQLite: above this many authors, a page is one query over all their posts rather than an arm per author. */
+/** Above this many authors, a page is not merged from kept lists, and on SQLite it is one query over all their posts rather than an arm per author. */
 const MERGE_AUTHORS_MAX = 64;
 
 /**
@@ -81,7 +82,7 @@ const MERGE_AUTHORS_MAX = 64;
  * `posts_live_by_author` index (migration 0030) as authorsPageShape says. For a home timeline
  * (`home`), the first author is its owner, and the others' community posts show only when shared
  * with followers (homeCondition). With `kept` (the process's AuthorPosts), a page over authors
- * kept there is merged in memory instead.
+ * kept there is merged in memory instead (on PostgreSQL, under `fresh`, the response's generation).
  */
 export async function pagedAuthorKeys(
   db: DbOrTx,
@@ -92,8 +93,11 @@ export async function pagedAuthorKeys(
   limit: number,
   after?: PageAfter,
   kept?: AuthorPosts,
+  fresh?: FreshGeneration,
 ): Promise<PostKey[]> {
   if (authors.length === 0) return [];
+  const fromKept = authors.length > MERGE_AUTHORS_MAX ? undefined : await kept?.page(db, authors, home, window, limit, after, fresh);
+  if (fromKept) return fromKept;
   if (dialect === 'postgres') {
     const text = authorsPageShape('postgres', { authors: 'list', home }, window, after !== undefined);
     return readJsonRows<PostKey>(db, text, [authors, ...(home ? [authors[0]] : []), ...windowParameters(window, after), limit]);
@@ -102,8 +106,6 @@ export async function pagedAuthorKeys(
     const where: PostCondition = home ? homeCondition(authors[0]).where : () => sql<SqlBool>`true`;
     return pagedPostKeys(db, (eb) => eb.and([eb('posts.author_id', 'in', authors), where(eb)]), window, limit, after, dialect);
   }
-  const fromKept = await kept?.page(db, authors, home, window, limit, after);
-  if (fromKept) return fromKept;
   const text = authorsPageShape('sqlite', { authors: authors.length, home }, window, after !== undefined);
   const each = windowParameters(window, after);
   return (await db.executeQuery<PostKey>(CompiledQuery.raw(text, [...authors.flatMap((author) => [author, ...each]), limit]))).rows;
