@@ -23,7 +23,7 @@ export interface Store {
   /**
    * A value that changes whenever the store's data may have changed: a write through this process,
    * or a commit by another connection to the same SQLite file. Undefined on PostgreSQL, where other
-   * processes write unseen; nothing may then be cached across requests.
+   * processes write unseen: what is kept across requests there is kept under freshGeneration.
    */
   generation(): string | undefined;
   /**
