@@ -1,6 +1,4 @@
-import { CompiledQuery } from 'kysely';
-import type { Db } from './store.js';
-import { preparedOnPostgres } from './prepared-statements.js';
+import type pg from 'pg';
 
 /**
  * A generation of a whole PostgreSQL database, read after the moment it is asked for: the text of
@@ -19,7 +17,8 @@ export interface FreshGeneration {
   settled: boolean;
 }
 
-const SNAPSHOT = preparedOnPostgres('select pg_current_snapshot()::text as s');
+/** Sent as it is: a text with nothing to plan, through the pool itself (no query builder to pass). */
+const SNAPSHOT = 'select pg_current_snapshot()::text as s';
 
 /**
  * The snapshots asked for by the responses of one turn of the event loop go out as one query, sent
@@ -32,7 +31,7 @@ export class Snapshots {
   private sent = 0;
   private lastSent = 0;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly pool: pg.Pool) {}
 
   fresh(): Promise<FreshGeneration> {
     return (this.waiting ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
@@ -43,7 +42,7 @@ export class Snapshots {
 
   private async read(): Promise<FreshGeneration> {
     const sent = ++this.sent;
-    const { rows } = await this.db.executeQuery<{ s: string }>(CompiledQuery.raw(SNAPSHOT, []));
+    const { rows } = await this.pool.query<{ s: string }>(SNAPSHOT);
     const text = rows[0]!.s;
     const last = this.last;
     // The same text object while it holds: kept texts and entries compare it by reference first.

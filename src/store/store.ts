@@ -86,7 +86,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     nameMarkedStatements(pool);
     closePool = connectionsClosed(pool);
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writes] });
-    const snapshots = new Snapshots(db);
+    const snapshots = new Snapshots(pool);
     freshGeneration = () => snapshots.fresh();
   } else {
     if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
