@@ -8,7 +8,7 @@ import pg from 'pg';
 import { ManualClock } from '../../src/clock.js';
 import { parseSelection } from '../../src/platform/expansions.js';
 import { lookupPosts, postExpansions } from '../../src/platform/posts/service.js';
-import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { call, fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { graphFixtures } from './graph-support.js';
 
 /**
@@ -112,8 +112,16 @@ test("an author changed by another connection is seen on the next read of their 
   assert.equal((await author()).name, renamed);
 });
 
+/**
+ * A second Plaza on the same store, started once for the tests that read through it (two instances
+ * in one test process share its thread: one starting up while the other waits on SQLite's lock
+ * would wait out the lock's timeout).
+ */
+let second: Promise<TestPlaza> | undefined;
+const otherInstance = () => (second ??= startTestPlaza({ databaseUrl: plaza.databaseUrl }));
+
 test('two Plaza instances on one store, each with its own kept rows: a write through one is seen by the next read through the other', async () => {
-  const other = await startTestPlaza({ databaseUrl: plaza.databaseUrl });
+  const other = await otherInstance();
   const postId = plaza.creds.sample.post_ids[0];
   const bearer = other.creds.apps[0].bearer_token;
   const before = await read(postId, { bearer } as never, other.urls.base_url);
@@ -121,6 +129,28 @@ test('two Plaza instances on one store, each with its own kept rows: a write thr
   const like = await t.send('POST', `/2/users/${t.user('bruno').id}/likes`, { auth: await g.enterpriseAs('bruno'), body: { post_id: postId } });
   assert.equal(like.status, 200, like.text);
   assert.equal((await read(postId, { bearer } as never, other.urls.base_url)).public_metrics.like_count, before.public_metrics.like_count + 1);
+});
+
+test('two Plaza instances on one store: a post written through one shows on the next home and user timeline pages read through the other, however often it read them before (on PostgreSQL, once its generation settles, they are merged from its kept lists)', async () => {
+  const ada = t.user('ada');
+  const home = { bearer: (await g.enterpriseAs('ada')).bearer };
+  const other = await otherInstance();
+  const pages = async () => {
+    const [own, user] = await Promise.all([
+      call(other.urls.base_url, `/2/users/${ada.id}/timelines/reverse_chronological?max_results=100`, { auth: home }),
+      call(other.urls.base_url, `/2/users/${ada.id}/posts?max_results=100`, { auth: { bearer: other.creds.apps[0].bearer_token } }),
+    ]);
+    assert.equal(own.status, 200, own.text);
+    assert.equal(user.status, 200, user.text);
+    return [own, user].map((res) => (res.body.data ?? []).map((p: { id: string }) => p.id) as string[]);
+  };
+  // Read often enough that the other instance keeps what it reads (a background commit may move the generation between reads).
+  for (let i = 0; i < 6; i++) await pages();
+  const posted = await t.send('POST', '/2/posts', { auth: await g.enterpriseAs('ada'), body: { text: 'Written through one instance, read through the other' } });
+  assert.equal(posted.status, 201, posted.text);
+  for (let i = 0; i < 6; i++) {
+    for (const ids of await pages()) assert.equal(ids[0], posted.body.data.id, `read ${i + 1} after the write`);
+  }
 });
 
 test('what is kept is the row, not the answer: a protected post read by an approved follower is still withheld from an app-only caller', async () => {
