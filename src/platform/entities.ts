@@ -136,7 +136,8 @@ export class EntityCache<Row extends object> {
   /**
    * The rows with these keys (those that exist, and are live for posts), in no particular order.
    * `known`: PostgreSQL row versions the caller has just read with the keys themselves (a page
-   * query can return them at no cost): a kept row of that version is served without asking again.
+   * query can return them at no cost), after `generation` was taken: a kept row of that version is
+   * served without asking again.
    * `alongside`: what the version check read beside the versions (the rows' authors' versions,
    * their card URIs) is added to it. `generation`: on PostgreSQL, the response's
    * (Store.freshGeneration): rows known current under it are served as they are.
@@ -181,9 +182,9 @@ export class EntityCache<Row extends object> {
     if (db !== this.store.db) return this.readRows(db, keys);
     const out: Row[] = [];
     const stale: string[] = [];
-    // A current row: served, and known current under this response's generation.
+    // A current row: served, and known current under this response's generation, if it has one.
     const current = (entry: Entry<Row>) => {
-      entry.seenAt = generation;
+      if (generation !== undefined) entry.seenAt = generation;
       out.push(entry.row);
     };
     let unknown = keys;

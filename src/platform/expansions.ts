@@ -159,7 +159,9 @@ export class ResponseReads {
 
   /**
    * Versions of posts and of their authors that a query of this response has just read with
-   * their keys: kept rows of those versions are used without asking the store again.
+   * their keys: kept rows of those versions are used without asking the store again. On
+   * PostgreSQL that query must have been sent after the response's generation was read (await
+   * generation() first): the rows it confirms are then known current under that generation.
    */
   knowVersions(keys: ReadonlyArray<{ id: string; version?: string; author_id?: string; author_version?: string | null; card_uri?: string | null }>): this {
     for (const k of keys) {

@@ -28,6 +28,8 @@ type Source =
 
 async function timeline(ctx: AppContext, view: View, { selection, page: request, window }: TimelineRequest, source: (reads: ResponseReads) => Promise<Source | PageResult>): Promise<PageResult> {
   const reads = new ResponseReads(ctx).readCardsWithPosts(selection);
+  // PostgreSQL: the generation before the page, whose row versions are then current under it (knowVersions).
+  const fresh = await reads.generation();
   const from = await source(reads);
   if (!('where' in from) && !('keys' in from) && !('authors' in from)) return from;
   const { db, dialect } = ctx.store;
@@ -36,7 +38,7 @@ async function timeline(ctx: AppContext, view: View, { selection, page: request,
     'keys' in from
       ? await from.keys(limit, request.after)
       : 'authors' in from
-        ? await pagedAuthorKeys(db, dialect, from.authors, from.home, window, limit, request.after, ctx.entities.authorPosts, await reads.generation())
+        ? await pagedAuthorKeys(db, dialect, from.authors, from.home, window, limit, request.after, ctx.entities.authorPosts, fresh)
         : await pagedPostKeys(db, from.where, window, limit, request.after, dialect);
   reads.knowVersions(keys);
   // In the page's order, as reads answer; a post deleted since the page was read is missing.
