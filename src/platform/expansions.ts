@@ -110,7 +110,7 @@ export class ResponseReads {
    */
   private readonly known = { posts: new Map<string, string>(), users: new Map<string, string>(), cards: new Map<string, string | null>() };
   private readonly alongsidePosts: ReadAlongside = { authors: this.known.users };
-  /** extrasVersion on SQLite, taken before this response reads anything. */
+  /** extrasVersion, taken before this response reads anything. */
   private readonly extrasKnownAs: string | undefined;
   /** PostgreSQL, outside a transaction: the database's generation, read once, when first needed. */
   private fresh: Promise<FreshGeneration> | undefined;
@@ -231,14 +231,15 @@ export class ResponseReads {
   }
 
   /**
-   * What the rows of PostExtras are known by, taken before the response read any of them: on
-   * SQLite, outside a transaction, the write generations of ads_posts and media (which every write
-   * to them changes); on PostgreSQL the response's generation; in a transaction undefined, and the
-   * post fields read from them are rendered for each answer. A write that lands during the
-   * response changes it for the next.
+   * What the rows of PostExtras are known by, taken when the response began, before it read any
+   * of them: on SQLite, outside a transaction, the write generations of ads_posts and media (which
+   * every write to them changes); otherwise undefined, and the post fields read from them are
+   * rendered for each answer (on PostgreSQL from what is kept under the response's generation).
+   * Not the PostgreSQL generation itself: any commit anywhere changes it, and every post's text
+   * would be written anew after each (a store under constant writes measured a third of the rate).
    */
-  async extrasVersion(): Promise<string | undefined> {
-    return this.extrasKnownAs ?? (await this.generation())?.generation;
+  extrasVersion(): string | undefined {
+    return this.extrasKnownAs;
   }
 
   /**
@@ -532,7 +533,7 @@ function privateFieldErrors(ctx: AppContext, view: View, selection: Selection, p
 /** The view with what the selected post fields read besides the post rows; the view itself when none of them is selected. */
 async function withPostExtras(reads: ResponseReads, selection: Selection, posts: readonly PostRow[], view: View): Promise<View> {
   if (posts.length === 0 || !EXTRA_FIELDS.some((f) => selection.post.has(f))) return view;
-  const extras: PostExtras = { version: await reads.extrasVersion() };
+  const extras: PostExtras = { version: reads.extrasVersion() };
   const out: PostView = { ...view, postExtras: extras };
   // Under a known version, a post whose whole text is kept needs no extras read: its text is held
   // for this answer (another answer could push it out of the row's kept texts meanwhile).

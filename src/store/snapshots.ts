@@ -13,11 +13,18 @@ import type pg from 'pg';
 export interface FreshGeneration {
   generation: string;
   /**
-   * Whether an earlier read answered the same text, no commit having landed between two round trips:
-   * worth filling what is kept under it (a store under constant writes changes it every turn).
+   * Whether the same text has held for SETTLED_MS at least (read then and now, no commit between):
+   * worth filling what costs more to fill than to ask for once (a timeline's kept lists). A store
+   * written more often than that keeps answering those by its own queries.
    */
   settled: boolean;
 }
+
+/**
+ * How long a generation must have held before it counts as settled. Under a commit every 5 ms,
+ * refilling the kept lists of timelines for each new text had cut their rate to a third.
+ */
+export const SETTLED_MS = 100;
 
 /** Sent as it is: a text with nothing to plan, through the pool itself (no query builder to pass). */
 const SNAPSHOT = 'select pg_current_snapshot()::text as s';
@@ -29,11 +36,16 @@ const SNAPSHOT = 'select pg_current_snapshot()::text as s';
 export class Snapshots {
   private waiting: Promise<FreshGeneration> | undefined;
   private last: FreshGeneration | undefined;
+  /** When `last`'s text was first answered (wall time: a cache's heuristic, not a rule of the interface). */
+  private since = 0;
   /** Queries sent, and the one whose answer `last` is (answers on different connections may cross). */
   private sent = 0;
   private lastSent = 0;
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   fresh(): Promise<FreshGeneration> {
     return (this.waiting ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
@@ -47,8 +59,15 @@ export class Snapshots {
     const { rows } = await this.pool.query<{ s: string }>(SNAPSHOT);
     const text = rows[0]!.s;
     const last = this.last;
-    // The same text object while it holds: kept texts and entries compare it by reference first.
-    const answer = last && last.generation === text ? (last.settled ? last : { generation: last.generation, settled: true }) : { generation: text, settled: false };
+    const now = this.now();
+    let answer: FreshGeneration;
+    if (last && last.generation === text) {
+      // The same text object while it holds: entries compare it by reference first.
+      answer = last.settled || now - this.since < SETTLED_MS ? last : { generation: last.generation, settled: true };
+    } else {
+      answer = { generation: text, settled: false };
+      if (sent > this.lastSent) this.since = now;
+    }
     if (sent > this.lastSent) {
       this.last = answer;
       this.lastSent = sent;

@@ -116,7 +116,7 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     organic_metrics: authorViewKey,
     promoted_metrics: authorViewKey,
     // Read from other rows (ads posts, media) that change without the post row: kept under what
-    // those rows are known by (PostExtras.version: generations, never beginning with '=')
+    // those rows are known by (PostExtras.version: write generations, never beginning with '=')
     // or, where that is unknown, under what this answer read of them for the post ('=' first).
     card_uri: extrasKey((p, extras) => (extras.cardUris ? `=${extras.cardUris.get(p.id) ?? ''}` : undefined)),
     media_metadata: extrasKey((p, extras) => (extras.media ? mediaReadKey(p, extras.media) : undefined)),
@@ -133,10 +133,10 @@ export interface PostExtras {
   media?: ReadonlyMap<string, MediaRow>;
   /**
    * What the rows these are read from are known by (SQLite: the write generations of ads_posts and
-   * media; PostgreSQL: the response's generation, Store.freshGeneration), under which the texts of
-   * card_uri and media_metadata may be kept with the post and found before any of them is read;
-   * undefined in a transaction: they are read for every answer, and the texts kept under what was
-   * read.
+   * media), under which the texts of card_uri and media_metadata may be kept with the post and
+   * found before any of them is read; undefined where they change unseen (PostgreSQL, a
+   * transaction): they are read for every answer (on PostgreSQL from what is kept under the
+   * response's generation), and the texts kept under what was read.
    */
   version?: string;
   /**
