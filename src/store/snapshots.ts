@@ -4,11 +4,11 @@ import type pg from 'pg';
  * A generation of a whole PostgreSQL database, read after the moment it is asked for: the text of
  * `pg_current_snapshot()` (the oldest transaction still running, the next one to start, those
  * running between). Two equal snapshots see exactly the same committed data: any transaction that
- * commits or starts writing between them changes the text. Transaction ids are the server's, so
- * a commit to another database of the same server changes it too (nothing is then served stale,
- * only read again). So what a process read after a snapshot
- * was taken, it may keep and serve, without asking again, to every response whose own snapshot has
- * the same text, whichever process wrote what before (the SQLite counterpart is data_version).
+ * commits or starts writing between them changes the text. So what a process read after a
+ * snapshot was taken, it may keep and serve, without asking again, to every response whose own
+ * snapshot has the same text, whichever process wrote what before (the SQLite counterpart is
+ * data_version). Transaction ids are the server's: a commit to another database of the same
+ * server changes the text too (nothing is then served stale, only read again).
  */
 export interface FreshGeneration {
   generation: string;

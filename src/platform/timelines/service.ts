@@ -7,6 +7,7 @@ import { compositeKey, type TimePageRequest, type TimeWindow } from '../graph/qu
 import { errorsOnly, renderPosts, type PageResult } from '../graph/render.js';
 import { subjectUser } from '../graph/visibility.js';
 import type { PostRow } from '../posts/wire.js';
+import type { FreshGeneration } from '../../store/snapshots.js';
 import type { View } from '../view.js';
 import { homeAuthors, mentioning, pagedAuthorKeys, pagedHomeKeysPostgres, pagedPostKeys, type PostCondition, type PostKey } from './store.js';
 
@@ -26,11 +27,16 @@ type Source =
   | { authors: readonly string[]; home: boolean }
   | { keys: (limit: number, after?: TimePageRequest['after']) => Promise<PostKey[]> };
 
-async function timeline(ctx: AppContext, view: View, { selection, page: request, window }: TimelineRequest, source: (reads: ResponseReads) => Promise<Source | PageResult>): Promise<PageResult> {
+async function timeline(
+  ctx: AppContext,
+  view: View,
+  { selection, page: request, window }: TimelineRequest,
+  source: (reads: ResponseReads, fresh: FreshGeneration | undefined) => Promise<Source | PageResult>,
+): Promise<PageResult> {
   const reads = new ResponseReads(ctx).readCardsWithPosts(selection);
   // PostgreSQL: the generation before the page, whose row versions are then current under it (knowVersions).
   const fresh = await reads.generation();
-  const from = await source(reads);
+  const from = await source(reads, fresh);
   if (!('where' in from) && !('keys' in from) && !('authors' in from)) return from;
   const { db, dialect } = ctx.store;
   const limit = request.maxResults + 1;
@@ -70,8 +76,7 @@ export async function mentionsTimeline(ctx: AppContext, view: View, userId: stri
 export async function homeTimeline(ctx: AppContext, caller: UserCaller, view: View, userId: string, request: TimelineRequest): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'read the home timeline');
   const { db, dialect } = ctx.store;
-  return timeline(ctx, view, request, async (reads) => {
-    const fresh = await reads.generation();
+  return timeline(ctx, view, request, async (_reads, fresh) => {
     // PostgreSQL, unless what is kept may serve this response (its generation settled): the
     // follows and the page in one round trip. SQLite: two statements, no round trips.
     if (dialect === 'postgres' && !fresh?.settled) return { keys: (limit, after) => pagedHomeKeysPostgres(db, userId, request.window, limit, after) };

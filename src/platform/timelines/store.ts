@@ -114,7 +114,8 @@ export async function pagedAuthorKeys(
 /**
  * A page of a user's home timeline on PostgreSQL in one query (pagedAuthorKeys' page, its authors
  * read by the same query): the user and the accounts they follow, minus those they mute or block.
- * SQLite answers the same with homeAuthors and pagedAuthorKeys: its round trips cost nothing.
+ * SQLite answers the same with homeAuthors and pagedAuthorKeys (its round trips cost nothing), and
+ * so does PostgreSQL under a settled generation, from what it keeps (./author-posts.ts).
  */
 export async function pagedHomeKeysPostgres(db: DbOrTx, userId: string, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostKey[]> {
   const text = authorsPageShape('postgres', { authors: 'home', home: true }, window, after !== undefined);
