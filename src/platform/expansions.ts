@@ -112,7 +112,9 @@ export class ResponseReads {
   private readonly alongsidePosts: ReadAlongside = { authors: this.known.users };
   /** extrasVersion, taken before this response reads anything. */
   private readonly extrasKnownAs: string | undefined;
-  /** PostgreSQL, outside a transaction: the database's generation, read once, when first needed. */
+  /** PostgreSQL, outside a transaction: reads wait for the response's generation (generation()). */
+  private readonly generational: boolean;
+  /** That generation, read once, when first needed. */
   private fresh: Promise<FreshGeneration> | undefined;
 
   constructor(
@@ -120,10 +122,10 @@ export class ResponseReads {
     readonly db: DbOrTx = ctx.store.db,
   ) {
     const { entities } = ctx;
-    const generational = ctx.store.freshGeneration !== undefined && !db.isTransaction;
+    this.generational = ctx.store.freshGeneration !== undefined && !db.isTransaction;
     // On PostgreSQL every read waits for the response's generation, and is served what is known current under it.
     const under = <T>(read: (generation: string | undefined) => Promise<T>): Promise<T> =>
-      generational ? this.generation().then((g) => read(g?.generation)) : read(undefined);
+      this.generational ? this.generation().then((g) => read(g?.generation)) : read(undefined);
     this.users = new OnceReader((u) => u.id, (ids) => under((g) => entities.users.read(this.db, ids, this.known.users, undefined, g)));
     // On PostgreSQL the posts' version check reads their authors' versions too (entities.ts).
     this.posts = new OnceReader((p) => p.id, (ids) => under((g) => entities.posts.read(this.db, ids, this.known.posts, this.alongsidePosts, g)));
@@ -137,8 +139,8 @@ export class ResponseReads {
    * Undefined elsewhere.
    */
   generation(): Promise<FreshGeneration | undefined> {
-    if (!this.ctx.store.freshGeneration || this.db.isTransaction) return Promise.resolve(undefined);
-    return (this.fresh ??= this.ctx.store.freshGeneration());
+    if (!this.generational) return Promise.resolve(undefined);
+    return (this.fresh ??= this.ctx.store.freshGeneration!());
   }
 
   /**

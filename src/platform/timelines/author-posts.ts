@@ -67,6 +67,9 @@ export class AuthorPosts {
   }
 }
 
+/** An entry of a kept list as readKept's queries answer it (SQLite gives the flags as 0 or 1, PostgreSQL as booleans). */
+type KeptRow = { id: string; created_at: string; shared: number | boolean; reply: number | boolean; repost: number | boolean };
+
 /** The columns of a kept list's entries, as readKept's queries select them. */
 const KEPT_COLUMNS = `posts.id, posts.created_at, ${SHARED_SQL} as shared, posts.in_reply_to_user_id is not null as reply, posts.reposted_post_id is not null as repost`;
 /** Newest first, through the index of migration 0030 (its live conditions stated literally). */
@@ -77,7 +80,6 @@ const KEPT_ORDER = `${LIVE} order by posts.created_at desc, posts.id desc limit`
  * author (no round trips), on PostgreSQL one query for them all.
  */
 async function readKept(db: DbOrTx, dialect: StoreDialect, authors: readonly string[], count: number): Promise<Kept[]> {
-  type KeptRow = { id: string; created_at: string; shared: number | boolean; reply: number | boolean; repost: number | boolean };
   if (dialect === 'postgres') {
     const rows = await readJsonRows<KeptRow & { n: number }>(db, KEPT_MANY, [authors, count + 1]);
     const byAuthor: KeptRow[][] = authors.map(() => []);
@@ -101,7 +103,7 @@ const KEPT_MANY = preparedOnPostgres(
 );
 
 /** A kept list of the rows read (one more than `count`, to tell whether they are all). */
-function keptOf(rows: ReadonlyArray<{ id: string; created_at: string; shared: number | boolean; reply: number | boolean; repost: number | boolean }>, count: number): Kept {
+function keptOf(rows: readonly KeptRow[], count: number): Kept {
   const n = Math.min(rows.length, count);
   const kept: Kept = { ids: new Array(n), times: new Array(n), flags: new Uint8Array(n), complete: rows.length <= count };
   for (let i = 0; i < n; i++) {
@@ -220,13 +222,17 @@ class KeptUnderGeneration<V> {
   private readonly values = new Map<string, V>();
   private size = 0;
   private generation: string | undefined;
+  /** PostgreSQL: kept under the generations responses give, not under the tables' write generations. */
+  private readonly byResponse: boolean;
 
   constructor(
     private readonly store: Store,
     private readonly tables: readonly string[],
     private readonly capacity: number,
     private readonly sizeOf: (value: V) => number = () => 1,
-  ) {}
+  ) {
+    this.byResponse = store.freshGeneration !== undefined;
+  }
 
   /**
    * The generation a read through `db` is made under, forgetting what was kept under another;
@@ -235,7 +241,7 @@ class KeptUnderGeneration<V> {
    */
   current(db: DbOrTx, fresh?: FreshGeneration): string | undefined {
     if (db !== this.store.db) return undefined;
-    const generation = this.store.freshGeneration ? (fresh?.settled ? fresh.generation : undefined) : this.now();
+    const generation = this.byResponse ? (fresh?.settled ? fresh.generation : undefined) : this.now();
     if (generation !== undefined && generation !== this.generation) {
       this.values.clear();
       this.size = 0;
@@ -255,7 +261,7 @@ class KeptUnderGeneration<V> {
    * write that landed between makes every later response's generation another.
    */
   keep(key: string, value: V, generation: string): boolean {
-    if ((this.store.freshGeneration ? generation : this.now()) !== generation || this.generation !== generation) return false;
+    if ((this.byResponse ? generation : this.now()) !== generation || this.generation !== generation) return false;
     const previous = this.values.get(key);
     if (previous !== undefined) {
       this.values.delete(key);
