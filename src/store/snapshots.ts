@@ -32,15 +32,19 @@ const SNAPSHOT = 'select pg_current_snapshot()::text as s';
 /**
  * The snapshots asked for by the responses of one turn of the event loop go out as one query, sent
  * after every one of them asked: a write committed before a response began is always seen by it.
+ * At most one such query is in flight: responses that ask while one is wait for its answer and
+ * share the next query, sent then (the one in flight may have been sent before they began). Under
+ * load that is one round trip to the server per round trip, whatever the rate of responses; an
+ * idle server's response still waits for one round trip only.
  */
 export class Snapshots {
+  /** The next query's answer, shared by every response that asks until it is sent. */
   private waiting: Promise<FreshGeneration> | undefined;
+  /** The query in flight, settled either way once its answer (or failure) is in. */
+  private inFlight: Promise<unknown> = Promise.resolve();
   private last: FreshGeneration | undefined;
   /** When `last`'s text was first answered (wall time: a cache's heuristic, not a rule of the interface). */
   private since = 0;
-  /** Queries sent, and the one whose answer `last` is (answers on different connections may cross). */
-  private sent = 0;
-  private lastSent = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -48,30 +52,30 @@ export class Snapshots {
   ) {}
 
   fresh(): Promise<FreshGeneration> {
-    return (this.waiting ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-      this.waiting = undefined;
-      return this.read();
-    }));
+    return (this.waiting ??= this.next());
+  }
+
+  private async next(): Promise<FreshGeneration> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await this.inFlight;
+    this.waiting = undefined;
+    const answer = this.read();
+    this.inFlight = answer.catch(() => undefined);
+    return answer;
   }
 
   private async read(): Promise<FreshGeneration> {
-    const sent = ++this.sent;
     const { rows } = await this.pool.query<{ s: string }>(SNAPSHOT);
     const text = rows[0]!.s;
     const last = this.last;
     const now = this.now();
-    let answer: FreshGeneration;
     if (last && last.generation === text) {
       // The same text object while it holds: entries compare it by reference first.
-      answer = last.settled || now - this.since < SETTLED_MS ? last : { generation: last.generation, settled: true };
+      if (!last.settled && now - this.since >= SETTLED_MS) this.last = { generation: last.generation, settled: true };
     } else {
-      answer = { generation: text, settled: false };
-      if (sent > this.lastSent) this.since = now;
+      this.last = { generation: text, settled: false };
+      this.since = now;
     }
-    if (sent > this.lastSent) {
-      this.last = answer;
-      this.lastSent = sent;
-    }
-    return answer;
+    return this.last!;
   }
 }

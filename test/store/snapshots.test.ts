@@ -59,3 +59,38 @@ test('the responses of one turn share one read of the generation, sent after the
     await pool.end();
   }
 });
+
+test('while a read of the generation is in flight, responses that ask wait for its answer and share the next read, sent then', { skip }, async () => {
+  const pool = new pg.Pool({ connectionString: adminUrl, max: 2 });
+  const sent: string[] = [];
+  const gates: Array<() => void> = [];
+  const query = pool.query.bind(pool);
+  pool.query = ((text: string) => {
+    sent.push(text);
+    return new Promise<void>((open) => gates.push(open)).then(() => query(text));
+  }) as typeof pool.query;
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  try {
+    const snapshots = new Snapshots(pool);
+    const first = snapshots.fresh();
+    await turn();
+    await turn();
+    assert.equal(sent.length, 1, 'the first read is sent');
+    const later = [snapshots.fresh(), snapshots.fresh()];
+    await turn();
+    await turn();
+    await turn();
+    assert.equal(sent.length, 1, 'no second read while the first is in flight');
+    gates.shift()!();
+    await first;
+    await turn();
+    await turn();
+    assert.equal(sent.length, 2, 'the responses that asked meanwhile share one read, sent once the first is answered');
+    gates.shift()!();
+    const answers = await Promise.all(later);
+    assert.equal(answers[0], answers[1]);
+  } finally {
+    for (const open of gates) open();
+    await pool.end();
+  }
+});
