@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { before, test } from 'node:test';
 import { ManualClock } from '../../src/clock.js';
 import { oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
-import { PROBLEMS, gif, mp4, png, postFixtures, type PostFixtures } from './posts-support.js';
+import { POST_SCOPES, PROBLEMS, gif, mp4, png, postFixtures, type PostFixtures } from './posts-support.js';
 
 let plaza: TestPlaza;
 let p: PostFixtures;
@@ -137,6 +137,30 @@ test('a subtitle file is not post media: attaching it to a post is an invalid-re
   assert.equal(res.status, 400);
   assert.ok('media.media_ids' in res.body.errors[0].parameters);
   assert.match(res.body.errors[0].message, /subtitle file/);
+});
+
+test('a subtitle file is not DM or article media either: a message or an article draft naming one is an invalid-request naming its parameter, and stores nothing', async () => {
+  const file = await uploadSrt();
+  const db = plaza.ctx.store.db;
+  const count = async (table: 'dm_events' | 'articles') => Number((await db.selectFrom(table).select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const before = { dm: await count('dm_events'), articles: await count('articles') };
+  const dmAuth = await p.selfServeAs('ada', [...POST_SCOPES, 'dm.read', 'dm.write']);
+  const dm = await p.send('POST', `/2/dm_conversations/with/${p.user('chen').id}/messages`, { auth: dmAuth, body: { text: 'subtitles', attachments: [{ media_id: file.id }] } });
+  assert.equal(dm.status, 400, dm.text);
+  assert.ok('media_id' in dm.body.errors[0].parameters);
+  assert.match(dm.body.errors[0].message, /subtitle file/);
+  const content = {
+    blocks: [{ text: ' ', type: 'atomic', entity_ranges: [{ key: 0, offset: 0, length: 1 }] }],
+    entities: [{ key: '0', value: { type: 'image', mutability: 'immutable', data: { media_items: [{ media_id: file.id, media_category: 'tweet_image' }] } } }],
+  };
+  const image = await p.send('POST', '/2/articles/draft', { auth: ada, body: { title: 'Subtitles as an image', content_state: content } });
+  assert.equal(image.status, 400, image.text);
+  assert.ok('content_state.entities[0].value.data.media_items[0].media_id' in image.body.errors[0].parameters, image.text);
+  assert.match(image.body.errors[0].message, /subtitle file/);
+  const cover = await p.send('POST', '/2/articles/draft', { auth: ada, body: { title: 'Subtitles as a cover', content_state: { blocks: [{ text: 'Text', type: 'unstyled' }], entities: [] }, cover_media: { media_id: file.id, media_category: 'tweet_image' } } });
+  assert.equal(cover.status, 400, cover.text);
+  assert.ok('cover_media.media_id' in cover.body.errors[0].parameters, cover.text);
+  assert.deepEqual({ dm: await count('dm_events'), articles: await count('articles') }, before);
 });
 
 test('POST /2/media/subtitles: the owner gives a video a track per language; the answer is the media id, media_category and every associated track; a track in a language the video has replaces it', async () => {

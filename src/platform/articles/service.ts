@@ -6,6 +6,7 @@ import { toJson, type DbOrTx } from '../../store/store.js';
 import { requireWriteAccess } from '../graph/access.js';
 import { requireVisiblePost } from '../graph/visibility.js';
 import { findMediaByIdList } from '../media/store.js';
+import { refuseSubtitleFile } from '../media/service.js';
 import { newPostRow, recordPost } from '../posts/build.js';
 import { MAX_POST_LENGTH, postLength } from '../posts/rules.js';
 import { viewOf } from '../view.js';
@@ -77,6 +78,7 @@ async function ownedMediaKeys(ctx: AppContext, db: DbOrTx, caller: UserCaller, i
     if (!row || (row.owner_user_id !== caller.user.id && !owners.includes(caller.user.id))) {
       throw bad(ctx, parameter, [item.media_id], `The \`${parameter}\` value [${item.media_id}] is not a media id you uploaded or may use`);
     }
+    refuseSubtitleFile(ctx, parameter, row);
     if (!video && row.type === 'video') throw bad(ctx, parameter, [item.media_id], `The \`${parameter}\` value [${item.media_id}] is a video; an image entity shows images`);
     return row.media_key;
   });

@@ -12,6 +12,7 @@ import { hydrate } from '../expansions.js';
 import { requireDmAccess } from '../graph/access.js';
 import type { ListRequest } from '../graph/query.js';
 import { errorsOnly, type PageResult } from '../graph/render.js';
+import { refuseSubtitleFile } from '../media/service.js';
 import { parseEntities } from '../posts/entities.js';
 import { findPostsByIds } from '../posts/store.js';
 import { findUsersByIds } from '../users/store.js';
@@ -79,6 +80,7 @@ async function recordMessage(ctx: AppContext, db: DbOrTx, conversationId: string
     if (found.owner_user_id !== senderId) {
       throw new ProblemError(403, ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'media', section: 'data', parameter: 'media_id' }));
     }
+    refuseSubtitleFile(ctx, 'media_id', found);
   }
   const now = ctx.clock.now().toISOString();
   const event: DmEventRow = {

@@ -355,9 +355,7 @@ export async function attachableMedia(ctx: AppContext, db: DbOrTx, caller: UserC
       throw bad(ctx, parameter, id, `The \`${parameter}\` value [${id}] has expired: media can be attached within 24 hours of upload`);
     }
     if (row.media_category?.startsWith('dm_')) throw bad(ctx, parameter, id, `The \`${parameter}\` value [${id}] was uploaded for direct messages (${row.media_category}), not for posts`);
-    if (row.type === 'subtitles') {
-      throw bad(ctx, parameter, id, `The \`${parameter}\` value [${id}] is a subtitle file: attach the video and give it the subtitles with POST /2/media/subtitles`);
-    }
+    refuseSubtitleFile(ctx, parameter, row);
     ordered.push(row);
   }
   const single = ordered.find((m) => m.type !== 'photo');
@@ -365,6 +363,16 @@ export async function attachableMedia(ctx: AppContext, db: DbOrTx, caller: UserC
     throw bad(ctx, parameter, single.id, `The \`${parameter}\` list may hold up to 4 images, or one GIF, or one video; [${single.id}] is a ${single.type === 'video' ? 'video' : 'GIF'}`);
   }
   return ordered;
+}
+
+/**
+ * A subtitle file is given to a video (POST /2/media/subtitles) and never shown on its own: a post,
+ * a direct message or an article that names one is refused, naming the parameter.
+ */
+export function refuseSubtitleFile(ctx: AppContext, parameter: string, row: MediaRow): void {
+  if (row.type === 'subtitles') {
+    throw bad(ctx, parameter, row.id, `The \`${parameter}\` value [${row.id}] is a subtitle file: attach the video and give it the subtitles with POST /2/media/subtitles`);
+  }
 }
 
 /** The parameters of POST /2/media/upload, wherever they came from (query, JSON, form or multipart). */
