@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { announceDueBroadcasts } from '../platform/broadcasts/service.js';
 import { runPeriodicCrcs } from '../platform/webhooks/lifecycle.js';
 import { deliverDue } from './delivery.js';
 import { fanOutOnce, initFanOut } from './fanout.js';
@@ -49,7 +50,8 @@ export interface EventWorkers {
 /**
  * The webhook side of the event pipeline in this process: fan-out from the log into the outbox
  * (woken by the bus, polled as a safety net), delivery of due outbox rows (retries fall due by the
- * injected clock, which the poll reads), periodic CRCs, replay completion and outbox pruning.
+ * injected clock, which the poll reads), periodic CRCs, replay completion and outbox pruning; and
+ * the broadcast coordinator's announcements of starts and ends, which fall due the same way.
  */
 export async function startEventWorkers(ctx: AppContext): Promise<EventWorkers> {
   await initFanOut(ctx);
@@ -72,6 +74,8 @@ export async function startEventWorkers(ctx: AppContext): Promise<EventWorkers> 
     while (!stopped && (await fanOutOnce(ctx)) > 0) deliver.run();
   }, onError);
   const crc = new SingleFlight(async () => void (await runPeriodicCrcs(ctx)), onError);
+  // The broadcast coordinator: starts and ends fall due by the injected clock, which the poll reads.
+  const broadcasts = new SingleFlight(async () => void (await announceDueBroadcasts(ctx)), onError);
   let lastPrune = 0;
   const prune = new SingleFlight(async () => {
     const now = ctx.clock.now().getTime();
@@ -86,6 +90,7 @@ export async function startEventWorkers(ctx: AppContext): Promise<EventWorkers> 
     deliver.run();
     crc.run();
     prune.run();
+    broadcasts.run();
   };
   const timer = setInterval(tick, POLL_MS);
   timer.unref();
@@ -97,7 +102,7 @@ export async function startEventWorkers(ctx: AppContext): Promise<EventWorkers> 
       stopped = true;
       clearInterval(timer);
       unsubscribe();
-      await Promise.all([fanOut.idle(), deliver.idle(), crc.idle(), prune.idle()]);
+      await Promise.all([fanOut.idle(), deliver.idle(), crc.idle(), prune.idle(), broadcasts.idle()]);
     },
   };
 }

@@ -34,6 +34,10 @@ export interface ScheduledBroadcastTable {
   scheduled_end: string;
   /** When POST .../live published a manual_publish broadcast. */
   live_at: string | null;
+  /** When broadcast.start was written (by POST .../live, or by the coordinator at the scheduled start); null before. */
+  start_announced_at: string | null;
+  /** When broadcast.end was written by the coordinator at the scheduled end of a started broadcast; null before. */
+  end_announced_at: string | null;
   created_at: string;
   updated_at: string;
 }

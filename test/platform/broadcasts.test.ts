@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { ManualClock } from '../../src/clock.js';
+import { eventually } from '../events/webhooks-receiver.js';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
 import { graphFixtures, type GraphFixtures } from './graph-support.js';
 
@@ -125,9 +126,9 @@ test('"going live turns a scheduled broadcast into a live broadcast": POST .../l
   assert.equal(live.status, 200, JSON.stringify(live.body));
   assert.equal(live.body.data.state, 'Running');
   assert.equal((await g.get(`/2/broadcasts/scheduled/${manual.broadcast_id}`, { auth })).body.data.state, 'Running');
-  const [event] = await g.eventsSince(seq, 'broadcast.start');
+  // Only this broadcast's: the coordinator may announce others' while the clock is moved by other tests.
+  const [event] = (await g.eventsSince(seq, 'broadcast.start')).filter((e) => e.payload.broadcast_id === manual.broadcast_id);
   assert.equal(event.subject, g.user('ada').id);
-  assert.equal(event.payload.broadcast_id, manual.broadcast_id);
   const again = await g.send('POST', `/2/broadcasts/scheduled/${manual.broadcast_id}/live`, { auth });
   assert.equal(again.status, 409);
   const auto = (await schedule('ada', { title: 'Auto' })).body.data;
@@ -146,6 +147,41 @@ test('"without manual_publish the coordinator auto-publishes at start": the stat
     assert.equal((await g.get(`/2/broadcasts/scheduled/${b.broadcast_id}`, { auth })).body.data.state, 'Running');
     clock.set(new Date(Number(b.scheduled_end_ms)));
     assert.equal((await g.get(`/2/broadcasts/scheduled/${b.broadcast_id}`, { auth })).body.data.state, 'Ended');
+  } finally {
+    clock.set(saved);
+  }
+});
+
+test('the coordinator announces: broadcast.start once an automatically published broadcast\'s start has passed, broadcast.end once a started broadcast\'s end has, each once; a manual one never published announces nothing', async () => {
+  const seq = await g.lastSeq();
+  const auto = (await schedule('bruno', { title: 'Auto', scheduled_start_ms: ms(3 * DAY), scheduled_end_ms: ms(3 * DAY + HOUR) })).body.data;
+  const live = (await schedule('bruno', { title: 'Live', manual_publish: true, scheduled_start_ms: ms(3 * DAY), scheduled_end_ms: ms(3 * DAY + HOUR) })).body.data;
+  const never = (await schedule('bruno', { title: 'Never', manual_publish: true, scheduled_start_ms: ms(3 * DAY), scheduled_end_ms: ms(3 * DAY + HOUR) })).body.data;
+  const of = async (id: string, type: string) => (await g.eventsSince(seq, type)).filter((e) => e.payload.broadcast_id === id);
+  // Published ahead of its start (a manual_publish broadcast runs from POST .../live).
+  assert.equal((await g.send('POST', `/2/broadcasts/scheduled/${live.broadcast_id}/live`, { auth: await as('bruno') })).status, 200);
+  const saved = clock.now();
+  try {
+    clock.set(new Date(Number(auto.scheduled_start_ms)));
+    const [start] = await eventually(async () => ((await of(auto.broadcast_id, 'broadcast.start')).length > 0 ? of(auto.broadcast_id, 'broadcast.start') : undefined), 'broadcast.start of the automatic broadcast');
+    assert.equal(start.subject, g.user('bruno').id);
+    assert.equal(start.payload.user_id, g.user('bruno').id);
+    assert.equal(start.payload.state, 'Running');
+    assert.equal(start.payload.title, 'Auto');
+    assert.equal(start.payload.scheduled_start_ms, auto.scheduled_start_ms);
+    clock.set(new Date(Number(auto.scheduled_end_ms)));
+    const ended = await eventually(async () => {
+      const [a, l] = [await of(auto.broadcast_id, 'broadcast.end'), await of(live.broadcast_id, 'broadcast.end')];
+      return a.length > 0 && l.length > 0 ? [a, l] : undefined;
+    }, 'broadcast.end of both started broadcasts');
+    for (const events of ended) {
+      assert.equal(events.length, 1);
+      assert.equal(events[0].payload.state, 'Ended');
+    }
+    // The same tick claimed every end due at this time: one never published is not among them.
+    assert.deepEqual([(await of(never.broadcast_id, 'broadcast.start')).length, (await of(never.broadcast_id, 'broadcast.end')).length], [0, 0]);
+    assert.equal((await of(auto.broadcast_id, 'broadcast.start')).length, 1, 'announced once');
+    assert.equal((await of(live.broadcast_id, 'broadcast.start')).length, 1, 'the manual one\'s start is the one POST .../live wrote');
   } finally {
     clock.set(saved);
   }
@@ -186,7 +222,7 @@ test('"chat only to a live broadcast, stored": POST /2/broadcasts/{id}/chat answ
   }
   const seqEnd = await g.lastSeq();
   assert.equal((await g.send('DELETE', `/2/broadcasts/scheduled/${b.broadcast_id}`, { auth: owner })).body.data.deleted, true);
-  assert.equal((await g.eventsSince(seqEnd, 'broadcast.end')).length, 1, 'deleting a running broadcast ends it');
+  assert.equal((await g.eventsSince(seqEnd, 'broadcast.end')).filter((e) => e.payload.broadcast_id === b.broadcast_id).length, 1, 'deleting a running broadcast ends it');
   const gone = await g.send('POST', `/2/broadcasts/${b.broadcast_id}/chat`, { auth: await as('ada'), body: { text: 'anyone?' } });
   assert.equal(gone.status, 404);
   assert.equal((await plaza.ctx.store.db.selectFrom('broadcast_chats').select('id').where('broadcast_id', '=', b.broadcast_id).execute()).length, 0);

@@ -7,7 +7,7 @@ import { ProblemError } from '../../http/problems.js';
 import { alphanumeric } from '../../store/ids.js';
 import type { DbOrTx } from '../../store/store.js';
 import { requireWriteAccess } from '../graph/access.js';
-import { blocks, broadcastsOfOwner, deleteBroadcasts, findBroadcast, insertBroadcasts, insertChat, laterInSeries, mediaOwnedBy, updateBroadcast } from './store.js';
+import { anyDueAnnouncement, blocks, broadcastsOfOwner, claimDueEnds, claimDueStarts, deleteBroadcasts, findBroadcast, insertBroadcasts, insertChat, laterInSeries, mediaOwnedBy, updateBroadcast } from './store.js';
 import { broadcastObject, stateOf, type BroadcastRow, type BroadcastWire } from './wire.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -135,6 +135,8 @@ export async function createBroadcast(ctx: AppContext, caller: UserCaller, body:
       scheduled_start: shift(start),
       scheduled_end: shift(end),
       live_at: null,
+      start_announced_at: null,
+      end_announced_at: null,
       created_at: now,
       updated_at: now,
     });
@@ -221,6 +223,9 @@ export async function updateBroadcastSchedule(ctx: AppContext, caller: UserCalle
       manual_publish: body.manual_publish ? 1 : 0,
       scheduled_start: start,
       scheduled_end: end,
+      // Announced anew at its new times (a clock moved back can find a Scheduled one announced).
+      start_announced_at: null,
+      end_announced_at: null,
       updated_at: now.toISOString(),
     };
     await updateBroadcast(tx, id, changes);
@@ -234,6 +239,8 @@ export async function updateBroadcastSchedule(ctx: AppContext, caller: UserCalle
         await updateBroadcast(tx, later.broadcast_id, {
           scheduled_start: laterStart.toISOString(),
           scheduled_end: new Date(laterStart.getTime() + duration).toISOString(),
+          start_announced_at: null,
+          end_announced_at: null,
           updated_at: now.toISOString(),
         });
       }
@@ -278,7 +285,7 @@ export async function goLive(ctx: AppContext, caller: UserCaller, id: string): P
     if (row.manual_publish !== 1) throw conflict(ctx, `Broadcast ${id} was not scheduled with manual_publish; it is published automatically at its start.`);
     const state = stateOf(row, now);
     if (state !== 'Scheduled') throw conflict(ctx, `Broadcast ${id} is ${state}; only a scheduled broadcast can go live.`);
-    const changes = { live_at: now.toISOString(), updated_at: now.toISOString() };
+    const changes = { live_at: now.toISOString(), start_announced_at: now.toISOString(), updated_at: now.toISOString() };
     await updateBroadcast(tx, id, changes);
     const live = broadcastObject({ ...row, ...changes }, now);
     await appendEvent(ctx, tx, { type: 'broadcast.start', subject: row.owner_id, payload: { ...live, user_id: row.owner_id } });
@@ -309,5 +316,29 @@ export async function sendChat(ctx: AppContext, caller: UserCaller, id: string, 
     const timestamp = (BigInt(now.getTime()) * 1_000_000n).toString();
     await appendEvent(ctx, tx, { type: 'broadcast.chat', subject: row.owner_id, payload: { id: chatId, broadcast_id: id, user_id: row.owner_id, sender_id: caller.user.id, text, timestamp } });
     return { success: true, timestamp };
+  });
+}
+
+/**
+ * The coordinator's announcements, run on every tick of this process's workers: broadcast.start
+ * for each broadcast published at its start (no manual_publish) once the clock has passed it, and
+ * broadcast.end for each started broadcast (published either way) once the clock has passed its
+ * end; each once, whichever process claims it. A broadcast whose whole window passed between two
+ * ticks (a moved clock) gets both, in order. Returns how many were announced.
+ */
+export async function announceDueBroadcasts(ctx: AppContext): Promise<number> {
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  if (!(await anyDueAnnouncement(ctx.store.db, at))) return 0;
+  return ctx.store.db.transaction().execute(async (tx) => {
+    const started = await claimDueStarts(tx, at);
+    for (const row of started) {
+      await appendEvent(ctx, tx, { type: 'broadcast.start', subject: row.owner_id, payload: { ...broadcastObject(row, now), state: 'Running', user_id: row.owner_id } });
+    }
+    const ended = await claimDueEnds(tx, at);
+    for (const row of ended) {
+      await appendEvent(ctx, tx, { type: 'broadcast.end', subject: row.owner_id, payload: { ...broadcastObject(row, now), state: 'Ended', user_id: row.owner_id } });
+    }
+    return started.length + ended.length;
   });
 }

@@ -65,3 +65,40 @@ export async function blocks(db: DbOrTx, sourceId: string, targetId: string): Pr
   const row = await db.selectFrom('blocks').select('target_user_id').where('source_user_id', '=', sourceId).where('target_user_id', '=', targetId).executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * Claims the broadcasts published at their start (no manual_publish) whose start has passed by
+ * `at` and was not announced: marks them announced and returns them, earliest first. A row is
+ * claimed once, whichever process asks (the update re-checks the mark under the row's lock).
+ */
+export async function claimDueStarts(db: DbOrTx, at: string): Promise<BroadcastRow[]> {
+  const rows = await db
+    .updateTable('scheduled_broadcasts')
+    .set({ start_announced_at: at })
+    .where('start_announced_at', 'is', null)
+    .where('manual_publish', '=', 0)
+    .where('scheduled_start', '<=', at)
+    .returningAll()
+    .execute();
+  return rows.sort((a, b) => a.scheduled_start.localeCompare(b.scheduled_start) || a.broadcast_id.localeCompare(b.broadcast_id));
+}
+
+/** Claims the started broadcasts whose end has passed by `at` and was not announced, as claimDueStarts does. */
+export async function claimDueEnds(db: DbOrTx, at: string): Promise<BroadcastRow[]> {
+  const rows = await db
+    .updateTable('scheduled_broadcasts')
+    .set({ end_announced_at: at })
+    .where('start_announced_at', 'is not', null)
+    .where('end_announced_at', 'is', null)
+    .where('scheduled_end', '<=', at)
+    .returningAll()
+    .execute();
+  return rows.sort((a, b) => a.scheduled_end.localeCompare(b.scheduled_end) || a.broadcast_id.localeCompare(b.broadcast_id));
+}
+
+/** Whether claimDueStarts or claimDueEnds would claim anything at `at`: a read, so that a tick with nothing due takes no write lock. */
+export async function anyDueAnnouncement(db: DbOrTx, at: string): Promise<boolean> {
+  const start = db.selectFrom('scheduled_broadcasts').select('broadcast_id').where('start_announced_at', 'is', null).where('manual_publish', '=', 0).where('scheduled_start', '<=', at).limit(1);
+  const end = db.selectFrom('scheduled_broadcasts').select('broadcast_id').where('start_announced_at', 'is not', null).where('end_announced_at', 'is', null).where('scheduled_end', '<=', at).limit(1);
+  return (await start.executeTakeFirst()) !== undefined || (await end.executeTakeFirst()) !== undefined;
+}

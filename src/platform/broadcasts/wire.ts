@@ -8,7 +8,8 @@ export type BroadcastState = 'Scheduled' | 'Running' | 'Ended';
 /**
  * The state at `now`: a broadcast ends at its scheduled end; before that, one with manual_publish
  * runs once POST .../live published it, any other runs from its scheduled start (the coordinator
- * auto-publishes it), so the state follows the clock without a background job.
+ * auto-publishes it). The state follows the clock as it reads; the events of a start and an end
+ * are written by the coordinator's next tick (announceDueBroadcasts).
  */
 export function stateOf(row: BroadcastRow, now: Date): BroadcastState {
   const at = now.toISOString();

@@ -24,6 +24,7 @@ import * as m0027 from './0027-media-subtitles.js';
 import * as m0028 from './0028-post-term-hours.js';
 import * as m0029 from './0029-audience-identifiers-binary.js';
 import * as m0030 from './0030-posts-live-by-author.js';
+import * as m0031 from './0031-broadcast-announcements.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -55,4 +56,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0028-post-term-hours': m0028,
   '0029-audience-identifiers-binary': m0029,
   '0030-posts-live-by-author': m0030,
+  '0031-broadcast-announcements': m0031,
 };
