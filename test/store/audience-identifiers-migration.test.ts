@@ -1,30 +1,17 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import { plazaMigrator, type StoreDialect } from '../../src/store/store.js';
-import { dropPostgresDatabase, freshPostgresDatabase } from '../support/postgres.js';
+import { sql } from 'kysely';
+import { plazaMigrator } from '../../src/store/store.js';
+import { withUnmigratedStore } from '../support/unmigrated-store.js';
 
 /**
  * Migration 0029 keeps uploaded audience identifiers as bytes. A store made before it holds them
  * as text: after the migration every identifier is still there, as the bytes the batch writes
  * and deletes by (identifierBytes in src/ads/audiences/batch.ts), under the same key.
  */
-const adminUrl = process.env.DATABASE_URL;
-
 test('migration 0029: identifiers stored as text before it are kept as their bytes, digests as 32 bytes, partner ids as UTF-8, and nothing else changes', async () => {
-  const dialect: StoreDialect = adminUrl ? 'postgres' : 'sqlite';
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-migration-'));
-  const url = adminUrl ? await freshPostgresDatabase(adminUrl) : path.join(dir, 'plaza.sqlite');
-  const db = new Kysely<any>({
-    dialect: adminUrl ? new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2 }) }) : new SqliteDialect({ database: new SQLite(url) }),
-  });
-  try {
+  await withUnmigratedStore(async (db, dialect) => {
     const m = plazaMigrator(db, dialect);
     const before = await m.migrateTo('0028-post-term-hours');
     assert.equal(before.error, undefined);
@@ -53,9 +40,5 @@ test('migration 0029: identifiers stored as text before it are kept as their byt
         ? (await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'ads_audience_users'`.execute(db)).rows
         : (await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'ads_audience_users'`.execute(db)).rows;
     assert.ok(indexes.some((i) => i.name === 'ads_audience_users_matched'), JSON.stringify(indexes));
-  } finally {
-    await db.destroy();
-    if (adminUrl) await dropPostgresDatabase(url);
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

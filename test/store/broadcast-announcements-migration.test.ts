@@ -1,31 +1,18 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import { plazaMigrator, type StoreDialect } from '../../src/store/store.js';
-import { dropPostgresDatabase, freshPostgresDatabase } from '../support/postgres.js';
+import { sql } from 'kysely';
+import { plazaMigrator } from '../../src/store/store.js';
+import { withUnmigratedStore } from '../support/unmigrated-store.js';
 
 /**
  * Migration 0031 adds when each broadcast's start and end were announced. Broadcasts that had
  * started or ended by real time when it ran count as announced, so an upgraded Plaza's coordinator
  * does not announce the past; the rest are left for it.
  */
-const adminUrl = process.env.DATABASE_URL;
-
 test('migration 0031: broadcasts already started or ended count as announced; those to come, and a manual one never published, are left to the coordinator', async () => {
-  const dialect: StoreDialect = adminUrl ? 'postgres' : 'sqlite';
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-migration-'));
-  const url = adminUrl ? await freshPostgresDatabase(adminUrl) : path.join(dir, 'plaza.sqlite');
   // One connection: the rows below name an owner this test does not create, so the connection's
   // foreign-key checks are set aside for it.
-  const db = new Kysely<any>({
-    dialect: adminUrl ? new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) : new SqliteDialect({ database: new SQLite(url) }),
-  });
-  try {
+  await withUnmigratedStore(async (db, dialect) => {
     const m = plazaMigrator(db, dialect);
     const before = await m.migrateTo('0030-posts-live-by-author');
     assert.equal(before.error, undefined);
@@ -53,9 +40,5 @@ test('migration 0031: broadcasts already started or ended count as announced; th
       Object.fromEntries(rows.map((r) => [r.broadcast_id, [r.start_announced_at !== null, r.end_announced_at !== null]])),
       { coming: [false, false], ended: [true, true], live: [true, false], liveended: [true, true], running: [true, false], unpublished: [false, false], unpublishedended: [false, false] },
     );
-  } finally {
-    await db.destroy();
-    if (adminUrl) await dropPostgresDatabase(url);
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  }, { maxConnections: 1 });
 });
