@@ -40,7 +40,16 @@ export const PostSchema = Type.Object(
     impression_count: Type.Optional(Type.Integer()),
     reply_settings: Type.Optional(Type.String()),
     edit_history_post_ids: Type.Optional(Type.Array(Type.String())),
-    attachments: Type.Optional(Type.Object({}, open)),
+    attachments: Type.Optional(
+      Type.Object(
+        {
+          media_keys: Type.Optional(Type.Array(Type.String(), { description: 'Media keys of the media attached to this post.' })),
+          media_source_post_id: Type.Optional(Type.Array(Type.String(), { description: 'Ids of the posts that first showed media attached to this post.' })),
+          poll_ids: Type.Optional(Type.Array(Type.String(), { description: 'Ids of the polls attached to this post.' })),
+        },
+        open,
+      ),
+    ),
     public_metrics: Type.Optional(Type.Object({}, open)),
     referenced_posts: Type.Optional(Type.Array(Type.Object({ type: Type.String(), id: Type.String() }))),
     entities: Type.Optional(Type.Object({}, open)),

@@ -145,7 +145,7 @@ function* generatePosts(o: SeedOptions, random: () => number, words: string[], a
       rows.push({
         id, author_id: authorId, text, created_at: new Date(ms).toISOString(), conversation_id: parent ? parent.conversation : id,
         in_reply_to_user_id: parent ? parent.author : null, referenced_posts: parent ? JSON.stringify([{ type: 'replied_to', id: parent.id }]) : '[]',
-        media_keys: '[]', poll_ids: '[]', lang: random() < 0.8 ? 'en' : 'fr', source: 'Plaza seed', possibly_sensitive: 0, reply_settings: 'everyone',
+        media_keys: '[]', poll_ids: '[]', media_source_post_ids: null, lang: random() < 0.8 ? 'en' : 'fr', source: 'Plaza seed', possibly_sensitive: 0, reply_settings: 'everyone',
         entities: JSON.stringify(parseEntities(text)), context_annotations: '[]', paid_partnership: 0, community_id: null,
         edit_history_post_ids: JSON.stringify([id]), edit_controls: JSON.stringify({ edits_remaining: 5, editable_until: new Date(ms + 3_600_000).toISOString() }),
         geo: null, withheld: null, scopes: null, retweet_count: Math.floor(random() * random() * 20), reply_count: Math.floor(random() * random() * 10),

@@ -146,6 +146,11 @@ export interface PostTable {
   media_keys: string;
   /** JSON array of poll ids. */
   poll_ids: string;
+  /**
+   * JSON array of the posts that first showed media this post attaches (none of them a version of
+   * this post), in the order of its media keys; null when there are none.
+   */
+  media_source_post_ids: string | null;
   lang: string;
   source: string;
   possibly_sensitive: number;
@@ -194,6 +199,8 @@ export interface MediaTable {
   mime_type: string;
   size_bytes: number;
   file_path: string | null;
+  /** The first post that attached this media; null until one does. */
+  source_post_id: string | null;
   created_at: string;
 }
 

@@ -135,15 +135,25 @@ test('expansions username and referenced_posts: the author in includes.users, th
   assert.deepEqual(res.body.includes.posts.map((x: any) => x.id), [parent]);
 });
 
-test('expansion attachments.media_source_post is accepted and includes nothing (Plaza\'s media record no source post); an unknown expansion is still a 400 naming it', async () => {
+test('attachments.media_source_post_id names the post that first showed attached media (not a version of the post itself); the expansion attachments.media_source_post includes it; an unknown expansion is still a 400 naming it', async () => {
   const media = await p.uploadPng(ada);
-  const id = await created(ada, { text: 'own media', media: { media_ids: [media.id] } });
-  const res = await p.get(`/2/posts/${id}?expansions=attachments.media_source_post`, { auth: p.appAuth });
+  const first = await created(ada, { text: 'first showing', media: { media_ids: [media.id] } });
+  const again = await created(ada, { text: 'shown again', media: { media_ids: [media.id] } });
+  const edited = await p.post(ada, { text: 'first showing, edited', media: { media_ids: [media.id] }, edit_options: { previous_post_id: first } });
+  assert.equal(edited.status, 201, edited.text);
+  const res = await p.get(`/2/posts?ids=${first},${again},${edited.body.data.id}&post.fields=attachments&expansions=attachments.media_source_post`, { auth: p.appAuth });
   assert.equal(res.status, 200, res.text);
-  assert.equal(res.body.includes, undefined);
-  const dialect = await p.get(`/2/tweets/${id}?expansions=attachments.media_source_tweet`, { auth: p.appAuth });
+  assert.deepEqual(
+    res.body.data.map((x: any) => x.attachments),
+    [{ media_keys: [media.media_key] }, { media_keys: [media.media_key], media_source_post_id: [first] }, { media_keys: [media.media_key] }],
+    'the first post and its edit show no source; the later post names the first',
+  );
+  assert.deepEqual(res.body.includes.posts.map((x: any) => x.id), [first]);
+  const dialect = await p.get(`/2/tweets/${again}?tweet.fields=attachments&expansions=attachments.media_source_tweet`, { auth: p.appAuth });
   assert.equal(dialect.status, 200, dialect.text);
-  const bad = await p.get(`/2/posts/${id}?expansions=attachments.media_source_nothing`, { auth: p.appAuth });
+  assert.deepEqual(dialect.body.data.attachments.media_source_tweet_id, [first]);
+  assert.deepEqual(dialect.body.includes.tweets.map((x: any) => x.id), [first]);
+  const bad = await p.get(`/2/posts/${again}?expansions=attachments.media_source_nothing`, { auth: p.appAuth });
   assert.equal(bad.status, 400);
   assert.match(bad.text, /expansions/);
 });

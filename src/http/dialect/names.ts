@@ -35,6 +35,7 @@ export const NAMES: ReadonlyArray<readonly [tweet: string, post: string]> = [
   ['referenced_tweets.id.author_id', 'referenced_posts.id.author_id'],
   ['referenced_tweets.id.attachments.media_keys', 'referenced_posts.id.attachments.media_keys'],
   ['attachments.media_source_tweet', 'attachments.media_source_post'],
+  ['media_source_tweet_id', 'media_source_post_id'],
   ['note_tweet', 'note_post'],
   ['pinned_tweet_id', 'pinned_post_id'],
   ['most_recent_tweet_id', 'most_recent_post_id'],
@@ -68,7 +69,6 @@ export const PHRASES: ReadonlyArray<readonly [tweet: string, post: string]> = [
  * fails on any other name it does not find here or in the table).
  */
 export const LEFT_OUT: Readonly<Record<string, string>> = {
-  media_source_tweet_id: 'Plaza has no media_source_post_id field',
   initial_tweet_id: 'compliance edit events: Plaza already writes the public platform\'s names in compliance payloads',
   edit_tweet_ids: 'compliance edit events: Plaza already writes the public platform\'s names in compliance payloads',
   tweet_edit: 'compliance edit events: Plaza already writes the public platform\'s names in compliance payloads',

@@ -136,6 +136,7 @@ function mediaRow(ctx: AppContext, p: { id: string; key: string; owner: string; 
     mime_type: p.probed.mime,
     size_bytes: p.size,
     file_path: p.file,
+    source_post_id: null,
     created_at: ctx.clock.now().toISOString(),
     media_category: p.category,
     additional_owners: p.owners.length ? toJson(p.owners) : null,

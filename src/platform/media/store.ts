@@ -45,6 +45,19 @@ export async function livePostsCarrying(db: DbOrTx, keys: readonly string[]): Pr
     .execute();
 }
 
+/** The first post that showed each of these media, by media key, for those one has. */
+export async function mediaSourcePosts(db: DbOrTx, keys: readonly string[]): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db.selectFrom('media').select(['media_key', 'source_post_id']).where('media_key', 'in', keys).where('source_post_id', 'is not', null).execute();
+  return new Map(rows.map((r) => [r.media_key, r.source_post_id!]));
+}
+
+/** Records `postId` as the first post showing those of these media that no post showed before. */
+export async function markMediaSource(db: DbOrTx, keys: readonly string[], postId: string): Promise<void> {
+  if (keys.length === 0) return;
+  await db.updateTable('media').set({ source_post_id: postId }).where('media_key', 'in', keys).where('source_post_id', 'is', null).execute();
+}
+
 export async function setMediaMetadata(db: DbOrTx, id: string, altText: string | null, metadata: string | null): Promise<void> {
   await db.updateTable('media').set({ alt_text: altText, metadata }).where('id', '=', id).execute();
 }

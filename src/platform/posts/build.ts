@@ -2,9 +2,10 @@ import type { AppContext } from '../../context.js';
 import { appendEvent } from '../../events/log.js';
 import { selectFields } from '../../http/fields.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
+import { markMediaSource, mediaSourcePosts } from '../media/store.js';
 import { parseEntities } from './entities.js';
 import { insertPost } from './store.js';
-import { postDeclaration, type PostRow } from './wire.js';
+import { editHistoryOf, mediaKeysOf, postDeclaration, type PostRow } from './wire.js';
 
 /** The edit window of spec 000 ("Post creation and editing rules"): one hour after creation. */
 export const EDIT_WINDOW_MS = 60 * 60 * 1000;
@@ -56,6 +57,8 @@ export function newPostRow(id: string, p: NewPost): PostRow {
     referenced_posts: toJson(referenced),
     media_keys: toJson(p.mediaKeys ?? []),
     poll_ids: toJson(p.pollIds ?? []),
+    // Set by recordPost, from the media rows it attaches.
+    media_source_post_ids: null,
     lang: p.lang ?? (p.repostOf ? p.repostOf.lang : 'en'),
     source: p.source ?? 'Plaza',
     possibly_sensitive: p.possiblySensitive ? 1 : 0,
@@ -130,11 +133,27 @@ export function editedPostRow(id: string, previous: PostRow, edit: PostEdit): Po
 export const mediaCountOf = (row: PostRow): number => (JSON.parse(row.media_keys) as string[]).length;
 
 /**
+ * Where the media a new post attaches came from: the posts that first showed them, unless that is
+ * a version of this post itself (an edit keeps its media), go into the row's
+ * media_source_post_ids; media no post showed before are marked as first shown by this one.
+ */
+async function recordMediaSources(db: DbOrTx, row: PostRow): Promise<void> {
+  const keys = mediaKeysOf(row);
+  if (keys.length === 0) return;
+  const own = new Set(editHistoryOf(row));
+  const firstShown = await mediaSourcePosts(db, keys);
+  const sources = [...new Set(keys.map((k) => firstShown.get(k)).filter((id): id is string => id !== undefined && !own.has(id)))];
+  row.media_source_post_ids = sources.length > 0 ? toJson(sources) : null;
+  await markMediaSource(db, keys, row.id);
+}
+
+/**
  * Stores a new post with the counters it moves (the author's post count and media count, the parent's reply,
  * quote or repost count) and its post.create event, all on `db` (pass the transaction). A new
  * version of an edited post (`edit`) moves no counter: its chain was counted once, when created.
  */
 export async function recordPost(ctx: AppContext, db: DbOrTx, row: PostRow, opts: { edit?: boolean } = {}): Promise<void> {
+  await recordMediaSources(db, row);
   await insertPost(db, row);
   await db
     .updateTable('users')

@@ -7,7 +7,7 @@ import type { View } from '../view.js';
 import { addImpressions } from './store.js';
 import { recordMediaViews } from '../media/manage.js';
 import { recordImpressions } from '../analytics/recording.js';
-import { editHistoryOf, mediaKeysOf, mentionedUsernames, pollIdsOf, referencedPostIds, type PostRow } from './wire.js';
+import { editHistoryOf, mediaKeysOf, mentionedUsernames, mediaSourcePostIdsOf, pollIdsOf, referencedPostIds, type PostRow } from './wire.js';
 import { articleCoverKeys, articleMediaKeys } from '../articles/wire.js';
 
 const none = () => [];
@@ -18,8 +18,8 @@ const author = (p: PostRow) => [p.author_id];
  * The expansions a post response accepts (spec 000, with 'post' for 'tweet'), and those the
  * public description adds: `username` (the author, as the post's own username field names it),
  * `referenced_posts` (the referenced posts, as referenced_posts.id) and
- * attachments.media_source_post (media that came from another post: Plaza's media rows record
- * no source post, so it names nothing).
+ * attachments.media_source_post (the posts that first showed media the post attaches,
+ * attachments.media_source_post_id).
  */
 export const postExpansions: ExpansionDeclarations<PostRow> = postPrimaries({
   author_id: { target: 'users', keys: author },
@@ -28,7 +28,7 @@ export const postExpansions: ExpansionDeclarations<PostRow> = postPrimaries({
   'entities.mentions.username': { target: 'usersByUsername', keys: mentionedUsernames },
   'attachments.media_keys': { target: 'media', keys: mediaKeysOf },
   'attachments.poll_ids': { target: 'polls', keys: pollIdsOf },
-  'attachments.media_source_post': { target: 'media', keys: none },
+  'attachments.media_source_post': { target: 'posts', keys: mediaSourcePostIdsOf },
   'geo.place_id': { target: 'places', keys: none },
   referenced_posts: { target: 'posts', keys: referencedPostIds },
   'referenced_posts.id': { target: 'posts', keys: referencedPostIds },

@@ -9,7 +9,7 @@ import type { MediaRow } from '../media/wire.js';
 
 export type PostRow = PostTable;
 
-const jsonArray = (text: string): unknown[] => fromJson<unknown[]>(text) ?? [];
+const jsonArray = (text: string | null): unknown[] => fromJson<unknown[]>(text) ?? [];
 const nonEmpty = <T>(items: T[]): T[] | undefined => (items.length > 0 ? items : undefined);
 const bool = (n: number) => n === 1;
 
@@ -55,9 +55,10 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     text: (p) => p.text,
     attachments: (p) => {
       const media_keys = jsonArray(p.media_keys) as string[];
+      const media_source_post_id = jsonArray(p.media_source_post_ids) as string[];
       const poll_ids = jsonArray(p.poll_ids) as string[];
       if (media_keys.length === 0 && poll_ids.length === 0) return undefined;
-      return { ...(media_keys.length ? { media_keys } : {}), ...(poll_ids.length ? { poll_ids } : {}) };
+      return { ...(media_keys.length ? { media_keys } : {}), ...(media_source_post_id.length ? { media_source_post_id } : {}), ...(poll_ids.length ? { poll_ids } : {}) };
     },
     author_id: (p) => p.author_id,
     community_id: (p) => p.community_id ?? undefined,
@@ -229,5 +230,7 @@ function perRow<T>(derive: (p: PostRow) => T): (p: PostRow) => T {
 export const referencedPostIds = perRow((p): string[] => (jsonArray(p.referenced_posts) as Array<{ id: string }>).map((r) => r.id));
 export const mediaKeysOf = perRow((p): string[] => jsonArray(p.media_keys) as string[]);
 export const pollIdsOf = perRow((p): string[] => jsonArray(p.poll_ids) as string[]);
+/** The posts that first showed media this post attaches (attachments.media_source_post_id). */
+export const mediaSourcePostIdsOf = perRow((p): string[] => jsonArray(p.media_source_post_ids) as string[]);
 export const editHistoryOf = perRow((p): string[] => jsonArray(p.edit_history_post_ids) as string[]);
 export const mentionedUsernames = perRow((p): string[] => ((fromJson<{ mentions?: Array<{ username: string }> }>(p.entities) ?? {}).mentions ?? []).map((m) => m.username));

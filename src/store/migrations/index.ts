@@ -25,6 +25,7 @@ import * as m0028 from './0028-post-term-hours.js';
 import * as m0029 from './0029-audience-identifiers-binary.js';
 import * as m0030 from './0030-posts-live-by-author.js';
 import * as m0031 from './0031-broadcast-announcements.js';
+import * as m0032 from './0032-media-source-posts.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -57,4 +58,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0029-audience-identifiers-binary': m0029,
   '0030-posts-live-by-author': m0030,
   '0031-broadcast-announcements': m0031,
+  '0032-media-source-posts': m0032,
 };
