@@ -54,9 +54,9 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     id: (p) => p.id,
     text: (p) => p.text,
     attachments: (p) => {
-      const media_keys = jsonArray(p.media_keys) as string[];
-      const media_source_post_id = jsonArray(p.media_source_post_ids) as string[];
-      const poll_ids = jsonArray(p.poll_ids) as string[];
+      const media_keys = mediaKeysOf(p);
+      const media_source_post_id = mediaSourcePostIdsOf(p);
+      const poll_ids = pollIdsOf(p);
       if (media_keys.length === 0 && poll_ids.length === 0) return undefined;
       return { ...(media_keys.length ? { media_keys } : {}), ...(media_source_post_id.length ? { media_source_post_id } : {}), ...(poll_ids.length ? { poll_ids } : {}) };
     },
