@@ -152,7 +152,7 @@ test('"without manual_publish the coordinator auto-publishes at start": the stat
   }
 });
 
-test('the coordinator announces: broadcast.start once an automatically published broadcast\'s start has passed, broadcast.end once a started broadcast\'s end has, each once; a manual one never published announces nothing', async () => {
+test('"without that flag the coordinator auto-publishes at start": it writes broadcast.start once the clock passes the start, and broadcast.end once a started broadcast\'s end has passed, each once; a manual_publish broadcast never published announces nothing', async () => {
   const seq = await g.lastSeq();
   const auto = (await schedule('bruno', { title: 'Auto', scheduled_start_ms: ms(3 * DAY), scheduled_end_ms: ms(3 * DAY + HOUR) })).body.data;
   const live = (await schedule('bruno', { title: 'Live', manual_publish: true, scheduled_start_ms: ms(3 * DAY), scheduled_end_ms: ms(3 * DAY + HOUR) })).body.data;
