@@ -264,7 +264,7 @@ export async function deleteBroadcast(ctx: AppContext, caller: UserCaller, id: s
     if (row.recurring_schedule_id && !rollForward) doomed.push(...(await laterInSeries(tx, row.recurring_schedule_id, row.scheduled_start)));
     for (const gone of doomed) {
       if (stateOf(gone, now) === 'Running') {
-        await appendEvent(ctx, tx, { type: 'broadcast.end', subject: gone.owner_id, payload: { ...broadcastObject(gone, now), state: 'Ended', user_id: gone.owner_id } });
+        await announce(ctx, tx, gone, now, 'Ended');
       }
     }
     await deleteBroadcasts(tx, doomed.map((r) => r.broadcast_id));
@@ -287,9 +287,8 @@ export async function goLive(ctx: AppContext, caller: UserCaller, id: string): P
     if (state !== 'Scheduled') throw conflict(ctx, `Broadcast ${id} is ${state}; only a scheduled broadcast can go live.`);
     const changes = { live_at: now.toISOString(), start_announced_at: now.toISOString(), updated_at: now.toISOString() };
     await updateBroadcast(tx, id, changes);
-    const live = broadcastObject({ ...row, ...changes }, now);
-    await appendEvent(ctx, tx, { type: 'broadcast.start', subject: row.owner_id, payload: { ...live, user_id: row.owner_id } });
-    return live;
+    await announce(ctx, tx, { ...row, ...changes }, now, 'Running');
+    return broadcastObject({ ...row, ...changes }, now);
   });
 }
 
@@ -332,13 +331,18 @@ export async function announceDueBroadcasts(ctx: AppContext): Promise<number> {
   if (!(await anyDueAnnouncement(ctx.store.db, at))) return 0;
   return ctx.store.db.transaction().execute(async (tx) => {
     const started = await claimDueStarts(tx, at);
-    for (const row of started) {
-      await appendEvent(ctx, tx, { type: 'broadcast.start', subject: row.owner_id, payload: { ...broadcastObject(row, now), state: 'Running', user_id: row.owner_id } });
-    }
+    for (const row of started) await announce(ctx, tx, row, now, 'Running');
     const ended = await claimDueEnds(tx, at);
-    for (const row of ended) {
-      await appendEvent(ctx, tx, { type: 'broadcast.end', subject: row.owner_id, payload: { ...broadcastObject(row, now), state: 'Ended', user_id: row.owner_id } });
-    }
+    for (const row of ended) await announce(ctx, tx, row, now, 'Ended');
     return started.length + ended.length;
   });
+}
+
+/**
+ * broadcast.start (the broadcast is now Running) or broadcast.end (Ended) about its broadcaster:
+ * the broadcast object in that state, with the broadcaster's user_id.
+ */
+async function announce(ctx: AppContext, db: DbOrTx, row: BroadcastRow, now: Date, state: 'Running' | 'Ended'): Promise<void> {
+  const type = state === 'Running' ? 'broadcast.start' : 'broadcast.end';
+  await appendEvent(ctx, db, { type, subject: row.owner_id, payload: { ...broadcastObject(row, now), state, user_id: row.owner_id } });
 }

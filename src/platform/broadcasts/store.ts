@@ -1,3 +1,5 @@
+import type { ExpressionBuilder } from 'kysely';
+import type { Database } from '../../store/schema.js';
 import type { DbOrTx } from '../../store/store.js';
 import type { BroadcastChatTable } from '../../store/schema-broadcasts.js';
 import type { BroadcastRow } from './wire.js';
@@ -66,6 +68,16 @@ export async function blocks(db: DbOrTx, sourceId: string, targetId: string): Pr
   return row !== undefined;
 }
 
+type BroadcastsEb = ExpressionBuilder<Database, 'scheduled_broadcasts'>;
+/**
+ * A broadcast published at its start (no manual_publish) whose start has passed by `at` and was
+ * not announced (index scheduled_broadcasts_unstarted: its conditions stated literally, as the
+ * index does, so that the planner sees the index holds the rows).
+ */
+const startDue = (eb: BroadcastsEb, at: string) => eb.and([eb('start_announced_at', 'is', null), eb('manual_publish', '=', eb.lit(0)), eb('scheduled_start', '<=', at)]);
+/** A started broadcast whose end has passed by `at` and was not announced (index scheduled_broadcasts_unended). */
+const endDue = (eb: BroadcastsEb, at: string) => eb.and([eb('start_announced_at', 'is not', null), eb('end_announced_at', 'is', null), eb('scheduled_end', '<=', at)]);
+
 /**
  * Claims the broadcasts published at their start (no manual_publish) whose start has passed by
  * `at` and was not announced: marks them announced and returns them, earliest first. A row is
@@ -75,9 +87,7 @@ export async function claimDueStarts(db: DbOrTx, at: string): Promise<BroadcastR
   const rows = await db
     .updateTable('scheduled_broadcasts')
     .set({ start_announced_at: at })
-    .where('start_announced_at', 'is', null)
-    .where('manual_publish', '=', 0)
-    .where('scheduled_start', '<=', at)
+    .where((eb) => startDue(eb, at))
     .returningAll()
     .execute();
   return rows.sort((a, b) => a.scheduled_start.localeCompare(b.scheduled_start) || a.broadcast_id.localeCompare(b.broadcast_id));
@@ -88,9 +98,7 @@ export async function claimDueEnds(db: DbOrTx, at: string): Promise<BroadcastRow
   const rows = await db
     .updateTable('scheduled_broadcasts')
     .set({ end_announced_at: at })
-    .where('start_announced_at', 'is not', null)
-    .where('end_announced_at', 'is', null)
-    .where('scheduled_end', '<=', at)
+    .where((eb) => endDue(eb, at))
     .returningAll()
     .execute();
   return rows.sort((a, b) => a.scheduled_end.localeCompare(b.scheduled_end) || a.broadcast_id.localeCompare(b.broadcast_id));
@@ -98,7 +106,9 @@ export async function claimDueEnds(db: DbOrTx, at: string): Promise<BroadcastRow
 
 /** Whether claimDueStarts or claimDueEnds would claim anything at `at`: a read, so that a tick with nothing due takes no write lock. */
 export async function anyDueAnnouncement(db: DbOrTx, at: string): Promise<boolean> {
-  const start = db.selectFrom('scheduled_broadcasts').select('broadcast_id').where('start_announced_at', 'is', null).where('manual_publish', '=', 0).where('scheduled_start', '<=', at).limit(1);
-  const end = db.selectFrom('scheduled_broadcasts').select('broadcast_id').where('start_announced_at', 'is not', null).where('end_announced_at', 'is', null).where('scheduled_end', '<=', at).limit(1);
-  return (await start.executeTakeFirst()) !== undefined || (await end.executeTakeFirst()) !== undefined;
+  // One query per condition: each is answered by its own partial index.
+  for (const due of [startDue, endDue]) {
+    if (await db.selectFrom('scheduled_broadcasts').select('broadcast_id').where((eb) => due(eb, at)).limit(1).executeTakeFirst()) return true;
+  }
+  return false;
 }
