@@ -7,7 +7,7 @@ import { ProblemError } from '../../http/problems.js';
 import { alphanumeric } from '../../store/ids.js';
 import type { DbOrTx } from '../../store/store.js';
 import { requireWriteAccess } from '../graph/access.js';
-import { anyDueAnnouncement, blocks, broadcastsOfOwner, claimDueEnds, claimDueStarts, deleteBroadcasts, findBroadcast, insertBroadcasts, insertChat, laterInSeries, mediaOwnedBy, updateBroadcast } from './store.js';
+import { anyDueAnnouncement, blocks, broadcastsOfOwner, claimDue, deleteBroadcasts, findBroadcast, insertBroadcasts, insertChat, laterInSeries, mediaOwnedBy, updateBroadcast } from './store.js';
 import { broadcastObject, stateOf, type BroadcastRow, type BroadcastWire } from './wire.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -330,9 +330,9 @@ export async function announceDueBroadcasts(ctx: AppContext): Promise<number> {
   const at = now.toISOString();
   if (!(await anyDueAnnouncement(ctx.store.db, at))) return 0;
   return ctx.store.db.transaction().execute(async (tx) => {
-    const started = await claimDueStarts(tx, at);
+    const started = await claimDue(tx, 'start', at);
     for (const row of started) await announce(ctx, tx, row, now, 'Running');
-    const ended = await claimDueEnds(tx, at);
+    const ended = await claimDue(tx, 'end', at);
     for (const row of ended) await announce(ctx, tx, row, now, 'Ended');
     return started.length + ended.length;
   });

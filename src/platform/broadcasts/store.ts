@@ -78,36 +78,32 @@ const startDue = (eb: BroadcastsEb, at: string) => eb.and([eb('start_announced_a
 /** A started broadcast whose end has passed by `at` and was not announced (index scheduled_broadcasts_unended). */
 const endDue = (eb: BroadcastsEb, at: string) => eb.and([eb('start_announced_at', 'is not', null), eb('end_announced_at', 'is', null), eb('scheduled_end', '<=', at)]);
 
+/** What a claim marks and orders by: the start of broadcasts published at their start, or the end of started ones. */
+const CLAIMS = {
+  start: { due: startDue, mark: 'start_announced_at', time: 'scheduled_start' },
+  end: { due: endDue, mark: 'end_announced_at', time: 'scheduled_end' },
+} as const;
+
 /**
- * Claims the broadcasts published at their start (no manual_publish) whose start has passed by
- * `at` and was not announced: marks them announced and returns them, earliest first. A row is
- * claimed once, whichever process asks (the update re-checks the mark under the row's lock).
+ * Claims the broadcasts whose start (or end) is due by `at` (startDue, endDue): marks them
+ * announced and returns them, earliest first. A row is claimed once, whichever process asks (the
+ * update re-checks the mark under the row's lock).
  */
-export async function claimDueStarts(db: DbOrTx, at: string): Promise<BroadcastRow[]> {
+export async function claimDue(db: DbOrTx, which: keyof typeof CLAIMS, at: string): Promise<BroadcastRow[]> {
+  const { due, mark, time } = CLAIMS[which];
   const rows = await db
     .updateTable('scheduled_broadcasts')
-    .set({ start_announced_at: at })
-    .where((eb) => startDue(eb, at))
+    .set({ [mark]: at })
+    .where((eb) => due(eb, at))
     .returningAll()
     .execute();
-  return rows.sort((a, b) => a.scheduled_start.localeCompare(b.scheduled_start) || a.broadcast_id.localeCompare(b.broadcast_id));
+  return rows.sort((a, b) => a[time].localeCompare(b[time]) || a.broadcast_id.localeCompare(b.broadcast_id));
 }
 
-/** Claims the started broadcasts whose end has passed by `at` and was not announced, as claimDueStarts does. */
-export async function claimDueEnds(db: DbOrTx, at: string): Promise<BroadcastRow[]> {
-  const rows = await db
-    .updateTable('scheduled_broadcasts')
-    .set({ end_announced_at: at })
-    .where((eb) => endDue(eb, at))
-    .returningAll()
-    .execute();
-  return rows.sort((a, b) => a.scheduled_end.localeCompare(b.scheduled_end) || a.broadcast_id.localeCompare(b.broadcast_id));
-}
-
-/** Whether claimDueStarts or claimDueEnds would claim anything at `at`: a read, so that a tick with nothing due takes no write lock. */
+/** Whether claimDue would claim anything at `at`: a read, so that a tick with nothing due takes no write lock. */
 export async function anyDueAnnouncement(db: DbOrTx, at: string): Promise<boolean> {
   // One query per condition: each is answered by its own partial index.
-  for (const due of [startDue, endDue]) {
+  for (const { due } of Object.values(CLAIMS)) {
     if (await db.selectFrom('scheduled_broadcasts').select('broadcast_id').where((eb) => due(eb, at)).limit(1).executeTakeFirst()) return true;
   }
   return false;
