@@ -131,16 +131,71 @@ function mainThreadCpuUs(): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-/** A bare Fastify 5 instance, no logger, answering one route with a precomputed JSON body. */
-async function startBare(body: string): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * A bare Fastify 5 instance, no logger, answering one route with a precomputed JSON body; with
+ * `workUs`, after that many µs of busy work per request (the calibration).
+ */
+async function startBare(body: string, workUs = 0): Promise<{ url: string; close(): Promise<void> }> {
   const app = Fastify({ logger: false });
   app.get('/bare', (_request, reply) => {
+    if (workUs > 0) busyFor(workUs);
     reply.type('application/json; charset=utf-8').send(body);
   });
   await app.listen({ host: HOST, port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('the bare route has no TCP address');
   return { url: `http://${HOST}:${address.port}/bare`, close: () => app.close() };
+}
+
+/** Keeps the thread busy for `us` µs of wall time (the calibration's stand-in for a route's work). */
+function busyFor(us: number): void {
+  const end = process.hrtime.bigint() + BigInt(Math.round(us * 1000));
+  while (process.hrtime.bigint() < end);
+}
+
+/** Busy work per request, in µs, that the calibration adds to the bare route. */
+const CALIBRATION_WORK_US = [5, 10, 20];
+
+interface Calibration {
+  bodyBytes: number;
+  bare: Measurement;
+  rows: Array<{ workUs: number; measured: Measurement; ratio: number }>;
+}
+
+/**
+ * What a ratio to the bare route leaves for a route's own work on this machine: the bare route
+ * answering a post-by-id sized body, and the same route after 5, 10 and 20 µs of busy work per
+ * request, each against the plain one in the same run. The load and the body are post-by-id's.
+ */
+async function calibrate(): Promise<Calibration> {
+  console.log('\ncalibration: the bare route with a fixed amount of busy work per request, against itself');
+  const body = JSON.stringify({ data: { edit_history_post_ids: ['1861000000000000001'], id: '1861000000000000001', text: 'Calibration body of the size of a post-by-id answer, 154 bytes in all.' } });
+  const run = async (label: string, workUs: number) => {
+    const server = await startBare(body, workUs);
+    try {
+      return await measure(label, server.url, {});
+    } finally {
+      await server.close();
+    }
+  };
+  const bare = await run('bare        ', 0);
+  const rows: Calibration['rows'] = [];
+  for (const workUs of CALIBRATION_WORK_US) {
+    const measured = await run(`bare + ${String(workUs).padStart(2)} µs`, workUs);
+    rows.push({ workUs, measured, ratio: measured.requestsPerSecond / bare.requestsPerSecond });
+  }
+  return { bodyBytes: Buffer.byteLength(body), bare, rows };
+}
+
+function calibrationLines(c: Calibration): string[] {
+  return [
+    `Calibration (what a ratio leaves for a route's own work here): the bare route with busy work added to each request, against the plain bare route in the same run, ${c.bodyBytes}-byte body, the same load.`,
+    '',
+    '| Busy work per request | Requests/s | CPU µs/request | Ratio to the bare route |',
+    '| ---: | ---: | ---: | ---: |',
+    `| none | ${rps(c.bare)} | ${cpu(c.bare)} | 1.00 |`,
+    ...c.rows.map((r) => `| ${r.workUs} µs | ${rps(r.measured)} | ${cpu(r.measured)} | ${r.ratio.toFixed(2)} |`),
+  ];
 }
 
 interface ScenarioResult {
@@ -260,7 +315,7 @@ function profileLines(p: ProfileSummary): string[] {
   ];
 }
 
-function printConsole(results: ScenarioResult[], startup?: StartupResult): void {
+function printConsole(results: ScenarioResult[], startup?: StartupResult, calibration?: Calibration): void {
   const rows = table(results);
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const line = (r: string[]) => r.map((cell, c) => (c >= 3 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  ');
@@ -272,6 +327,7 @@ function printConsole(results: ScenarioResult[], startup?: StartupResult): void 
     for (const note of r.notes) console.log(`      ${note}`);
   }
   if (startup) for (const l of startupLines(startup)) console.log(l.replace(/\*\*/g, ''));
+  if (calibration) console.log(`\n${calibrationLines(calibration).join('\n')}`);
   const profiled = results.find((r) => r.profile);
   if (profiled?.profile) console.log(`\n${profileLines(profiled.profile).join('\n')}`);
   const failed = results.filter((r) => !r.pass).length + (startup && !(startup.coldStartPass && startup.rssPass) ? 1 : 0);
@@ -283,7 +339,7 @@ function environment(): { date: string; node: string; cpu: string; cores: number
   return { date: new Date().toISOString(), node: process.version, cpu: cpus[0]?.model.trim() ?? 'unknown', cores: cpus.length };
 }
 
-function markdown(results: ScenarioResult[], startup: StartupResult | undefined, skipped: string[]): string {
+function markdown(results: ScenarioResult[], startup: StartupResult | undefined, skipped: string[], calibration?: Calibration): string {
   const env = environment();
   const rows = table(results);
   const profiled = results.find((r) => r.profile);
@@ -298,6 +354,7 @@ function markdown(results: ScenarioResult[], startup: StartupResult | undefined,
     ...results.map((r) => `- **${verdict(r)}** ${verdictLine(r)}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`),
     ...(startup ? startupLines(startup) : []),
     ...skipped.map((s) => `- skipped: ${s}`),
+    ...(calibration ? ['', ...calibrationLines(calibration)] : []),
     ...(profiled?.profile ? ['', ...profileLines(profiled.profile)] : []),
   ];
   return lines.join('\n');
@@ -384,13 +441,15 @@ async function main(): Promise<void> {
       if (why) skipped.push(why);
       else results.push(...(await runStore('postgres', scratch)));
     }
+    let calibration: Calibration | undefined;
+    if (!only || only.includes('calibration')) calibration = await calibrate();
     let startup: StartupResult | undefined;
     if (!only || only.includes('startup')) {
       console.log('\nStartup: building dist/ and starting a compiled Plaza');
       startup = await measureStartup(scratch);
     }
-    printConsole(results, startup);
-    if (!only && !process.env.BENCH_SCENARIOS) writeReadme(markdown(results, startup, skipped));
+    printConsole(results, startup, calibration);
+    if (!only && !process.env.BENCH_SCENARIOS) writeReadme(markdown(results, startup, skipped, calibration));
     else console.log('\nBENCH_ONLY is set: bench/README.md is left as it is.');
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
@@ -398,7 +457,7 @@ async function main(): Promise<void> {
 }
 
 // A hard bound on the whole run, in case something hangs; unref'd so it never holds the process.
-const budgetMs = (2 * scenarios.length * 2 * (SECONDS + WARMUP_SECONDS + 60) + 300) * 1000;
+const budgetMs = ((2 * scenarios.length * 2 + CALIBRATION_WORK_US.length + 1) * (SECONDS + WARMUP_SECONDS + 60) + 300) * 1000;
 setTimeout(() => {
   console.error(`\nThe benchmark overran its ${budgetMs / 1000} s budget; stopping.`);
   process.exit(2);

@@ -59,6 +59,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function installNulGuard(app: FastifyInstance, problems: Problems): void {
   app.addHook('preValidation', (request, _reply, done) => {
+    // Query parameters and path segments come from the URL, where a NUL can only be sent
+    // percent-encoded: a request without a body and without %00 has nothing to walk.
+    if (request.body === undefined && !request.originalUrl.includes('%00')) return done();
     if (nestedDeeperThan(request.body, MAX_BODY_DEPTH)) {
       return done(invalidParameter(problems, 'body', [], `The request body nests more than ${MAX_BODY_DEPTH} levels deep`));
     }

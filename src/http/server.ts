@@ -4,9 +4,10 @@ import type { Socket } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { LIST_NAMES_KEYWORD } from './fields.js';
-import { createLogger } from './log.js';
+import { createLogger, requestLogger } from './log.js';
 import { lazySchemaController } from './lazy-schemas.js';
 import type { Metrics } from './metrics.js';
 
@@ -58,6 +59,7 @@ export async function createListener(config: Config, metrics: Metrics, listener:
         }),
       },
     }, config.logBufferBytes) as FastifyBaseLogger,
+    childLoggerFactory: (logger, bindings, options) => requestLogger(logger as Logger, bindings, options) as FastifyBaseLogger,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._-]{1,100}$/.test(given) ? given : randomUUID();
@@ -114,6 +116,7 @@ export async function createListener(config: Config, metrics: Metrics, listener:
     done();
   });
   metrics.instrument(app, listener);
+  writeAtEndOfTurn(app);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
@@ -129,6 +132,35 @@ export async function createListener(config: Config, metrics: Metrics, listener:
     return reply.type(contentType).send(body);
   });
   return app;
+}
+
+/**
+ * Answers leave together, once per turn of the event loop: each waits in its first onSend hook
+ * until the turn's check phase, after the poll phase has read and answered every request that
+ * arrived, as Redis writes its replies before it polls again. Then the first write to the clients'
+ * sockets wakes their readers and the next ones find them awake; written one by one as each
+ * finished, a short answer took longer than the client took to read it, and each write paid for
+ * waking a sleeping reader (on the bench's 2-core machine post-by-id measured 43 µs of CPU per
+ * request written at once, 39 written together). The same writes, at most one turn later.
+ */
+function writeAtEndOfTurn(app: FastifyInstance): void {
+  let due: Array<() => void> = [];
+  const writeDue = () => {
+    const now = due;
+    due = [];
+    for (const send of now) {
+      try {
+        send();
+      } catch (err) {
+        // One answer that cannot be finished must not keep the others of its turn from leaving.
+        app.log.error({ err }, 'an answer could not be sent');
+      }
+    }
+  };
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    if (due.length === 0) setImmediate(writeDue);
+    due.push(() => done(null, payload));
+  });
 }
 
 /**

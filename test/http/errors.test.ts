@@ -95,6 +95,7 @@ test('a NUL character anywhere in a query parameter, path segment or body field 
   const cases = [
     { res: await f.send('POST', '/2/webhooks', { auth: f.appAuth, body: { url: 'https://example.com/hook\u0000' } }), name: 'url', kind: 'body field' },
     { res: await f.get('/2/spaces/search?query=plaza%00', { auth: f.appAuth }), name: 'query', kind: 'query parameter' },
+    { res: await f.get('/2/users/by/username/ada%00', { auth: f.appAuth }), name: 'username', kind: 'path parameter' },
     { res: await f.send('POST', '/2/lists', { auth: f.oauth2As('ada'), body: { name: 'ok', description: 'nested \u0000' } }), name: 'description', kind: 'body field' },
   ];
   for (const { res, name, kind } of cases) {
