@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver, type Migration, type SqliteDialectConfig, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import { WriteCounter } from './generation.js';
-import { Snapshots, type FreshGeneration } from './snapshots.js';
+import { SnapshotConnection, Snapshots, type FreshGeneration } from './snapshots.js';
 import { withStatementCache } from './statement-cache.js';
 import { nameMarkedStatements } from './prepared-statements.js';
 import { checkpointInBackground, type BackgroundCheckpoints } from './sqlite-checkpoints.js';
@@ -63,6 +63,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   const dialect = dialectOf(url);
   let db: Db;
   let closePool = async () => {};
+  let closeSnapshots = async () => {};
   let checkpoints: BackgroundCheckpoints | undefined;
   // The impression ledger is written after reads and read by no cached answer; the word counts are
   // remade from posts by a background job (search/term-hours.ts) and change no answer.
@@ -79,14 +80,17 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     pgModule.types.setTypeParser(20, (v) => Number(v));
     // JIT off: Plaza's queries are short, and compiling one that crosses jit_above_cost (a count of
     // a common word over a large store) costs more than running it.
-    const pool = new pgModule.Pool({ connectionString: url, max: 10, options: '-c jit=off' });
+    // Ten connections for queries, and one kept for the generation's (SnapshotConnection).
+    const pool = new pgModule.Pool({ connectionString: url, max: 11, options: '-c jit=off' });
     // An idle connection the server drops (a restart, an administrator) is an 'error' event on the
     // pool; unheard, it would end the process. The pool has already discarded that connection.
     pool.on('error', onConnectionError);
     nameMarkedStatements(pool);
     closePool = connectionsClosed(pool);
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writes] });
-    const snapshots = new Snapshots(pool);
+    const connection = new SnapshotConnection(pool, onConnectionError);
+    closeSnapshots = () => connection.close();
+    const snapshots = new Snapshots(connection.query);
     freshGeneration = () => snapshots.fresh();
   } else {
     if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
@@ -127,6 +131,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     checkpoints,
     close: async () => {
       await checkpoints?.close();
+      await closeSnapshots();
       await db.destroy();
       await closePool();
     },

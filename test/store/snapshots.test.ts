@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
-import { SETTLED_MS, Snapshots, type FreshGeneration } from '../../src/store/snapshots.js';
+import { dropPostgresDatabase, freshPostgresDatabase } from '../support/server.js';
+import { SETTLED_MS, SnapshotConnection, Snapshots, type FreshGeneration } from '../../src/store/snapshots.js';
 
 const adminUrl = process.env.DATABASE_URL;
 const skip = adminUrl ? false : 'PostgreSQL only: run with DATABASE_URL';
@@ -9,13 +10,15 @@ const skip = adminUrl ? false : 'PostgreSQL only: run with DATABASE_URL';
 /** Runs `check` with a pool, retrying while another test's commit (on any database of the server) moves the snapshot under it. */
 async function withSteadySnapshots(check: (snapshots: Snapshots, clock: { ms: number }, pool: pg.Pool) => Promise<boolean>): Promise<void> {
   const pool = new pg.Pool({ connectionString: adminUrl, max: 2 });
+  const connection = new SnapshotConnection(pool);
   try {
     for (let tries = 0; tries < 50; tries++) {
       const clock = { ms: 1_000_000 };
-      if (await check(new Snapshots(pool, () => clock.ms), clock, pool)) return;
+      if (await check(new Snapshots(connection.query, () => clock.ms), clock, pool)) return;
     }
     assert.fail('the server committed between every two reads of 50 tries');
   } finally {
+    await connection.close();
     await pool.end();
   }
 }
@@ -43,35 +46,34 @@ test('the generation is settled once the same snapshot has held SETTLED_MS, and 
 
 test('the responses of one turn share one read of the generation, sent after they all asked; a later one reads again', { skip }, async () => {
   const pool = new pg.Pool({ connectionString: adminUrl, max: 2 });
-  const sent: string[] = [];
-  const query = pool.query.bind(pool);
-  pool.query = ((text: string) => (sent.push(text), query(text))) as typeof pool.query;
+  const connection = new SnapshotConnection(pool);
+  let sent = 0;
   try {
-    const snapshots = new Snapshots(pool);
+    const snapshots = new Snapshots(() => (sent++, connection.query()));
     const together: Array<Promise<FreshGeneration>> = [snapshots.fresh(), snapshots.fresh(), snapshots.fresh()];
-    assert.equal(sent.length, 0, 'nothing is sent in the turn the responses ask');
+    assert.equal(sent, 0, 'nothing is sent in the turn the responses ask');
     const answers = await Promise.all(together);
-    assert.equal(sent.length, 1);
+    assert.equal(sent, 1);
     assert.ok(answers.every((a) => a === answers[0]));
     await snapshots.fresh();
-    assert.equal(sent.length, 2);
+    assert.equal(sent, 2);
   } finally {
+    await connection.close();
     await pool.end();
   }
 });
 
 test('while a read of the generation is in flight, responses that ask wait for its answer and share the next read, sent then', { skip }, async () => {
   const pool = new pg.Pool({ connectionString: adminUrl, max: 2 });
-  const sent: string[] = [];
+  const connection = new SnapshotConnection(pool);
+  const sent: number[] = [];
   const gates: Array<() => void> = [];
-  const query = pool.query.bind(pool);
-  pool.query = ((text: string) => {
-    sent.push(text);
-    return new Promise<void>((open) => gates.push(open)).then(() => query(text));
-  }) as typeof pool.query;
   const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
   try {
-    const snapshots = new Snapshots(pool);
+    const snapshots = new Snapshots(() => {
+      sent.push(sent.length);
+      return new Promise<void>((open) => gates.push(open)).then(() => connection.query());
+    });
     const first = snapshots.fresh();
     await turn();
     await turn();
@@ -91,6 +93,31 @@ test('while a read of the generation is in flight, responses that ask wait for i
     assert.equal(answers[0], answers[1]);
   } finally {
     for (const open of gates) open();
+    await connection.close();
     await pool.end();
+  }
+});
+
+test('the connection kept for the generation is replaced when the server ends it: the end is reported, not fatal, and the next read checks out another', { skip }, async () => {
+  const url = await freshPostgresDatabase(adminUrl!);
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const reported: Error[] = [];
+  const connection = new SnapshotConnection(pool, (err) => reported.push(err));
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const snapshot = /^\d+:\d+:/;
+    assert.match(await connection.query(), snapshot);
+    const ended = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [new URL(url).pathname.slice(1)]);
+    assert.equal(ended.rowCount, 1, 'the one kept connection');
+    for (let i = 0; i < 100 && reported.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.match(String(reported[0]), /terminat/);
+    assert.match(await connection.query(), snapshot);
+    assert.equal(pool.totalCount, 1, 'the ended connection left the pool');
+  } finally {
+    await admin.end();
+    await connection.close();
+    await pool.end();
+    await dropPostgresDatabase(url);
   }
 });
