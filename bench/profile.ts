@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Session } from 'node:inspector/promises';
-import { findSourceMap } from 'node:module';
+import fs from 'node:fs';
+import { findSourceMap, SourceMap } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 /** Where the time of a profiled run went: the functions with the most self time. */
@@ -57,12 +58,34 @@ function summarise(nodes: ProfileNode[], seconds: number, top: number): ProfileS
   return { seconds, samples: busy, top: ranked.map((f) => ({ name: f.name, where: f.where, percent: busy ? (100 * f.hits) / busy : 0 })) };
 }
 
-/** Where a profiled function is: in the TypeScript source when its compiled file has a source map loaded. */
+/** Where a profiled function is: in the TypeScript source when its compiled file has a source map. */
 function original(url: string, line: number, column = 0): string {
   const file = url.startsWith('file://') ? fileURLToPath(url) : url;
-  const entry = findSourceMap(file)?.findEntry(line, column);
-  if (entry && 'originalSource' in entry && entry.originalSource) return `${shorten(entry.originalSource)}:${entry.originalLine + 1}`;
+  const own = ownSourceMap(file);
+  const entry = (own ?? findSourceMap(file))?.findEntry(line, column);
+  if (entry && 'originalSource' in entry && entry.originalSource) {
+    // The bundle's own map names its sources relative to itself.
+    const source = own ? path.resolve(path.dirname(file), entry.originalSource) : entry.originalSource;
+    return `${shorten(source)}:${entry.originalLine + 1}`;
+  }
   return `${shorten(url)}:${line + 1}`;
+}
+
+const ownSourceMaps = new Map<string, SourceMap | null>();
+
+/**
+ * The source map written beside a compiled file (dist/app.js.map). The bench runs under tsx, whose
+ * loader hands Node a map of its own for every file it loads, dist/ included: one that maps the
+ * bundle onto itself, so findSourceMap named lines of dist/app.js.
+ */
+function ownSourceMap(file: string): SourceMap | undefined {
+  let map = ownSourceMaps.get(file);
+  if (map === undefined) {
+    const beside = `${file}.map`;
+    map = path.isAbsolute(file) && fs.existsSync(beside) ? new SourceMap(JSON.parse(fs.readFileSync(beside, 'utf8'))) : null;
+    ownSourceMaps.set(file, map);
+  }
+  return map ?? undefined;
 }
 
 /** A file URL as a path from the repository (node_modules/... or src/...). */
