@@ -169,7 +169,9 @@ interface Calibration {
  */
 async function calibrate(): Promise<Calibration> {
   console.log('\ncalibration: the bare route with a fixed amount of busy work per request, against itself');
-  const body = JSON.stringify({ data: { edit_history_post_ids: ['1861000000000000001'], id: '1861000000000000001', text: 'Calibration body of the size of a post-by-id answer, 154 bytes in all.' } });
+  // post-by-id's answer: 154 bytes, the text padded to make it so.
+  const shaped = (text: string) => JSON.stringify({ data: { edit_history_post_ids: ['1861000000000000001'], id: '1861000000000000001', text } });
+  const body = shaped('x'.repeat(154 - Buffer.byteLength(shaped(''))));
   const run = async (label: string, workUs: number) => {
     const server = await startBare(body, workUs);
     try {
