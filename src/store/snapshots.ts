@@ -35,8 +35,8 @@ export type SnapshotQuery = () => Promise<string>;
 /**
  * One connection of the pool kept for the generation's query, checked out once rather than for
  * each query: the pool's checkout and release (their events, a turn of the event loop) cost
- * post-by-id on PostgreSQL about a tenth of its CPU per request, at one generation query for every
- * few requests. A connection that fails is handed back to the pool to be destroyed, reported, and
+ * post-by-id on PostgreSQL about 8% of its CPU per request, at one generation query for every few
+ * requests. A connection that fails is handed back to the pool to be destroyed, reported, and
  * the next query checks out another.
  */
 export class SnapshotConnection {
