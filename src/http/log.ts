@@ -1,4 +1,4 @@
-import pino, { type Logger, type LoggerOptions } from 'pino';
+import pino, { type Level, type Logger, type LoggerOptions } from 'pino';
 
 /**
  * Where every log line of the process goes: stdout, through a bounded buffer. Writing never
@@ -49,8 +49,6 @@ export function logSink(maxBufferedBytes = 8 * 1024 * 1024): BoundedLogSink {
 export function createLogger(options: LoggerOptions, maxBufferedBytes?: number): Logger {
   return pino(options, logSink(maxBufferedBytes));
 }
-
-type LogMethod = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
 /**
  * A request's logger (Fastify's childLoggerFactory), whose pino child is made when the request
@@ -116,7 +114,7 @@ export class RequestLogger {
 
   silent(): void {}
 
-  private write(method: LogMethod, args: unknown[]): void {
+  private write(method: Level, args: unknown[]): void {
     if (!this.isLevelEnabled(method)) return;
     (this.logger[method] as (...a: unknown[]) => void)(...args);
   }
