@@ -1,10 +1,13 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 
-/** A new, empty PostgreSQL database next to `adminUrl`'s; drop it with dropPostgresDatabase. */
-export async function freshPostgresDatabase(adminUrl: string, prefix = 'plaza_test'): Promise<string> {
+/**
+ * A new PostgreSQL database next to `adminUrl`'s, empty or a copy of `template`; drop it with
+ * dropPostgresDatabase.
+ */
+export async function freshPostgresDatabase(adminUrl: string, prefix = 'plaza_test', template?: string): Promise<string> {
   const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
-  await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
+  await adminQuery(adminUrl, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();

@@ -9,6 +9,7 @@ import { startPlaza, type Plaza } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig, type ConfigOverrides } from '../../src/config.js';
 import { dropPostgresDatabase, freshPostgresDatabase } from './postgres.js';
+import { copyTemplate, demoTemplate, rebaseMedia } from './template.js';
 import type { CredentialsFile } from '../../src/seed/credentials.js';
 
 /**
@@ -28,12 +29,17 @@ export async function startTestPlaza(overrides: ConfigOverrides = {}, deps: { cl
   // A Plaza given another's store leaves the store to its owner; stores are dropped once every
   // Plaza of the file has closed.
   const owned = overrides.databaseUrl === undefined;
-  const databaseUrl = overrides.databaseUrl ?? (process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : path.join(dataDir, 'plaza.sqlite'));
+  const adminUrl = process.env.DATABASE_URL;
+  const template = owned && seedsFromTemplate(overrides, deps.clock) ? await demoTemplate(adminUrl) : undefined;
+  const databaseUrl =
+    overrides.databaseUrl ??
+    (template ? await copyTemplate(template, dataDir, adminUrl) : adminUrl ? await freshPostgresDatabase(adminUrl) : path.join(dataDir, 'plaza.sqlite'));
   // A second Plaza on a store mints no credentials of its own (they are minted once per store): it
   // is given the first one's file, as an operator would.
   const shared = credentialsFiles.get(databaseUrl);
   const plaza = await boot({ ...(shared ? { credentialsFile: shared } : {}), ...overrides, databaseUrl, dataDir }, deps);
   if (!shared) credentialsFiles.set(databaseUrl, plaza.ctx.config.credentialsFile);
+  if (template) await rebaseMedia(template, plaza, dataDir);
   cleanups.push({
     close: () => plaza.close(),
     async remove() {
@@ -45,6 +51,16 @@ export async function startTestPlaza(overrides: ConfigOverrides = {}, deps: { cl
 }
 
 const credentialsFiles = new Map<string, string>();
+
+/**
+ * A server that would seed the demo workspace at about the present boots from a copy of the one
+ * seeded for the whole run (test/support/template.ts), which is the same workspace seeded moments
+ * earlier. A clock set elsewhere in time (a test of the release history) seeds its own, at its time.
+ */
+function seedsFromTemplate(overrides: ConfigOverrides, clock: Clock | undefined): boolean {
+  if (overrides.seedDemo === false) return false;
+  return !clock || Math.abs(clock.now().getTime() - Date.now()) < 60_000;
+}
 
 // Registered when this module loads, at the root of the importing test file, so servers started
 // in `before` hooks live until every test of the file has run.
