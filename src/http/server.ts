@@ -109,6 +109,7 @@ export async function createListener(config: Config, metrics: Metrics, listener:
   self = app as unknown as FastifyInstance;
 
   limitConnectionsPerAddress(app.server, config.maxConnectionsPerAddress);
+  closeConnectionsOnceAnswered(app);
   await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
   // Hooks on every request are callback-style: an async hook costs each request its promise turns.
   app.addHook('onRequest', (request, reply, done) => {
@@ -206,6 +207,24 @@ function limitConnectionsPerAddress(server: http.Server, max: number): void {
 const SECRET_PARAMETERS = new Set(['access_token', 'oauth_token', 'oauth_verifier', 'code', 'code_verifier', 'client_secret', 'token', 'refresh_token', 'password', 'crc_token']);
 
 /** The URL as logged: the value of every secret-bearing query parameter replaced by [Redacted]. */
+/**
+ * On close, Node ends the keep-alive connections that are idle at that moment; one whose answer is
+ * still being written (a file streaming out) would stay open once answered until the keep-alive
+ * time-out, 72 s in Fastify, and hold the close that long. Answers that finish once the close has
+ * begun end their connection (gracefully: everything written has left).
+ */
+function closeConnectionsOnceAnswered(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (closing) request.raw.socket?.end();
+    done();
+  });
+}
+
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
