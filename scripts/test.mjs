@@ -50,8 +50,9 @@ if (files.length === 0) {
   process.exit(1);
 }
 fs.rmSync(out, { recursive: true, force: true });
+// src/main.ts too: tests that start the `plaza` command in a child process run it compiled (test/support/cli.ts).
 await build({
-  entryPoints: files,
+  entryPoints: [...files, path.join(root, 'src/main.ts')],
   outdir: out,
   outbase: root,
   bundle: true,

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import type { CredentialsFile } from '../src/seed/credentials.js';
 import { call, dropPostgresDatabase, freshPostgresDatabase, oauth1Header } from './support/server.js';
+import { plazaArgs } from './support/cli.js';
 
 /**
  * `plaza serve` as a user runs it: the real CLI in a child process, on port 0, with a temporary
@@ -48,7 +49,7 @@ class Serve {
   constructor(args: string[]) {
     // The child gets no DATABASE_URL or PLAZA_* settings of its own: the flags say everything.
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'DATABASE_URL' && !k.startsWith('PLAZA_')));
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve', ...args], {
+    this.child = spawn(process.execPath, plazaArgs('serve', ...args), {
       cwd: repo,
       env: { ...env, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { WebhookReceiver } from '../events/webhooks-receiver.js';
+import { plazaArgs, plazaCli } from '../support/cli.js';
 import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { Receiver } from './cli-support.js';
 import { adminFixtures } from './support.js';
@@ -38,7 +39,7 @@ after(async () => {
 
 /** Starts `plaza listen` and resolves once it says it is ready; its output is collected. */
 async function startListen(...args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/main.ts'), 'listen', '--forward-to', local.url('/local'), '--app', f.selfServe.id, '--poll-ms', '100', '--credentials-file', file, ...args]);
+  const child = spawn(process.execPath, plazaArgs('listen', '--forward-to', local.url('/local'), '--app', f.selfServe.id, '--poll-ms', '100', '--credentials-file', file, ...args));
   children.push(child);
   const out = { stdout: '', stderr: '' };
   child.stdout.on('data', (c: Buffer) => (out.stdout += c.toString()));
@@ -132,7 +133,6 @@ test('"or an Activity subscription": listen forwards the events of the app\'s Ac
 });
 
 test('plaza listen fails with one line on an unknown app or a bad --forward-to; --help has an example', async () => {
-  const { plazaCli } = await import('./cli-support.js');
   const unknown = await plazaCli('listen', '--forward-to', local.url(), '--app', 'No Such App', '--credentials-file', file);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr.trim(), /^plaza listen: 400: .*No Such App/);

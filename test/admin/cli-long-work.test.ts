@@ -3,7 +3,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { WebhookReceiver } from '../events/webhooks-receiver.js';
 import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
-import { plazaCli } from './cli-support.js';
+import { plazaCli } from '../support/cli.js';
 import { adminFixtures } from './support.js';
 
 /**

@@ -1,16 +1,5 @@
-import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-
-/** Runs the CLI as a user would (through tsx), with a bounded time. */
-export function plazaCli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', path.resolve('src/main.ts'), ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 export interface Hit {
   method: string;

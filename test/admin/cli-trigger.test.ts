@@ -5,7 +5,8 @@ import { after, before, test } from 'node:test';
 import { ACCOUNT_ACTIVITY_KINDS } from '../../src/admin/samples.js';
 import { ACTIVITY_EVENT_TYPES } from '../../src/platform/activity/event-types.js';
 import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
-import { plazaCli, Receiver } from './cli-support.js';
+import { plazaCli } from '../support/cli.js';
+import { Receiver } from './cli-support.js';
 import { adminFixtures } from './support.js';
 
 /**

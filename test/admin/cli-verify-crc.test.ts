@@ -3,7 +3,8 @@ import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
-import { plazaCli, Receiver } from './cli-support.js';
+import { plazaCli } from '../support/cli.js';
+import { Receiver } from './cli-support.js';
 
 /**
  * `plaza verify-crc URL [--app ID]` (issue #17 "The CLI"): a CRC challenge as the platform sends

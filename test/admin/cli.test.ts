@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { before, test } from 'node:test';
+import { plazaCli } from '../support/cli.js';
 import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
 
 /**
@@ -16,15 +16,6 @@ before(async () => {
   plaza = await startTestPlaza();
   file = path.join(plaza.dataDir, 'credentials.json');
 });
-
-/** Runs the CLI as a user would (through tsx), with a bounded time. */
-function plazaCli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', path.resolve('src/main.ts'), ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 test('plaza users and plaza apps list what the running Plaza holds, as a table or --json', async () => {
   const users = await plazaCli('users', '--credentials-file', file);

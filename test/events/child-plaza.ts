@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { plazaArgs } from '../support/cli.js';
 
 /**
- * A real Plaza process (`node --import tsx src/main.ts serve`) on a given store, for the tests
+ * A real Plaza process (`plaza serve`, test/support/cli.ts) on a given store, for the tests
  * that need a second process or a kill -9. `stop()` always ends it; tests call it in `after`.
  */
 export interface ChildPlaza {
@@ -18,7 +19,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 export async function startChildPlaza(opts: { db: string; dataDir: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<ChildPlaza> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/main.ts', 'serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--db', opts.db, '--data-dir', opts.dataDir, '--credentials-file', path.join(opts.dataDir, 'credentials.json')],
+    plazaArgs('serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--db', opts.db, '--data-dir', opts.dataDir, '--credentials-file', path.join(opts.dataDir, 'credentials.json')),
     { cwd: ROOT, env: { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -6,9 +6,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CredentialsFile } from '../../src/seed/credentials.js';
 import { dropPostgresDatabase, freshPostgresDatabase } from '../support/server.js';
+import { plazaArgs } from '../support/cli.js';
 
 /**
- * `plaza serve` in a real child process (`node --import tsx src/main.ts serve --port 0 ...`), on a
+ * `plaza serve` in a real child process (`plaza serve --port 0 ...`, test/support/cli.ts), on a
  * store that outlives it: a SQLite file in a temp folder, or a fresh PostgreSQL database when
  * DATABASE_URL is set. The real ports come from the credentials file it writes.
  */
@@ -57,7 +58,7 @@ export function startPlazaChild(store: ChildStore, o: { stdout: 'read' | 'stalle
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'DATABASE_URL' && !k.startsWith('PLAZA_')));
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/main.ts', 'serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--data-dir', store.root, '--credentials-file', store.credentialsFile, '--db', store.db],
+    plazaArgs('serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--data-dir', store.root, '--credentials-file', store.credentialsFile, '--db', store.db),
     { cwd: repo, env: { ...env, LOG_LEVEL: 'info', ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import type { CredentialsFile } from '../../src/seed/credentials.js';
 import { call } from '../support/server.js';
+import { plazaArgs } from '../support/cli.js';
 
 /**
  * `plaza` as a newcomer runs it (a child process each): its help, its version, its start-up
@@ -35,7 +36,7 @@ interface Run {
 function plaza(args: string[]): Run {
   // No DATABASE_URL or PLAZA_* of the test's own: the flags say everything.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'DATABASE_URL' && !k.startsWith('PLAZA_')));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: repo, env: { ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, plazaArgs(...args), { cwd: repo, env: { ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let out = '';
   let err = '';
