@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { eventually } from './support/wait.js';
 
 /**
  * `npm start` as a supervisor runs it: the README's start command builds dist/ and runs the
@@ -35,14 +36,14 @@ async function npmStart(): Promise<{ npm: ChildProcess; server: number; baseUrl:
   let stderr = '';
   npm.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const credentials = path.join(dataDir, 'credentials.json');
-  const baseUrl = await waitFor(STARTED_WITHIN_MS, () => {
+  const baseUrl = await eventually(() => {
     if (npm.exitCode !== null) throw new Error(`npm start exited with ${npm.exitCode}: ${stderr}`);
     try {
       return (JSON.parse(fs.readFileSync(credentials, 'utf8')) as { base_url?: string }).base_url || undefined;
     } catch {
       return undefined;
     }
-  });
+  }, 'the credentials file', STARTED_WITHIN_MS);
   const server = childrenOf(npm.pid!).find((pid) => commandOf(pid).includes('dist/main.js'));
   assert.ok(server, `no server process under npm (${childrenOf(npm.pid!).map(commandOf).join('; ')})`);
   return { npm, server, baseUrl };
@@ -53,7 +54,7 @@ test('npm start runs the compiled server directly under npm: SIGTERM to the npm 
   assert.equal((await fetch(`${baseUrl}/healthz`)).status, 200);
   const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
   process.kill(npm.pid!, 'SIGTERM');
-  await waitFor(STOPPED_WITHIN_MS, () => (alive(server) ? undefined : true));
+  await eventually(() => !alive(server), 'the server process to exit', STOPPED_WITHIN_MS);
   await exited;
   await assert.rejects(fetch(`${baseUrl}/healthz`), 'nothing listens on the port any more');
 });
@@ -62,20 +63,9 @@ test('SIGTERM to the server process itself stops it, and npm start ends with it'
   const { npm, server } = await npmStart();
   const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
   process.kill(server, 'SIGTERM');
-  await waitFor(STOPPED_WITHIN_MS, () => (alive(server) ? undefined : true));
+  await eventually(() => !alive(server), 'the server process to exit', STOPPED_WITHIN_MS);
   assert.equal(await exited, 0, 'the server shut down cleanly, so npm start exits 0');
 });
-
-/** Polls `check` until it returns a value, failing after `ms`. */
-async function waitFor<T>(ms: number, check: () => T | undefined): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 function alive(pid: number): boolean {
   try {

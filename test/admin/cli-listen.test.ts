@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { WebhookReceiver } from '../events/webhooks-receiver.js';
 import { plazaArgs, plazaCli } from '../support/cli.js';
+import { eventually } from '../support/wait.js';
 import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { Receiver } from './cli-support.js';
 import { adminFixtures } from './support.js';
@@ -45,7 +46,7 @@ async function startListen(...args: string[]) {
   child.stdout.on('data', (c: Buffer) => (out.stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out.stderr += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  await until(() => out.stdout.includes('Ready'), () => `listen ready (stderr: ${out.stderr})`);
+  await eventually(() => out.stdout.includes('Ready'), () => `listen ready (stderr: ${out.stderr})`, 30_000);
   return {
     out,
     async stop() {
@@ -53,14 +54,6 @@ async function startListen(...args: string[]) {
       return exited;
     },
   };
-}
-
-async function until(check: () => boolean, what: () => string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const sign = (body: string) => `sha256=${createHmac('sha256', f.selfServe.consumer_secret).update(body).digest('base64')}`;
@@ -72,7 +65,7 @@ test('"forwards every delivery meant for the app\'s webhooks to a local URL", si
   assert.equal(mention.status, 201, mention.text);
   const id = mention.body.data.id;
   const forwarded = () => local.hits.find((h) => h.body.includes(id));
-  await until(() => !!forwarded() && /tweet_create_events/.test(listen.out.stdout), () => `the mention forwarded (stdout: ${listen.out.stdout})`);
+  await eventually(() => !!forwarded() && /tweet_create_events/.test(listen.out.stdout), () => `the mention forwarded (stdout: ${listen.out.stdout})`, 30_000);
   const hit = forwarded()!;
   assert.equal(hit.url, '/local');
   assert.equal(hit.headers['x-twitter-webhooks-signature'], sign(hit.body));
@@ -98,7 +91,7 @@ test('"--events TYPES" forwards only those types', async () => {
   assert.equal(fan.status, 201, fan.text);
   const follow = await a.admin('POST', `/admin/users/${fan.body.data.id}/following`, { body: { target_user_id: f.user('chen').id } });
   assert.equal(follow.status, 200, follow.text);
-  await until(() => local.hits.slice(before).some((h) => h.body.includes('follow_events')) && /follow_events {2}\d/.test(listen.out.stdout), () => `the follow forwarded (stdout: ${listen.out.stdout})`);
+  await eventually(() => local.hits.slice(before).some((h) => h.body.includes('follow_events')) && /follow_events {2}\d/.test(listen.out.stdout), () => `the follow forwarded (stdout: ${listen.out.stdout})`, 30_000);
   // Deliveries come in log order: by the follow, the mention was passed over.
   assert.ok(!local.hits.slice(before).some((h) => h.body.includes(mention.body.data.id)), 'the mention is not forwarded');
   assert.doesNotMatch(listen.out.stdout, /tweet_create_events/);
@@ -116,7 +109,7 @@ test('"or an Activity subscription": listen forwards the events of the app\'s Ac
   const before = local.hits.length;
   const changed = await a.admin('PATCH', `/admin/users/${dana.id}/profile`, { body: { description: 'Now watched by listen' } });
   assert.equal(changed.status, 200, changed.text);
-  await until(() => local.hits.slice(before).some((h) => h.body.includes('Now watched by listen')) && /profile\.update\.bio {2}200/.test(listen.out.stdout), () => `the bio change forwarded (stdout: ${listen.out.stdout})`);
+  await eventually(() => local.hits.slice(before).some((h) => h.body.includes('Now watched by listen')) && /profile\.update\.bio {2}200/.test(listen.out.stdout), () => `the bio change forwarded (stdout: ${listen.out.stdout})`, 30_000);
   const hit = local.hits.slice(before).find((h) => h.body.includes('Now watched by listen'))!;
   assert.equal(hit.headers['x-twitter-webhooks-signature'], sign(hit.body));
   const body = JSON.parse(hit.body);
@@ -127,7 +120,7 @@ test('"or an Activity subscription": listen forwards the events of the app\'s Ac
   // Exactly once, though the listener polls on: by the time a later change arrives, the first came once.
   const again = await a.admin('PATCH', `/admin/users/${dana.id}/profile`, { body: { description: 'Watched again' } });
   assert.equal(again.status, 200, again.text);
-  await until(() => local.hits.slice(before).some((h) => h.body.includes('Watched again')), () => 'the second change forwarded');
+  await eventually(() => local.hits.slice(before).some((h) => h.body.includes('Watched again')), () => 'the second change forwarded');
   assert.equal(local.hits.slice(before).filter((h) => JSON.parse(h.body).data?.payload?.after === 'Now watched by listen').length, 1);
   assert.equal(await listen.stop(), 0);
 });

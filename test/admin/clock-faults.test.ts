@@ -4,7 +4,8 @@ import { after, before, test } from 'node:test';
 import { startPlaza, type Plaza } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { StreamClient } from '../events/activity-support.js';
-import { eventually, WebhookReceiver } from '../events/webhooks-receiver.js';
+import { WebhookReceiver } from '../events/webhooks-receiver.js';
+import { eventually } from '../support/wait.js';
 import { call, fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { adminFixtures } from './support.js';
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { linkAccountUser } from '../../src/ads/accounts/store.js';
 import { creativesKit } from './creatives-support.js';
+import { eventually } from '../support/wait.js';
 import { startAdsPlaza, type AdsKit } from './support.js';
 
 /** Issue #13: posts through the advertising interface, scheduled posts and draft posts. */
@@ -216,12 +217,11 @@ test('scheduled posts are published by the injected clock: when scheduled_at com
   const made = (await k.sandbox.post(base, { query: { as_user_id: adaId, text: 'Published by the clock', scheduled_at: at, nullcast: false } })).body.data;
   assert.equal(made.scheduled_status, 'SCHEDULED');
   k.clock.offsetMs += 11 * 60_000;
-  const deadline = Date.now() + 15_000;
-  let current = made;
-  while (current.scheduled_status === 'SCHEDULED' && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    current = (await k.sandbox.get(`${base}/${made.id}`)).body.data;
-  }
+  // The publisher looks for due posts every second of real time.
+  const current = await eventually(async () => {
+    const now = (await k.sandbox.get(`${base}/${made.id}`)).body.data;
+    return now.scheduled_status !== 'SCHEDULED' && now;
+  }, 'the scheduled post to be published', 15_000);
   assert.equal(current.scheduled_status, 'COMPLETED');
   assert.match(current.post_id, /^[0-9]+$/);
   assert.ok(current.completed_at);

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { issueOAuth2Tokens } from '../../src/auth/issue.js';
 import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
-import { WebhookReceiver, eventually } from './webhooks-receiver.js';
+import { WebhookReceiver } from './webhooks-receiver.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * Account Activity v2 (issue #10 "Account Activity v2"; shared/reference/platform.md §1): the

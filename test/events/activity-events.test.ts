@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { call, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { graphFixtures, type GraphFixtures } from '../platform/graph-support.js';
-import { eventually, StreamClient } from './activity-support.js';
+import { StreamClient } from './activity-support.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * Event types of spec 000's table and the reference's list, each emitted by the change that

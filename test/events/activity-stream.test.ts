@@ -4,7 +4,8 @@ import { after, before, beforeEach, test } from 'node:test';
 import { appendEvent, eventsAfter } from '../../src/events/log.js';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
 import { graphFixtures, type GraphFixtures } from '../platform/graph-support.js';
-import { eventually, StreamClient } from './activity-support.js';
+import { StreamClient } from './activity-support.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * GET /2/activity/stream (spec 000 "Events", reference §7) over real sockets: envelopes,

@@ -88,12 +88,3 @@ export class StreamClient {
     this.request?.destroy();
   }
 }
-
-/** Polls `check` (for state outside a stream) until it holds; fails after `timeoutMs`. */
-export async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -4,7 +4,8 @@ import { issueOAuth2Tokens } from '../../src/auth/issue.js';
 import { ManualClock } from '../../src/clock.js';
 import { DELIVERY_ID_HEADER, EVENT_ID_HEADER } from '../../src/events/delivery.js';
 import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
-import { eventually, WebhookReceiver } from './webhooks-receiver.js';
+import { WebhookReceiver } from './webhooks-receiver.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * Replay (issue #10 "Replay"; shared/reference/platform.md §1 "Replay"): POST /2/webhooks/replay

@@ -11,7 +11,8 @@ import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from '../../src/events/delivery.
 import { appendEvent } from '../../src/events/log.js';
 import { registerWebhookRouter } from '../../src/events/webhook-routers.js';
 import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
-import { eventually, signatureOf, WebhookReceiver } from './webhooks-receiver.js';
+import { signatureOf, WebhookReceiver } from './webhooks-receiver.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * The webhook delivery pipeline (issue #10 "The pipeline"; shared/reference/platform.md §1 "Event

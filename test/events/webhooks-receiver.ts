@@ -106,14 +106,3 @@ export class WebhookReceiver {
 export function signatureOf(raw: string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(raw).digest('base64')}`;
 }
-
-/** Polls `check` (a store read) until it holds; for state no request reveals. Bounded. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { CredentialsFile } from '../../src/seed/credentials.js';
 import { dropPostgresDatabase, freshPostgresDatabase } from '../support/server.js';
 import { plazaArgs } from '../support/cli.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * `plaza serve` in a real child process (`plaza serve --port 0 ...`, test/support/cli.ts), on a
@@ -72,19 +73,15 @@ export function startPlazaChild(store: ChildStore, o: { stdout: 'read' | 'stalle
     stderr: () => stderr,
     exited,
     async ready(ms = 60_000) {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        if (fs.existsSync(store.credentialsFile) && fs.statSync(store.credentialsFile).mtimeMs >= spawnedAt - 5) {
-          try {
-            return JSON.parse(fs.readFileSync(store.credentialsFile, 'utf8')) as CredentialsFile;
-          } catch {
-            // written right now: read it again
-          }
-        }
+      return eventually(() => {
         if (child.exitCode !== null || child.signalCode !== null) assert.fail(`plaza exited before it was up (${child.exitCode ?? child.signalCode}): ${stderr}`);
-        if (Date.now() > deadline) assert.fail(`plaza not up within ${ms} ms: ${stderr}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+        if (!fs.existsSync(store.credentialsFile) || fs.statSync(store.credentialsFile).mtimeMs < spawnedAt - 5) return undefined;
+        try {
+          return JSON.parse(fs.readFileSync(store.credentialsFile, 'utf8')) as CredentialsFile;
+        } catch {
+          return undefined; // written right now: read it again
+        }
+      }, () => `plaza to be up: ${stderr}`, ms);
     },
     async exitWithin(ms) {
       let timer: NodeJS.Timeout | undefined;

@@ -9,6 +9,7 @@ import { after, test } from 'node:test';
 import type { CredentialsFile } from '../../src/seed/credentials.js';
 import { call } from '../support/server.js';
 import { plazaArgs } from '../support/cli.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * `plaza` as a newcomer runs it (a child process each): its help, its version, its start-up
@@ -152,14 +153,12 @@ test('a script that waits for /readyz (200) can read the credentials file at onc
   const dataDir = path.join(root, 'ready');
   const run = plaza(['serve', '--port', String(port), '--ads-port', '0', '--ads-sandbox-port', '0', '--data-dir', dataDir]);
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
+  await eventually(async () => {
     const status = await call(base, '/readyz').then((r) => r.status, () => 0);
-    if (status === 200) break;
-    assert.ok(status === 0 || status === 503, `readyz answered ${status}`);
-    assert.ok(Date.now() < deadline && run.child.exitCode === null, `not ready\n${run.err()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    assert.ok(status === 0 || status === 503 || status === 200, `readyz answered ${status}`);
+    assert.equal(run.child.exitCode, null, `plaza exited\n${run.err()}`);
+    return status === 200;
+  }, () => `/readyz to answer 200\n${run.err()}`, 60_000);
   const creds = JSON.parse(fs.readFileSync(path.join(dataDir, 'credentials.json'), 'utf8')) as CredentialsFile;
   assert.equal(creds.base_url, base);
   assert.equal(creds.users[0].tokens.length, 2);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { ManualClock } from '../../src/clock.js';
-import { eventually } from '../events/webhooks-receiver.js';
+import { eventually } from '../support/wait.js';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
 import { graphFixtures, type GraphFixtures } from './graph-support.js';
 

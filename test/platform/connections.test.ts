@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
+import { eventually } from '../support/wait.js';
 import { streamFixtures } from './streams-support.js';
 
 /**
@@ -47,11 +48,11 @@ test('"Every connection is recorded (id, client_ip, connected_at, disconnected_a
   a.close();
   const sampleId = active.body.data.find((c: any) => c.endpoint_name === 'sample_stream').id;
   await a.until(() => a.ended, 'the client to close');
-  let inactive: any;
-  const deadline = Date.now() + 5_000;
-  do {
-    inactive = await f.g.get('/2/connections?status=inactive&endpoints=sample_stream&connection.fields=disconnected_at,disconnect_reason', { auth });
-  } while (inactive.body.meta.result_count === 0 && Date.now() < deadline && (await new Promise((r) => setTimeout(r, 20)), true));
+  // The server records the disconnect once it notices the socket gone.
+  const inactive = await eventually(async () => {
+    const res = await f.g.get('/2/connections?status=inactive&endpoints=sample_stream&connection.fields=disconnected_at,disconnect_reason', { auth });
+    return res.body.meta.result_count > 0 && res;
+  }, 'the inactive connection record');
   const record = inactive.body.data.find((c: any) => c.id === sampleId);
   assert.equal(record.disconnect_reason, 'ClientDisconnect');
   assert.ok(record.disconnected_at);

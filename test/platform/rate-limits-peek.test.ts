@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { EventEmitter, once } from 'node:events';
 import { after, test } from 'node:test';
 import { ManualClock } from '../../src/clock.js';
 import { FixedWindowRateLimiter, MemoryRateLimitCounter, RedisRateLimitCounter, type RateLimitCounter, type RateLimitRule } from '../../src/http/rate-limit.js';
+import { within } from '../support/wait.js';
 
 /**
  * The limiter's read-only view (issue #17, the console's "remaining requests"): `peek` tells the
@@ -76,10 +78,6 @@ test('Redis-shared counter: "peek" reads the shared window without consuming, fr
 });
 
 async function waitReady(counter: RedisRateLimitCounter): Promise<void> {
-  const redis = (counter as unknown as { redis: { status: string } }).redis;
-  const deadline = Date.now() + 10_000;
-  while (redis.status !== 'ready') {
-    if (Date.now() > deadline) throw new Error(`Redis at ${REDIS_URL} not ready (${redis.status})`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const redis = (counter as unknown as { redis: { status: string } & EventEmitter }).redis;
+  if (redis.status !== 'ready') await within(once(redis, 'ready'), `Redis at ${REDIS_URL} to be ready`);
 }

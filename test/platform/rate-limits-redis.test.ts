@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import type { CredentialsFile } from '../../src/seed/credentials.js';
 import { startChildPlaza, type ChildPlaza } from '../events/child-plaza.js';
-import { eventually } from '../events/webhooks-receiver.js';
+import { eventually } from '../support/wait.js';
 import { call, dropPostgresDatabase, freshPostgresDatabase, type CallResult } from '../support/server.js';
 
 /**

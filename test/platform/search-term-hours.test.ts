@@ -4,7 +4,7 @@ import { ManualClock } from '../../src/clock.js';
 import { newPostRow, recordPost, type NewPost } from '../../src/platform/posts/build.js';
 import { countAllDueHours } from '../../src/platform/search/term-hours.js';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
-import { eventually } from '../events/webhooks-receiver.js';
+import { eventually } from '../support/wait.js';
 import { graphFixtures, type GraphFixtures } from './graph-support.js';
 
 /**

@@ -4,7 +4,8 @@ import { after, before, beforeEach, test } from 'node:test';
 import { sampleBucket } from '../../src/query/geo-sample.js';
 import { recordPost } from '../../src/platform/posts/build.js';
 import { partitionOf, takesPost } from '../../src/platform/streams/posts.js';
-import { eventually, StreamClient } from '../events/activity-support.js';
+import { StreamClient } from '../events/activity-support.js';
+import { eventually } from '../support/wait.js';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
 import { streamFixtures } from './streams-support.js';
 

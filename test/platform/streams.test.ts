@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
-import { eventually } from '../events/activity-support.js';
+import { eventually } from '../support/wait.js';
 import { streamFixtures } from './streams-support.js';
 
 /**

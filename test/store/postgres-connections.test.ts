@@ -5,6 +5,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { preparedOnPostgres } from '../../src/store/prepared-statements.js';
 import { openStore } from '../../src/store/store.js';
 import { dropPostgresDatabase, freshPostgresDatabase } from '../support/server.js';
+import { within } from '../support/wait.js';
 
 const adminUrl = process.env.DATABASE_URL;
 const skip = adminUrl ? false : 'PostgreSQL only: run with DATABASE_URL';
@@ -23,13 +24,13 @@ async function terminateBackends(url: string): Promise<number> {
 
 test('an idle PostgreSQL connection the server terminates is reported, not fatal, and the store reconnects', { skip }, async () => {
   const url = await freshPostgresDatabase(adminUrl!);
-  const dropped: Error[] = [];
-  const store = await openStore(url, (err) => dropped.push(err));
+  let drop!: (err: Error) => void;
+  const dropped = new Promise<Error>((resolve) => (drop = resolve));
+  const store = await openStore(url, (err) => drop(err));
   try {
     await sql`SELECT 1`.execute(store.db);
     assert.ok((await terminateBackends(url)) >= 1);
-    for (let i = 0; i < 50 && dropped.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    assert.match(String(dropped[0]), /terminat/);
+    assert.match(String(await within(dropped, 'the lost connection to be reported')), /terminat/);
     const row = await sql<{ one: number }>`SELECT 1 AS one`.execute(store.db);
     assert.equal(row.rows[0].one, 1);
   } finally {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { dropPostgresDatabase, freshPostgresDatabase } from '../support/server.js';
+import { within } from '../support/wait.js';
 import { SETTLED_MS, SnapshotConnection, Snapshots, type FreshGeneration } from '../../src/store/snapshots.js';
 
 const adminUrl = process.env.DATABASE_URL;
@@ -101,8 +102,9 @@ test('while a read of the generation is in flight, responses that ask wait for i
 test('the connection kept for the generation is replaced when the server ends it: the end is reported, not fatal, and the next read checks out another', { skip }, async () => {
   const url = await freshPostgresDatabase(adminUrl!);
   const pool = new pg.Pool({ connectionString: url, max: 2 });
-  const reported: Error[] = [];
-  const connection = new SnapshotConnection(pool, (err) => reported.push(err));
+  let report!: (err: Error) => void;
+  const reported = new Promise<Error>((resolve) => (report = resolve));
+  const connection = new SnapshotConnection(pool, (err) => report(err));
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
@@ -110,8 +112,7 @@ test('the connection kept for the generation is replaced when the server ends it
     assert.match(await connection.query(), snapshot);
     const ended = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [new URL(url).pathname.slice(1)]);
     assert.equal(ended.rowCount, 1, 'the one kept connection');
-    for (let i = 0; i < 100 && reported.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.match(String(reported[0]), /terminat/);
+    assert.match(String(await within(reported, 'the ended connection to be reported')), /terminat/);
     assert.match(await connection.query(), snapshot);
     assert.equal(pool.totalCount, 1, 'the ended connection left the pool');
   } finally {

@@ -5,7 +5,8 @@ import { currentAppBearerToken } from '../../src/auth/issue.js';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from '../../src/events/delivery.js';
 import { setUsageCap } from '../../src/platform/usage/service.js';
 import { StreamClient } from '../events/activity-support.js';
-import { eventually, signatureOf, WebhookReceiver } from '../events/webhooks-receiver.js';
+import { signatureOf, WebhookReceiver } from '../events/webhooks-receiver.js';
+import { eventually } from '../support/wait.js';
 import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { chromiumMissing, createTestApp, FormClient, formsOf, launchChromium } from './support.js';
 
