@@ -9,10 +9,13 @@
 // its file are the same as under tsx, and source maps point failures at the TypeScript lines.
 // `node --import tsx --test test/x.test.ts` still runs a file uncompiled.
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'node_modules/.cache/plaza-test');
@@ -86,6 +89,30 @@ const args = [
   '--test-reporter-destination=stdout',
   ...built,
 ];
-const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, PLAZA_TEST_BUILD: out, PLAZA_TEST_DURATIONS: durations } });
+// The run's name marks the PostgreSQL databases its tests make, which are dropped when it ends
+// (test/support/postgres.ts says why).
+const run = crypto.randomBytes(4).toString('hex');
+const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, PLAZA_TEST_BUILD: out, PLAZA_TEST_DURATIONS: durations, PLAZA_TEST_RUN: run } });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+const [code, signal] = await once(child, 'exit');
+if (process.env.DATABASE_URL) await dropRunDatabases(process.env.DATABASE_URL, run);
+process.exit(code ?? (signal ? 1 : 0));
+
+/** Drops every database of the run, four at a time. */
+async function dropRunDatabases(adminUrl, run) {
+  const query = async (text, values) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      return await client.query(text, values);
+    } finally {
+      await client.end();
+    }
+  };
+  const names = (await query('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [`plaza_test_${run}_`])).rows.map((r) => r.datname);
+  await Promise.all(
+    Array.from({ length: 4 }, async (_, lane) => {
+      for (let i = lane; i < names.length; i += 4) await query(`DROP DATABASE IF EXISTS ${names[i]} WITH (FORCE)`);
+    }),
+  );
+}

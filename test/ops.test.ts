@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { call, fixtures, startTestPlaza, type TestPlaza } from './support/server.js';
+import { call, startTestPlaza, type TestPlaza } from './support/server.js';
+import { fixtures } from './support/fixtures.js';
 
 let plaza: TestPlaza;
 let f: ReturnType<typeof fixtures>;

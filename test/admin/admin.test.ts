@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { eventsAfter, lastEventSeq } from '../../src/events/log.js';
-import { WebhookReceiver } from '../events/webhooks-receiver.js';
-import { call, fixtures, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { WebhookReceiver } from '../support/receivers.js';
+import { call, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { adminFixtures } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 /**
  * The admin interface (issue #17 "An admin interface, for tests and people"): its token, who it

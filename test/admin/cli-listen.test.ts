@@ -3,12 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { WebhookReceiver } from '../events/webhooks-receiver.js';
+import { WebhookReceiver, Receiver } from '../support/receivers.js';
 import { plazaArgs, plazaCli } from '../support/cli.js';
 import { eventually } from '../support/wait.js';
-import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
-import { Receiver } from './cli-support.js';
+import { startTestPlaza, type TestPlaza } from '../support/server.js';
 import { adminFixtures } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 /**
  * `plaza listen --forward-to URL [--events TYPES]` (issue #17 "The CLI"): every delivery made for

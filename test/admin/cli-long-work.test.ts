@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { WebhookReceiver } from '../events/webhooks-receiver.js';
-import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { WebhookReceiver } from '../support/receivers.js';
+import { startTestPlaza, type TestPlaza } from '../support/server.js';
 import { plazaCli } from '../support/cli.js';
 import { adminFixtures } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 /**
  * `plaza seed` and `plaza replay` (issue #17 "The CLI": "shows a progress bar for long work

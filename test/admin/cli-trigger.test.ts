@@ -4,10 +4,11 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ACCOUNT_ACTIVITY_KINDS } from '../../src/admin/samples.js';
 import { ACTIVITY_EVENT_TYPES } from '../../src/platform/activity/event-types.js';
-import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { startTestPlaza, type TestPlaza } from '../support/server.js';
 import { plazaCli } from '../support/cli.js';
-import { Receiver } from './cli-support.js';
 import { adminFixtures } from './support.js';
+import { fixtures } from '../support/fixtures.js';
+import { Receiver } from '../support/receivers.js';
 
 /**
  * `plaza trigger EVENT_TYPE --to URL` (issue #17 "The CLI"): one correctly signed sample delivery

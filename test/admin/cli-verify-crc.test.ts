@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
 import { plazaCli } from '../support/cli.js';
-import { Receiver } from './cli-support.js';
+import { Receiver } from '../support/receivers.js';
 
 /**
  * `plaza verify-crc URL [--app ID]` (issue #17 "The CLI"): a CRC challenge as the platform sends

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { plazaCli } from '../support/cli.js';
-import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { startTestPlaza, type TestPlaza } from '../support/server.js';
+import { fixtures } from '../support/fixtures.js';
 
 /**
  * `plaza users`, `plaza apps`, `plaza tokens` (issue #17 "The CLI"): list and mint credentials of

@@ -3,11 +3,13 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startPlaza, type Plaza } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { StreamClient } from '../events/activity-support.js';
-import { WebhookReceiver } from '../events/webhooks-receiver.js';
+import { StreamClient } from '../support/streams.js';
+import { WebhookReceiver } from '../support/receivers.js';
 import { eventually } from '../support/wait.js';
-import { call, fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { call, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { adminFixtures } from './support.js';
+import { fixtures } from '../support/fixtures.js';
+import { problemType } from '../support/problems.js';
 
 /**
  * The admin clock and injected faults (issue #17 "The clock", "Faults"): time moves for every
@@ -137,7 +139,7 @@ test('usage_cap fault: the app\'s requests get the 429 usage-capped problem unti
     assert.equal(res.body.title, 'UsageCapExceeded');
     assert.equal(res.body.period, 'Daily');
     assert.equal(res.body.scope, 'Account');
-    assert.equal(res.body.type, 'https://api.twitter.com/2/problems/usage-capped');
+    assert.equal(res.body.type, problemType('usage-capped'));
   }
   assert.equal((await f.get('/2/users/by/username/ada', { auth: { bearer: f.enterprise.bearer_token } })).status, 200, 'another app is not struck');
   const listed = await a.admin('GET', '/admin/faults');

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { creativesKit } from './creatives-support.js';
-import { startAdsPlaza, type AdsKit } from './support.js';
+import { creativesKit, startAdsPlaza, type AdsKit } from './support.js';
 
 /** Issue #13: account media (spec 001 "Account media"), fed by the media library. */
 let k: AdsKit;

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { creativesKit } from './creatives-support.js';
-import { startAdsPlaza, type AdsKit } from './support.js';
+import { creativesKit, startAdsPlaza, type AdsKit } from './support.js';
 
 /** Issue #13: cards, poll cards and video conversation cards (spec 001; shared/reference/ads.md §3 for poll cards). */
 let k: AdsKit;

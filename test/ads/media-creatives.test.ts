@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { creativesKit } from './creatives-support.js';
-import { lineItemQuery, startAdsPlaza, type AdsKit } from './support.js';
+import { creativesKit, lineItemQuery, startAdsPlaza, type AdsKit } from './support.js';
 
 /** Issue #13: media creatives (spec 001 "Media creatives", "Media creative"). */
 let k: AdsKit;

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { mp4, webp } from '../platform/posts-support.js';
-import { creativesKit } from './creatives-support.js';
-import { startAdsPlaza, type AdsKit } from './support.js';
+import { creativesKit, startAdsPlaza, type AdsKit } from './support.js';
+import { mp4, png, webp } from '../support/media-files.js';
 
 /** Issue #13: the media library (spec 001 "Media library", "Media library object"). */
 let k: AdsKit;
@@ -34,7 +33,7 @@ test('media reach the ads interface uploaded through POST /2/media/upload with a
     assert.match(res.body.data.media_url, new RegExp(`/media/${key}\\.`));
     assert.deepEqual(res.body.request.params, { account_id: account, media_key: key });
   }
-  const dm = await c.upload('ada', (await import('../platform/posts-support.js')).png(10, 10), 'dm_image');
+  const dm = await c.upload('ada', png(10, 10), 'dm_image');
   const refused = await k.sandbox.post(ml(), { query: { media_key: dm } });
   assert.equal(refused.status, 400);
   assert.equal(refused.body.errors[0].parameter, 'media_key');

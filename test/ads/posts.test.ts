@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { linkAccountUser } from '../../src/ads/accounts/store.js';
-import { creativesKit } from './creatives-support.js';
+import { creativesKit, startAdsPlaza, type AdsKit } from './support.js';
 import { eventually } from '../support/wait.js';
-import { startAdsPlaza, type AdsKit } from './support.js';
 
 /** Issue #13: posts through the advertising interface, scheduled posts and draft posts. */
 let k: AdsKit;

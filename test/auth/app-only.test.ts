@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { hashToken } from '../../src/auth/tokens.js';
-import { call, fixtures, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { call, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { createTestApp, twitterClient } from '../web/support.js';
+import { fixtures } from '../support/fixtures.js';
 
 let plaza: TestPlaza;
 let f: ReturnType<typeof fixtures>;

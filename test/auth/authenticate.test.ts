@@ -5,7 +5,9 @@ import OAuth from 'oauth-1.0a';
 import { issueOAuth2Tokens } from '../../src/auth/issue.js';
 import { hashToken } from '../../src/auth/tokens.js';
 import { ManualClock } from '../../src/clock.js';
-import { call, fixtures, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { call, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { fixtures } from '../support/fixtures.js';
+import { problemType } from '../support/problems.js';
 
 let plaza: TestPlaza;
 let f: ReturnType<typeof fixtures>;
@@ -124,7 +126,7 @@ test('each route declares the schemes it accepts: a user token on an app-only ro
   const res = await f.get('/2/webhooks', { auth: f.oauth1As('ada') });
   assert.equal(res.status, 403);
   assert.equal(res.headers.get('content-type')?.startsWith('application/problem+json'), true);
-  assert.equal(res.body.type, 'https://api.twitter.com/2/problems/unsupported-authentication');
+  assert.equal(res.body.type, problemType('unsupported-authentication'));
   assert.equal(res.body.title, 'Unsupported Authentication');
   assert.match(res.body.detail, /Supported authentication types are \[OAuth 2\.0 Application-Only\]/);
 });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { ManualClock } from '../../src/clock.js';
-import { call, fixtures, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { call, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { approveOAuth1, FormClient } from '../web/support.js';
+import { fixtures } from '../support/fixtures.js';
 
 let strict: TestPlaza;
 let limited: TestPlaza;

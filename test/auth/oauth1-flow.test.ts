@@ -4,8 +4,9 @@ import { before, test } from 'node:test';
 import OAuth from 'oauth-1.0a';
 import { ApiResponseError } from 'twitter-api-v2';
 import { ManualClock } from '../../src/clock.js';
-import { call, fixtures, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { call, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { approveOAuth1, createTestApp, FormClient, onPlaza, pinOf, twitterClient } from '../web/support.js';
+import { fixtures } from '../support/fixtures.js';
 
 let plaza: TestPlaza;
 let f: ReturnType<typeof fixtures>;

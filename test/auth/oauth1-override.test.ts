@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { issueOAuth1AccessToken, issueOAuth2Tokens } from '../../src/auth/issue.js';
-import { call, fixtures, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { call, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { fixtures } from '../support/fixtures.js';
 
 /**
  * Spec 000 (release history): "When OAuth 1.0a permissions are present they fully override OAuth

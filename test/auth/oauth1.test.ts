@@ -2,16 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { test } from 'node:test';
 import OAuth from 'oauth-1.0a';
-import {
-  hmacSha1Signature,
-  OAuth1Error,
-  parseAuthorizationHeader,
-  percentEncode,
-  signatureBaseString,
-  verifyOAuth1Request,
-  type OAuth1Lookups,
-  type OAuth1Request,
-} from '../../src/auth/oauth1.js';
+import { hmacSha1Signature, OAuth1Error, parseAuthorizationHeader, percentEncode, signatureBaseString, verifyOAuth1Request, type OAuth1Lookups, type OAuth1Request } from '../../src/auth/oauth1.js';
 
 const NOW = 1_700_000_000;
 const WINDOW = 300;

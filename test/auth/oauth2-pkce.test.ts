@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { before, test } from 'node:test';
 import { ManualClock } from '../../src/clock.js';
-import { call, fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { call, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { createTestApp, FormClient, onPlaza, twitterClient } from '../web/support.js';
+import { fixtures } from '../support/fixtures.js';
 
 let plaza: TestPlaza;
 let f: ReturnType<typeof fixtures>;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
-import { runProgram } from './sdk-support.js';
+import { runProgram } from './support.js';
 
 /**
  * The advertising interface as the twitter-ads Python SDK calls it (issue 15). The SDK itself is

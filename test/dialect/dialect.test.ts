@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { png } from '../platform/posts-support.js';
-import { graphFixtures, type GraphFixtures } from '../platform/graph-support.js';
 import { oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { png } from '../support/media-files.js';
+import { fixtures, type Fixtures } from '../support/fixtures.js';
 
 /** The 'tweet' dialect over plain HTTP (issue 15), and the v1.1 media upload's own shapes. */
 
 let plaza: TestPlaza;
-let g: GraphFixtures;
+let g: Fixtures;
 let withMedia: string, reply: string, quote: string;
 
 before(async () => {
   plaza = await startTestPlaza();
-  g = graphFixtures(plaza);
+  g = fixtures(plaza);
   [withMedia, reply, quote] = plaza.creds.sample.post_ids;
 });
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
-import { runProgram } from './sdk-support.js';
+import { runProgram } from './support.js';
 
 /**
  * The README's "Pointing SDKs at Plaza" snippets are these files, word for word, and each one that

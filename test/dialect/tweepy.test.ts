@@ -5,9 +5,10 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { OffsetClock } from '../../src/clock.js';
-import { png } from '../platform/posts-support.js';
-import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
-import { runProgram } from './sdk-support.js';
+import { startTestPlaza, type TestPlaza } from '../support/server.js';
+import { runProgram } from './support.js';
+import { png } from '../support/media-files.js';
+import { fixtures } from '../support/fixtures.js';
 
 /**
  * tweepy from Debian (python3-tweepy, installed by .ci/run), unchanged, driven against a real

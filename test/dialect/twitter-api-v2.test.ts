@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { ApiResponseError, type TwitterApi } from 'twitter-api-v2';
+import { ApiResponseError, type TwitterApi, ETwitterStreamEvent, EUploadMimeType, type TweetV2SingleStreamResult } from 'twitter-api-v2';
 import { OffsetClock } from '../../src/clock.js';
-import { ETwitterStreamEvent, EUploadMimeType, type TweetV2SingleStreamResult } from 'twitter-api-v2';
-import { mp4, png } from '../platform/posts-support.js';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
-import { sdkClients } from './sdk-support.js';
+import { sdkClients } from './support.js';
+import { mp4, png } from '../support/media-files.js';
 
 /**
  * twitter-api-v2, unchanged, with only its host moved to Plaza (issue 15). A failure here is a bug

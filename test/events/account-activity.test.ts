@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { issueOAuth2Tokens } from '../../src/auth/issue.js';
-import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
-import { WebhookReceiver } from './webhooks-receiver.js';
+import { startTestPlaza, type TestPlaza } from '../support/server.js';
+import { WebhookReceiver } from '../support/receivers.js';
 import { eventually } from '../support/wait.js';
+import { fixtures } from '../support/fixtures.js';
 
 /**
  * Account Activity v2 (issue #10 "Account Activity v2"; shared/reference/platform.md §1): the

@@ -4,9 +4,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { call, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
-import { graphFixtures, type GraphFixtures } from '../platform/graph-support.js';
-import { StreamClient } from './activity-support.js';
+import { StreamClient } from '../support/streams.js';
 import { eventually } from '../support/wait.js';
+import { fixtures, type Fixtures } from '../support/fixtures.js';
 
 /**
  * Event types of spec 000's table and the reference's list, each emitted by the change that
@@ -15,12 +15,12 @@ import { eventually } from '../support/wait.js';
  */
 
 let plaza: TestPlaza;
-let g: GraphFixtures;
+let g: Fixtures;
 let stream: StreamClient;
 
 before(async () => {
   plaza = await startTestPlaza({ activityKeepAliveMs: 200, activityPollMs: 50, activityStreamConnections: 5 });
-  g = graphFixtures(plaza);
+  g = fixtures(plaza);
   stream = await StreamClient.open(plaza.urls.base_url, '/2/activity/stream', g.enterprise.bearer_token);
 });
 

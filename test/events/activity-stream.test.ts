@@ -3,24 +3,24 @@ import net from 'node:net';
 import { after, before, beforeEach, test } from 'node:test';
 import { appendEvent, eventsAfter } from '../../src/events/log.js';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
-import { graphFixtures, type GraphFixtures } from '../platform/graph-support.js';
-import { StreamClient } from './activity-support.js';
+import { StreamClient } from '../support/streams.js';
 import { eventually } from '../support/wait.js';
+import { fixtures, type Fixtures } from '../support/fixtures.js';
+import { problemType } from '../support/problems.js';
 
 /**
  * GET /2/activity/stream (spec 000 "Events", reference §7) over real sockets: envelopes,
  * keep-alives, backfill and time windows from the log, connection caps, SlowReader, shutdown.
  */
 
-const PROBLEMS = 'https://api.twitter.com/2/problems';
 let plaza: TestPlaza;
-let g: GraphFixtures;
+let g: Fixtures;
 const clients: StreamClient[] = [];
 const sockets: net.Socket[] = [];
 
 before(async () => {
   plaza = await startTestPlaza({ activityKeepAliveMs: 100, activityPollMs: 50, activityStreamConnections: 2 });
-  g = graphFixtures(plaza);
+  g = fixtures(plaza);
 });
 
 after(() => {
@@ -48,7 +48,7 @@ async function openStream(p: TestPlaza, query = '', bearer = p.creds.apps[0].bea
 }
 
 async function subscribe(p: TestPlaza, body: unknown, auth: any = { bearer: p.creds.apps[0].bearer_token }) {
-  const res = await graphFixtures(p).send('POST', '/2/activity/subscriptions', { auth, body });
+  const res = await fixtures(p).send('POST', '/2/activity/subscriptions', { auth, body });
   assert.equal(res.status, 200, res.text);
   return res.body.data.subscription;
 }
@@ -147,7 +147,7 @@ test('backfill_minutes 0-5 and start_time/end_time are read from the log; bad va
   for (const bad of ['backfill_minutes=6', 'backfill_minutes=-1', 'backfill_minutes=x', 'start_time=yesterday', `start_time=${encodeURIComponent(endedAt)}&end_time=${encodeURIComponent(startedAt)}`, 'start_time=2999-01-01T00:00:00Z']) {
     const res = await g.get(`/2/activity/stream?${bad}`, { auth: g.appAuth });
     assert.equal(res.status, 400, `${bad}: ${res.text}`);
-    assert.equal(res.body.type, `${PROBLEMS}/invalid-request`);
+    assert.equal(res.body.type, problemType('invalid-request'));
   }
   await unsubscribeAll(plaza);
 });
@@ -157,7 +157,7 @@ test('connection caps: one connection too many gets the streaming-connection pro
   const b = await openStream(plaza);
   const res = await g.get('/2/activity/stream', { auth: g.appAuth });
   assert.equal(res.status, 429);
-  assert.equal(res.body.type, `${PROBLEMS}/streaming-connection`);
+  assert.equal(res.body.type, problemType('streaming-connection'));
   assert.equal(res.body.connection_issue, 'TooManyConnections');
   // Another app has its own connections.
   const other = await openStream(plaza, '', plaza.creds.apps[1].bearer_token);
@@ -176,7 +176,7 @@ test('connection caps: one connection too many gets the streaming-connection pro
 
 test('a reader that stops reading is disconnected with SlowReader (operational-disconnect), holding a bounded amount of memory', async () => {
   const slow = await startTestPlaza({ activityKeepAliveMs: 1_000, activityPollMs: 50, activityStreamConnections: 1, activityStreamBufferBytes: 256 * 1024 });
-  const s = graphFixtures(slow);
+  const s = fixtures(slow);
   const dana = s.user('dana');
   await subscribe(slow, { event_type: 'profile.update.bio', filter: { user_id: dana.id } });
   const url = new URL(slow.urls.base_url);
@@ -206,7 +206,7 @@ test('a reader that stops reading is disconnected with SlowReader (operational-d
   const text = Buffer.concat(received).toString('utf8');
   const lines = text.split('\r\n').filter((l) => l.startsWith('{'));
   const last = JSON.parse(lines[lines.length - 1]);
-  assert.equal(last.errors[0].type, `${PROBLEMS}/operational-disconnect`);
+  assert.equal(last.errors[0].type, problemType('operational-disconnect'));
   assert.equal(last.errors[0].disconnect_type, 'SlowReader');
   const delivered = lines.length - 1;
   assert.ok(delivered < written, `fewer events delivered (${delivered}) than written (${written})`);
@@ -221,6 +221,6 @@ test('streams close cleanly on shutdown with an OperationalDisconnect message', 
   assert.ok(Date.now() - started < 5_000, 'shutdown does not wait on the open stream');
   await stream.until(() => stream.ended, 'the stream to end');
   const last = stream.messages().slice(-1)[0];
-  assert.equal(last.errors[0].type, `${PROBLEMS}/operational-disconnect`);
+  assert.equal(last.errors[0].type, problemType('operational-disconnect'));
   assert.equal(last.errors[0].disconnect_type, 'OperationalDisconnect');
 });

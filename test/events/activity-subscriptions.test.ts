@@ -3,7 +3,8 @@ import { before, test } from 'node:test';
 import { issueOAuth2Tokens } from '../../src/auth/issue.js';
 import { ManualClock } from '../../src/clock.js';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
-import { ALL_SCOPES, graphFixtures, type GraphFixtures } from '../platform/graph-support.js';
+import { ALL_SCOPES, fixtures, type Fixtures } from '../support/fixtures.js';
+import { problemType } from '../support/problems.js';
 
 /**
  * The Activity API's subscriptions (spec 000 "Events", shared/reference/platform.md §7): create,
@@ -11,13 +12,12 @@ import { ALL_SCOPES, graphFixtures, type GraphFixtures } from '../platform/graph
  * their dates by the injected clock.
  */
 
-const PROBLEMS = 'https://api.twitter.com/2/problems';
 let plaza: TestPlaza;
-let g: GraphFixtures;
+let g: Fixtures;
 
 before(async () => {
   plaza = await startTestPlaza();
-  g = graphFixtures(plaza);
+  g = fixtures(plaza);
 });
 
 const create = (body: unknown, auth: any = g.appAuth) => g.send('POST', '/2/activity/subscriptions', { auth, body });
@@ -175,7 +175,7 @@ test('Private events need the matching OAuth 2.0 scope (reference §7): dm.read,
   const ada = g.user('ada');
   const app = await create({ event_type: 'like.create', filter: { user_id: dana.id } });
   assert.equal(app.status, 403);
-  assert.equal(app.body.type, `${PROBLEMS}/unsupported-authentication`);
+  assert.equal(app.body.type, problemType('unsupported-authentication'));
   const pairs: Array<[string, string]> = [['dm.sent', 'dm.read'], ['like.create', 'like.read'], ['mute.mute', 'mute.read'], ['block.unblock', 'block.read'], ['post.mention.create', 'post.read']];
   for (const [type, scope] of pairs) {
     const without = await create({ event_type: type, filter: { user_id: dana.id } }, await g.enterpriseAs('dana', ALL_SCOPES.filter((s) => s !== scope)));
@@ -210,7 +210,7 @@ test('OAuth 2.0 user tokens with fine-grained scopes are accepted; when OAuth 1.
 test('Event names are dot-separated lowercase; the PascalCase profile names are refused with an invalid-request naming the new name from Mar 18, 2026, and accepted before', async () => {
   const clock = new ManualClock(new Date('2026-03-17T23:59:00.000Z'));
   const dated = await startTestPlaza({}, { clock });
-  const d = graphFixtures(dated);
+  const d = fixtures(dated);
   const ada = d.user('ada');
   const make = (body: unknown, auth: any = d.appAuth) => d.send('POST', '/2/activity/subscriptions', { auth, body });
   const pascal = [
@@ -226,7 +226,7 @@ test('Event names are dot-separated lowercase; the PascalCase profile names are 
   for (const [old, renamed] of pascal) {
     const res = await make({ event_type: old, filter: { user_id: d.user('dana').id } });
     assert.equal(res.status, 400, old);
-    assert.equal(res.body.type, `${PROBLEMS}/invalid-request`);
+    assert.equal(res.body.type, problemType('invalid-request'));
     assert.deepEqual(res.body.errors[0].parameters, { event_type: [old] });
     assert.ok(res.body.errors[0].message.includes(renamed), res.body.errors[0].message);
   }
@@ -236,7 +236,7 @@ test('Event names are dot-separated lowercase; the PascalCase profile names are 
 test('Dated event types follow the injected clock: spaces.* from Jan 28, 2026; dm.* from Mar 11, 2026; direction from Mar 18, 2026; post.create and post.delete from Jun 4, 2026', async () => {
   const clock = new ManualClock(new Date('2026-01-27T12:00:00.000Z'));
   const dated = await startTestPlaza({}, { clock });
-  const d = graphFixtures(dated);
+  const d = fixtures(dated);
   const ada = d.user('ada');
   // A fresh token at each step: OAuth 2.0 access tokens expire by the same clock.
   const make = async (type: string, filter: Record<string, unknown> = { user_id: ada.id }) => {

@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import type { CredentialsFile } from '../../src/seed/credentials.js';
-import { StreamClient } from './activity-support.js';
+import { StreamClient } from '../support/streams.js';
 import { call, dropPostgresDatabase, freshPostgresDatabase } from '../support/server.js';
-import { startChildPlaza, type ChildPlaza } from './child-plaza.js';
+import { startChildPlaza, type ChildPlaza } from '../support/child-plaza.js';
 
 /**
  * Issue #10 "The pipeline": "Redis pub/sub when REDIS_URL is set, so a write on one Plaza process

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
-import { ALL_SCOPES, graphFixtures, type GraphFixtures } from '../platform/graph-support.js';
-import { StreamClient } from './activity-support.js';
+import { StreamClient } from '../support/streams.js';
+import { ALL_SCOPES, fixtures, type Fixtures } from '../support/fixtures.js';
 
 /**
  * chat.sent and chat.received (reference §7 "Chat"): emitted when a member sends to a chat
@@ -11,7 +11,7 @@ import { StreamClient } from './activity-support.js';
  */
 
 let plaza: TestPlaza;
-let g: GraphFixtures;
+let g: Fixtures;
 let stream: StreamClient;
 const SCOPES = [...ALL_SCOPES, 'media.write'];
 const as = (username: string) => g.enterpriseAs(username, SCOPES);
@@ -19,7 +19,7 @@ const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 before(async () => {
   plaza = await startTestPlaza({ activityKeepAliveMs: 200, activityPollMs: 50, activityStreamConnections: 5 });
-  g = graphFixtures(plaza);
+  g = fixtures(plaza);
   stream = await StreamClient.open(plaza.urls.base_url, '/2/activity/stream', g.enterprise.bearer_token);
 });
 

@@ -6,8 +6,8 @@ import { after, before, test } from 'node:test';
 import { DELIVERY_ID_HEADER } from '../../src/events/delivery.js';
 import type { CredentialsFile } from '../../src/seed/credentials.js';
 import { call, dropPostgresDatabase, freshPostgresDatabase, type CallOptions } from '../support/server.js';
-import { startChildPlaza, type ChildPlaza } from './child-plaza.js';
-import { WebhookReceiver } from './webhooks-receiver.js';
+import { startChildPlaza, type ChildPlaza } from '../support/child-plaza.js';
+import { WebhookReceiver } from '../support/receivers.js';
 
 /**
  * Durability and the multi-process claim with real Plaza processes (issue #10 "The pipeline"):

@@ -3,9 +3,10 @@ import { after, before, test } from 'node:test';
 import { issueOAuth2Tokens } from '../../src/auth/issue.js';
 import { ManualClock } from '../../src/clock.js';
 import { DELIVERY_ID_HEADER, EVENT_ID_HEADER } from '../../src/events/delivery.js';
-import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
-import { WebhookReceiver } from './webhooks-receiver.js';
+import { startTestPlaza, type TestPlaza } from '../support/server.js';
+import { WebhookReceiver } from '../support/receivers.js';
 import { eventually } from '../support/wait.js';
+import { fixtures } from '../support/fixtures.js';
 
 /**
  * Replay (issue #10 "Replay"; shared/reference/platform.md §1 "Replay"): POST /2/webhooks/replay

@@ -10,9 +10,11 @@ import { ManualClock } from '../../src/clock.js';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from '../../src/events/delivery.js';
 import { appendEvent } from '../../src/events/log.js';
 import { registerWebhookRouter } from '../../src/events/webhook-routers.js';
-import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
-import { signatureOf, WebhookReceiver } from './webhooks-receiver.js';
+import { startTestPlaza, type TestPlaza } from '../support/server.js';
+import { signatureOf, WebhookReceiver } from '../support/receivers.js';
 import { eventually } from '../support/wait.js';
+import { fixtures } from '../support/fixtures.js';
+import { problemType } from '../support/problems.js';
 
 /**
  * The webhook delivery pipeline (issue #10 "The pipeline"; shared/reference/platform.md §1 "Event
@@ -214,7 +216,7 @@ test('WebhookLimitExceeded as the reference names it: an app at its tier\'s webh
     assert.ok(count >= 1);
     const res = await f.send('POST', '/2/webhooks', { auth: f.appAuth, body: { url: receiver.url(`limit-${++n}`) } });
     assert.equal(res.status, 400, res.text);
-    assert.equal(res.body.type, 'https://api.twitter.com/2/problems/invalid-request');
+    assert.equal(res.body.type, problemType('invalid-request'));
     assert.ok('url' in res.body.errors[0].parameters);
     assert.match(res.body.errors[0].message, /^WebhookLimitExceeded/);
     assert.equal((await f.get('/2/webhooks', { auth: f.appAuth })).body.meta.result_count, count);

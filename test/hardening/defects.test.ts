@@ -4,8 +4,10 @@ import { before, test } from 'node:test';
 import { percentEncode } from '../../src/auth/oauth1.js';
 import { adsFixtures, type AdsKit } from '../ads/support.js';
 import { OffsetClock } from '../../src/clock.js';
-import { call, fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { call, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { assertAdsError, assertPlatformError, rawCall } from './shapes.js';
+import { fixtures } from '../support/fixtures.js';
+import { problemType } from '../support/problems.js';
 
 /**
  * The defects of issue #9 that a fuzzing run found, each pinned by a request that used to get a
@@ -29,7 +31,7 @@ test('a JSON body nested 5,000 levels deep gets 400 invalid-request naming the b
   for (const [method, path] of [['POST', '/2/posts'], ['POST', '/2/users/' + f.user('ada').id + '/likes'], ['PUT', '/2/lists/1']] as const) {
     const res = await rawCall(plaza.urls.base_url, path, { method, bearer: f.user('ada').oauth2_access_token, headers: { 'content-type': 'application/json' }, body: deep(5000) });
     assertPlatformError(res, 400, `${method} ${path}`);
-    assert.equal(res.body.type, 'https://api.twitter.com/2/problems/invalid-request');
+    assert.equal(res.body.type, problemType('invalid-request'));
     assert.ok('body' in res.body.errors[0].parameters, JSON.stringify(res.body));
   }
 });

@@ -6,8 +6,9 @@ import { after, before, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { metricsAccess } from '../../src/http/server.js';
 import { refusedAddress, refusedDestination } from '../../src/platform/webhooks/url-policy.js';
-import { call, fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { call, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { assertPlatformError } from './shapes.js';
+import { fixtures } from '../support/fixtures.js';
 
 /**
  * The exposure items of issue #9: webhook URLs that reach the host's own network, a CRC answer

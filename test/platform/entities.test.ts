@@ -8,8 +8,9 @@ import pg from 'pg';
 import { ManualClock } from '../../src/clock.js';
 import { parseSelection } from '../../src/platform/expansions.js';
 import { lookupPosts, postExpansions } from '../../src/platform/posts/service.js';
-import { call, fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
-import { graphFixtures } from './graph-support.js';
+import { call, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { fixtures } from '../support/fixtures.js';
+import { problemType } from '../support/problems.js';
 
 /**
  * The read path keeps decoded posts, users and media across requests (src/platform/entities.ts):
@@ -34,12 +35,12 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 let plaza: TestPlaza;
 let clock: ManualClock;
 let t: ReturnType<typeof fixtures>;
-let g: ReturnType<typeof graphFixtures>;
+let g: ReturnType<typeof fixtures>;
 before(async () => {
   clock = new ManualClock();
   plaza = await startTestPlaza({}, { clock });
   t = fixtures(plaza);
-  g = graphFixtures(plaza);
+  g = fixtures(plaza);
 });
 
 const read = async (id: string, auth = t.appAuth, base?: string) => {
@@ -159,7 +160,7 @@ test('what is kept is the row, not the answer: a protected post read by an appro
   assert.equal(asFollower.body.data?.id, protectedId, asFollower.text);
   const asApp = await t.get(`/2/posts/${protectedId}`, { auth: t.appAuth });
   assert.equal(asApp.body.data, undefined);
-  assert.equal(asApp.body.errors[0].type, 'https://api.twitter.com/2/problems/not-authorized-for-resource');
+  assert.equal(asApp.body.errors[0].type, problemType('not-authorized-for-resource'));
 });
 
 test('a revoked OAuth 2.0 token stops working on the very next request', async () => {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { before, test } from 'node:test';
 import { coverageMarkdown } from '../../scripts/coverage.js';
-import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { startTestPlaza, type TestPlaza } from '../support/server.js';
+import { fixtures } from '../support/fixtures.js';
 
 let plaza: TestPlaza;
 let document: any;

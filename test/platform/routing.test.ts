@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
-import { graphFixtures, type GraphFixtures } from './graph-support.js';
+import { fixtures, type Fixtures } from '../support/fixtures.js';
 
 let plaza: TestPlaza;
-let g: GraphFixtures;
+let g: Fixtures;
 
 before(async () => {
   plaza = await startTestPlaza();
-  g = graphFixtures(plaza);
+  g = fixtures(plaza);
 });
 
 async function raw(method: string, path: string, bearer?: string) {

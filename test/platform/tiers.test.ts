@@ -4,15 +4,16 @@ import { issueOAuth2Tokens } from '../../src/auth/issue.js';
 import { ManualClock } from '../../src/clock.js';
 import { tierRefuses } from '../../src/platform/graph/tiers.js';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
-import { ALL_SCOPES, graphFixtures, type GraphFixtures } from './graph-support.js';
+import { ALL_SCOPES, fixtures, type Fixtures } from '../support/fixtures.js';
+import { problemType } from '../support/problems.js';
 
 let plaza: TestPlaza;
-let g: GraphFixtures;
+let g: Fixtures;
 const clock = new ManualClock(new Date('2025-06-01T12:00:00.000Z'));
 
 before(async () => {
   plaza = await startTestPlaza({}, { clock });
-  g = graphFixtures(plaza);
+  g = fixtures(plaza);
 });
 
 /** A fresh OAuth 2.0 token of the self-serve app: tokens live two hours of the (moved) clock. */
@@ -41,7 +42,7 @@ test('Aug 22, 2025: likes and follows removed from the free tier (client-forbidd
   await g.setTier('selfServe', 'free');
   const refusedLike = await like('chen', plaza.creds.sample.post_ids[0]);
   assert.equal(refusedLike.status, 403);
-  assert.equal(refusedLike.body.type, 'https://api.twitter.com/2/problems/client-forbidden');
+  assert.equal(refusedLike.body.type, problemType('client-forbidden'));
   assert.equal(refusedLike.body.reason, 'client-not-enrolled');
   assert.equal((await follow('plazanews', 'dana')).status, 403);
   for (const tier of ['pro', 'pay-per-use'] as const) {

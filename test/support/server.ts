@@ -151,27 +151,3 @@ export function oauth1Header(c: OAuth1Credentials, method: string, url: string, 
   const token = c.token ? { key: c.token, secret: c.token_secret ?? '' } : undefined;
   return oauth.toHeader(oauth.authorize({ url, method, data: form }, token)).Authorization;
 }
-
-/** Named fixtures over the demo workspace. */
-export function fixtures(plaza: TestPlaza) {
-  const { creds } = plaza;
-  const user = (username: string) => {
-    const u = creds.users.find((x) => x.username === username);
-    if (!u) throw new Error(`no demo user ${username}`);
-    return u;
-  };
-  const selfServe = creds.apps[0];
-  const enterprise = creds.apps[1];
-  return {
-    selfServe,
-    enterprise,
-    appAuth: { bearer: selfServe.bearer_token },
-    user,
-    oauth1As: (username: string) => ({
-      oauth1: { consumer_key: selfServe.consumer_key, consumer_secret: selfServe.consumer_secret, token: user(username).access_token, token_secret: user(username).access_token_secret },
-    }),
-    oauth2As: (username: string) => ({ bearer: user(username).oauth2_access_token }),
-    get: <T = any>(p: string, options: CallOptions = {}) => call<T>(plaza.urls.base_url, p, options),
-    send: <T = any>(method: string, p: string, options: CallOptions = {}) => call<T>(plaza.urls.base_url, p, { ...options, method }),
-  };
-}

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { startTestPlaza, type TestPlaza } from '../support/server.js';
 import { chromiumMissing, launchChromium, onPlaza, startCallbackServer, twitterClient, type CallbackServer } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 /**
  * The flows as a person meets them, in Debian's Chromium (playwright-core), with the real

@@ -4,11 +4,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { currentAppBearerToken } from '../../src/auth/issue.js';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from '../../src/events/delivery.js';
 import { setUsageCap } from '../../src/platform/usage/service.js';
-import { StreamClient } from '../events/activity-support.js';
-import { signatureOf, WebhookReceiver } from '../events/webhooks-receiver.js';
+import { StreamClient } from '../support/streams.js';
+import { signatureOf, WebhookReceiver } from '../support/receivers.js';
 import { eventually } from '../support/wait.js';
-import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { startTestPlaza, type TestPlaza } from '../support/server.js';
 import { chromiumMissing, createTestApp, FormClient, formsOf, launchChromium } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 /**
  * The developer console's panels of an app (issue #17 "The developer console"): webhook

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { hashToken } from '../../src/auth/tokens.js';
 import { ManualClock } from '../../src/clock.js';
-import { call, fixtures, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { call, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { escapeHtml, html } from '../../src/web/html.js';
 import { createTestApp, FormClient, formsOf } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 let plaza: TestPlaza;
 let f: ReturnType<typeof fixtures>;

@@ -2,28 +2,14 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
-import { TwitterApi, type ITwitterApiClientPlugin, type TwitterApiOAuth2Init, type TwitterApiTokens } from 'twitter-api-v2';
+import { TwitterApi, type TwitterApiOAuth2Init, type TwitterApiTokens } from 'twitter-api-v2';
+import { plazaPlugin } from '../support/twitter-api-v2.js';
 
 /**
  * Helpers for the OAuth flow and page tests: the real `twitter-api-v2` client pointed at Plaza, a
  * cookie-keeping form client for page rules that need no browser, Debian's Chromium through
  * playwright-core, and a callback server standing in for an app.
  */
-
-/**
- * twitter-api-v2 hard-codes https://api.x.com (and https://x.com for the OAuth 2.0 page). This
- * request plugin rewrites those to Plaza before the request is signed, and parses the
- * form-encoded answers of the OAuth 1.0a token steps as the library does for the real platform.
- */
-export function plazaPlugin(baseUrl: string): ITwitterApiClientPlugin {
-  return {
-    onBeforeRequestConfig({ params }) {
-      const url = new URL(params.url.startsWith('http') ? params.url : `https://${params.url}`);
-      params.url = `${baseUrl}${url.pathname}${url.search}`;
-      if (url.pathname.startsWith('/oauth/')) params.forceParseMode = 'url';
-    },
-  };
-}
 
 /** A twitter-api-v2 client that talks to Plaza over plain http (development mode). */
 export function twitterClient(baseUrl: string, tokens: string | TwitterApiTokens | TwitterApiOAuth2Init): TwitterApi {

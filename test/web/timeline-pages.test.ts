@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { WebhookReceiver } from '../events/webhooks-receiver.js';
-import { fixtures, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { WebhookReceiver } from '../support/receivers.js';
+import { startTestPlaza, type TestPlaza } from '../support/server.js';
 import { chromiumMissing, FormClient, formsOf, launchChromium } from './support.js';
+import { fixtures } from '../support/fixtures.js';
 
 /**
  * The home timeline with its composer (issue #17 "A signed-in person can do the same from the web
