@@ -1,8 +1,8 @@
 // `npm test [-- file or folder ...]`: runs the test files (all of test/ by default) with Node's test
 // runner, two at a time, and prints the spec reporter's lines, its summary and the ten slowest files.
 //
-// The files run compiled: esbuild bundles each test file with the sources it imports (npm packages
-// stay external) into node_modules/.cache/plaza-test/, sharing chunks between files. Loading a
+// The files run compiled: esbuild bundles each test file with the sources and packages it imports
+// into node_modules/.cache/plaza-test/, sharing chunks between files. Loading a
 // test through tsx's hooks cost about two seconds of CPU per file, most of a small file's time;
 // this build takes about one second for all of them. Every `import.meta.url` (and `dirname`,
 // `filename`) is replaced by the source file's own, so paths a test or the server resolves against
@@ -60,7 +60,11 @@ await build({
   outbase: root,
   bundle: true,
   splitting: true,
-  packages: 'external',
+  // npm packages are bundled too, as dist/ bundles them (loading one file instead of hundreds
+  // halves a test file's start), but for the native SQLite binding, the optional ones, and the
+  // clients the tests drive, which load files of their own.
+  external: ['better-sqlite3', 'pg-native', 'ioredis', 'playwright-core', 'twitter-api-v2', '@xdevplatform/xdk', 'autocannon', 'esbuild'],
+  banner: { js: "import { createRequire as __plazaCreateRequire } from 'node:module'; const require = __plazaCreateRequire(import.meta.url);" },
   format: 'esm',
   platform: 'node',
   target: 'node20',
