@@ -5,13 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CredentialsFile } from '../../src/seed/credentials.js';
-import { dropPostgresDatabase, freshPostgresDatabase } from '../support/server.js';
+import { dropPostgresDatabase } from '../support/server.js';
+import { copyTemplate, demoTemplate } from '../support/template.js';
 import { plazaArgs } from '../support/cli.js';
 import { eventually } from '../support/wait.js';
 
 /**
  * `plaza serve` in a real child process (`plaza serve --port 0 ...`, test/support/cli.ts), on a
- * store that outlives it: a SQLite file in a temp folder, or a fresh PostgreSQL database when
+ * store that outlives it: a SQLite file in a temp folder, or a PostgreSQL database when
  * DATABASE_URL is set. The real ports come from the credentials file it writes.
  */
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -23,9 +24,13 @@ export interface ChildStore {
   dispose(): Promise<void>;
 }
 
+/** A store holding the demo workspace, copied from the run's template (test/support/template.ts). */
 export async function childStore(): Promise<ChildStore> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-hardening-'));
-  const db = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL, 'plaza_hardening') : path.join(root, 'plaza.sqlite');
+  const adminUrl = process.env.DATABASE_URL;
+  const db = await copyTemplate(await demoTemplate(adminUrl), root, adminUrl);
+  // A start is ready once it has written the credentials file (startPlazaChild): the copy is older.
+  fs.utimesSync(path.join(root, 'credentials.json'), 0, 0);
   return {
     root,
     db,
