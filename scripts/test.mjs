@@ -1,4 +1,4 @@
-// `npm test [-- file or folder ...]`: runs the test files (all of test/ by default) with Node's test
+// `npm test [-- file or folder ... --test-name-pattern=...]`: runs the test files (all of test/ by default) with Node's test
 // runner, two at a time, and prints the spec reporter's lines, its summary and the ten slowest files.
 //
 // The files run compiled: esbuild bundles each test file with the sources and packages it imports
@@ -47,9 +47,14 @@ const ownImportMeta = {
   },
 };
 
-const files = testFiles(process.argv.slice(2));
+// Arguments that start with -- go to Node's test runner (--test-name-pattern=...); the others name
+// test files or folders.
+const given = process.argv.slice(2);
+const runnerOptions = given.filter((a) => a.startsWith('--'));
+const targets = given.filter((a) => !a.startsWith('--'));
+const files = testFiles(targets);
 if (files.length === 0) {
-  console.error(`no test files in ${process.argv.slice(2).join(' ')}`);
+  console.error(`no test files in ${targets.join(' ')}`);
   process.exit(1);
 }
 fs.rmSync(out, { recursive: true, force: true });
@@ -84,6 +89,7 @@ const timeOf = (f) => known[path.relative(root, f)] ?? Number.MAX_SAFE_INTEGER;
 const ordered = [...files].sort((a, b) => timeOf(b) - timeOf(a));
 const built = ordered.map((f) => path.join(out, path.relative(root, f)).replace(/\.ts$/, '.js'));
 const args = [
+  `--import=${path.join(root, 'test/support/without-harness-hook.mjs')}`,
   '--enable-source-maps',
   '--test',
   `--test-concurrency=${concurrency}`,
@@ -91,6 +97,7 @@ const args = [
   '--test-reporter-destination=stdout',
   `--test-reporter=${path.join(root, 'test/support/slowest-files.mjs')}`,
   '--test-reporter-destination=stdout',
+  ...runnerOptions,
   ...built,
 ];
 // The run's name marks the PostgreSQL databases its tests make, which are dropped when it ends
