@@ -2,7 +2,7 @@
 // runner, two at a time, and prints the spec reporter's lines, its summary and the ten slowest files.
 //
 // The files run compiled: esbuild bundles each test file with the sources and packages it imports
-// into node_modules/.cache/plaza-test/, sharing chunks between files. Loading a
+// into node_modules/.cache/plaza-test/<run>/, sharing chunks between files. Loading a
 // test through tsx's hooks cost about two seconds of CPU per file, most of a small file's time;
 // this build takes about one second for all of them. Every `import.meta.url` (and `dirname`,
 // `filename`) is replaced by the source file's own, so paths a test or the server resolves against
@@ -18,7 +18,10 @@ import { build } from 'esbuild';
 import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const out = path.join(root, 'node_modules/.cache/plaza-test');
+// The run's name marks its build (runs at once do not share one) and the PostgreSQL databases
+// its tests make, which are dropped when it ends (test/support/postgres.ts says why).
+const run = crypto.randomBytes(4).toString('hex');
+const out = path.join(root, 'node_modules/.cache/plaza-test', run);
 const concurrency = process.env.PLAZA_TEST_CONCURRENCY ?? '2';
 
 function testFiles(targets) {
@@ -100,12 +103,10 @@ const args = [
   ...runnerOptions,
   ...built,
 ];
-// The run's name marks the PostgreSQL databases its tests make, which are dropped when it ends
-// (test/support/postgres.ts says why).
-const run = crypto.randomBytes(4).toString('hex');
 const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, PLAZA_TEST_BUILD: out, PLAZA_TEST_DURATIONS: durations, PLAZA_TEST_RUN: run } });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 const [code, signal] = await once(child, 'exit');
+fs.rmSync(out, { recursive: true, force: true });
 if (process.env.DATABASE_URL) await dropRunDatabases(process.env.DATABASE_URL, run);
 process.exit(code ?? (signal ? 1 : 0));
 

@@ -41,15 +41,20 @@ async function store(): Promise<{ db: string; dataDir: string }> {
 /** A short delivery time-out, so a dead process's claims run out in seconds. */
 const env = { PLAZA_WEBHOOK_TIMEOUT_MS: '1000' };
 
-async function child(db: string, dataDir: string): Promise<ChildPlaza> {
-  const c = await startChildPlaza({ db, dataDir: fs.mkdtempSync(path.join(dataDir, 'p-')), env });
+async function child(db: string, dataDir: string, more: Record<string, string> = {}): Promise<ChildPlaza> {
+  const c = await startChildPlaza({ db, dataDir: fs.mkdtempSync(path.join(dataDir, 'p-')), env: { ...env, ...more } });
   children.push(c);
   return c;
 }
 
+/** The data directory of the child that wrote its credentials file (the first on a store). */
+function dirOf(c: ChildPlaza, dataDir: string): string {
+  const dirs = fs.readdirSync(dataDir).filter((d) => d.startsWith('p-')).map((d) => path.join(dataDir, d));
+  return dirs.find((d) => fs.existsSync(path.join(d, 'credentials.json')) && JSON.parse(fs.readFileSync(path.join(d, 'credentials.json'), 'utf8')).base_url === c.baseUrl)!;
+}
+
 function creds(c: ChildPlaza, dataDir: string): CredentialsFile {
-  const dir = fs.readdirSync(dataDir).filter((d) => d.startsWith('p-')).map((d) => path.join(dataDir, d, 'credentials.json')).find((f) => fs.existsSync(f) && JSON.parse(fs.readFileSync(f, 'utf8')).base_url === c.baseUrl);
-  return JSON.parse(fs.readFileSync(dir!, 'utf8')) as CredentialsFile;
+  return JSON.parse(fs.readFileSync(path.join(dirOf(c, dataDir), 'credentials.json'), 'utf8')) as CredentialsFile;
 }
 
 /** Creates a webhook at `name` and subscribes the first demo user to it; returns an OAuth 1.0a signer for that user. */
@@ -89,7 +94,12 @@ test('A kill -9 during deliveries loses none: after restart every event is deliv
   receiver.dropHeld();
   receiver.status.delete(name);
 
-  const second = await child(db, dataDir);
+  // The second process shares the first's server secret, so the first's admin token opens it too.
+  const second = await child(db, dataDir, { PLAZA_SECRET_FILE: path.join(dirOf(first, dataDir), 'server-secret') });
+  // The dead process's claims run out by the clock (their lease is the delivery time-out and 5 s):
+  // the shared admin clock is moved past them rather than waited for.
+  const moved = await call(second.baseUrl, '/admin/clock', { method: 'POST', auth: { bearer: k.admin_token! }, body: { advance: 'PT10S' } });
+  assert.equal(moved.status, 200, moved.text);
   await receiver.until(() => ids.every((id) => deliveredPostIds(name).has(id)), `all ${ids.length} posts delivered after the restart`, 60_000);
   await second.stop();
 });
