@@ -77,16 +77,23 @@ export function describeListParams(document: { paths?: Record<string, Record<str
   }
 }
 
-const parsedLists = new Map<string, ReadonlySet<string>>();
+/** Per list of allowed names (one per endpoint's declarations), the valid inputs parsed so far. */
+const parsedLists = new WeakMap<readonly string[], Map<string, ReadonlySet<string>>>();
 
-/** parseEnumList, remembered by its input for the valid ones (the space of valid inputs a route sees is small in practice; bounded anyway). */
+/**
+ * parseEnumList, remembered by its input for the valid ones, per list of allowed names: the same
+ * text is valid on one endpoint and not on another (`expansions=author_id` on a post lookup and on
+ * a user lookup). The space of valid inputs a route sees is small in practice; bounded anyway.
+ */
 export function parseSelectionText(problems: Problems, name: string, raw: string | undefined, allowed: readonly string[]): ReadonlySet<string> {
+  let parsed = parsedLists.get(allowed);
+  if (!parsed) parsedLists.set(allowed, (parsed = new Map()));
   const key = `${name}\n${raw ?? ''}`;
-  let set = parsedLists.get(key);
+  let set = parsed.get(key);
   if (!set) {
     set = parseEnumList(problems, name, raw, allowed);
-    if (parsedLists.size >= 10_000) parsedLists.clear();
-    parsedLists.set(key, set);
+    if (parsed.size >= 1_000) parsed.clear();
+    parsed.set(key, set);
   }
   return set;
 }

@@ -47,6 +47,8 @@ interface Op {
   schemes: Array<'app' | 'user'>;
   /** Declared with no security at all (GET /2/openapi.json): no credential to refuse. */
   public?: boolean;
+  /** Platform: the names each list parameter (`expansions`, `*.fields`) takes on this operation. */
+  lists?: Record<string, string[]>;
 }
 
 /** Values that are wrong for almost any parameter: types, ranges, sizes, encodings. */
@@ -153,6 +155,18 @@ export async function fuzzPlaza(plaza: TestPlaza, clock: OffsetClock, budget: Bu
   const fill = (op: Op, overrides: Record<string, string> = {}) =>
     op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => overrides[name] ?? baselineSegment(op, name, { ada: ada.id, other: other.id, post: postId, account: ada.ads_account_ids[0] }));
 
+  // Every name any operation takes in a list parameter (an expansion of posts, a field of users):
+  // each operation is sent the names of the others that it does not take, after each name was
+  // first asked of a GET operation that takes it (so whatever remembers valid answers has seen it).
+  const listNames = new Map<string, Set<string>>();
+  for (const op of ops) for (const [name, values] of Object.entries(op.lists ?? {})) for (const v of values) (listNames.get(name) ?? listNames.set(name, new Set()).get(name)!).add(v);
+  for (const [name, values] of listNames) {
+    for (const value of values) {
+      const home = ops.find((op) => op.method === 'GET' && op.lists?.[name]?.includes(value));
+      if (home) await send(home, `list ${name}=${value} where it belongs`, `${fill(home)}?${name}=${value}`);
+    }
+  }
+
   for (const op of ops) {
     report.operations += 1;
     // Each operation starts in fresh rate-limit windows (moving the injected clock, never sleeping).
@@ -174,6 +188,11 @@ export async function fuzzPlaza(plaza: TestPlaza, clock: OffsetClock, budget: Bu
       for (const value of pick(BAD_QUERY, budget, random, report.operations)) batch.push(() => send(op, `query ${name}=${value.slice(0, 20)}`, `${base}?${encodeURIComponent(name)}=${value}`));
     }
     if (op.queryParams[0]) batch.push(() => send(op, 'repeated query parameter', `${base}?${op.queryParams[0]}=1&${op.queryParams[0]}=2`));
+    // The list names of other operations this one does not take.
+    for (const [name, own] of Object.entries(op.lists ?? {})) {
+      const foreign = [...(listNames.get(name) ?? [])].filter((v) => !own.includes(v));
+      for (const value of pick(foreign, budget, random, report.operations)) batch.push(() => send(op, `list ${name}=${value} of another operation`, `${base}?${name}=${value}`));
+    }
 
     if (op.method !== 'GET' && op.method !== 'DELETE') {
       const json = { 'content-type': 'application/json' };
@@ -291,7 +310,7 @@ async function platformOps(base: string): Promise<Op[]> {
   const ops: Op[] = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
-      const params = (op.parameters ?? []) as Array<{ in: string; name: string }>;
+      const params = (op.parameters ?? []) as Array<{ in: string; name: string; schema?: { type?: string; items?: { enum?: string[] } } }>;
       const content = (op.requestBody?.content ?? {}) as Record<string, { schema?: { properties?: Record<string, unknown> } }>;
       const bodyFields = [...new Set(Object.values(content).flatMap((c) => Object.keys(c.schema?.properties ?? {})))];
       const security = (op.security ?? []) as Array<Record<string, unknown>>;
@@ -306,6 +325,7 @@ async function platformOps(base: string): Promise<Op[]> {
         bodyTypes: Object.keys(content),
         schemes: schemes.length > 0 ? schemes : ['user'],
         public: Array.isArray(op.security) && op.security.length === 0,
+        lists: Object.fromEntries(params.filter((p) => p.in === 'query' && p.schema?.type === 'array' && p.schema.items?.enum).map((p) => [p.name, p.schema!.items!.enum!])),
       });
     }
   }
