@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { normalise } from '../support/normalise.js';
 import { startAdsPlaza, type AdsKit } from './support.js';
 
 /** Accounts, account apps, features and funding instruments (spec 001 "Account", "Accounts and related"; shared/reference/ads.md §2-§3). */
@@ -15,10 +16,23 @@ test('GET accounts lists the accounts associated with the user, each with the fi
   k.nextWindow();
   const res = await k.ads.get('/12/accounts', { as: 'chen' });
   assert.equal(res.status, 200);
-  assert.deepEqual(res.body.data.map((a: any) => a.id).sort(), [k.accountOf('chen'), k.accountOf('plazanews')].sort());
+  assert.deepEqual(normalise(res.body, { [k.accountOf('chen')]: 'chen_account', [k.accountOf('plazanews')]: 'news_account', [res.body.data[0].business_id]: 'business' }), {
+    request: { params: {} },
+    next_cursor: null,
+    data: [
+      {
+        name: 'Chen Affiliate ads', business_name: 'Plaza Demo Business', timezone: 'America/Los_Angeles', timezone_switch_at: null,
+        id: '<chen_account>', created_at: '<time>', updated_at: '<time>', industry_type: 'TECHNOLOGY', business_id: '<business>',
+        approval_status: 'ACCEPTED', deleted: false,
+      },
+      {
+        name: 'Plaza News ads', business_name: null, timezone: 'America/Los_Angeles', timezone_switch_at: null, id: '<news_account>',
+        created_at: '<time>', updated_at: '<time>', industry_type: 'MEDIA', business_id: null, approval_status: 'ACCEPTED', deleted: false,
+      },
+    ],
+  });
+  // The fields in the order of spec 001 "Account" (deepEqual does not compare the order of keys).
   for (const account of res.body.data) assert.deepEqual(Object.keys(account), ACCOUNT_KEYS);
-  assert.equal(res.body.data.find((a: any) => a.id === k.accountOf('plazanews')).approval_status, 'ACCEPTED');
-  assert.equal(res.body.next_cursor, null);
 });
 
 test('GET accounts takes account_ids, count (1 to 1000), cursor, q, sort_by, with_deleted and with_total_count', async () => {
@@ -44,9 +58,13 @@ test('PUT accounts/:account_id updates name and industry_type (both optional); i
   const path = `/12/accounts/${k.accountOf('dana')}`;
   const res = await k.ads.put(path, { as: 'dana', query: { name: 'Dana Ads', industry_type: 'RETAIL' } });
   assert.equal(res.status, 200);
-  assert.equal(res.body.data.name, 'Dana Ads');
-  assert.equal(res.body.data.industry_type, 'RETAIL');
-  assert.deepEqual(res.body.request.params, { account_id: k.accountOf('dana'), name: 'Dana Ads', industry_type: 'RETAIL' });
+  assert.deepEqual(normalise(res.body, { [k.accountOf('dana')]: 'account' }), {
+    request: { params: { account_id: '<account>', name: 'Dana Ads', industry_type: 'RETAIL' } },
+    data: {
+      name: 'Dana Ads', business_name: null, timezone: 'America/Los_Angeles', timezone_switch_at: null, id: '<account>', created_at: '<time>',
+      updated_at: '<time>', industry_type: 'RETAIL', business_id: null, approval_status: 'ACCEPTED', deleted: false,
+    },
+  });
   for (const value of ['EDUCATION', 'BUSINESS_TO_BUSINESS', 'OTHER']) {
     assert.equal((await k.ads.put(path, { as: 'dana', query: { industry_type: value } })).body.data.industry_type, value);
   }
@@ -63,11 +81,16 @@ test('PUT accounts/:account_id updates name and industry_type (both optional); i
 test('"POST {ads_sandbox_url}/12/accounts: sandbox only; creates an account; data is an array"; production refuses it (405)', async () => {
   const res = await k.sandbox.post('/12/accounts', { as: 'bruno' });
   assert.equal(res.status, 200);
-  assert.ok(Array.isArray(res.body.data));
-  assert.equal(res.body.data.length, 1);
-  assert.equal(res.body.data[0].name, 'Sandbox account');
-  assert.equal(res.body.data[0].approval_status, 'ACCEPTED');
-  assert.deepEqual(res.body.request, { params: {} });
+  assert.deepEqual(normalise(res.body, { [res.body.data[0].id]: 'account' }), {
+    request: { params: {} },
+    next_cursor: null,
+    data: [
+      {
+        name: 'Sandbox account', business_name: null, timezone: 'America/Los_Angeles', timezone_switch_at: null, id: '<account>',
+        created_at: '<time>', updated_at: '<time>', industry_type: null, business_id: null, approval_status: 'ACCEPTED', deleted: false,
+      },
+    ],
+  });
   const production = await k.ads.post('/12/accounts', { as: 'bruno' });
   assert.equal(production.status, 405);
   assert.equal(production.body.errors[0].code, 'METHOD_NOT_ALLOWED');
@@ -96,10 +119,19 @@ test('"DELETE {ads_sandbox_url}/12/accounts/:account_id: sandbox only": returns 
 test('GET accounts/:account_id/account_apps lists the mobile apps of the account (count, cursor, sort_by, with_deleted, with_total_count)', async () => {
   const res = await k.ads.get(`/12/accounts/${k.accountOf('ada')}/account_apps`, { query: { with_total_count: 'true', sort_by: 'created_at-asc', count: 1 } });
   assert.equal(res.status, 200);
-  assert.equal(res.body.total_count, 1);
+  assert.deepEqual(normalise(res.body, { [k.accountOf('ada')]: 'account', [res.body.data[0].id]: 'app' }), {
+    request: { params: { account_id: '<account>', count: 1, sort_by: 'created_at-asc', with_total_count: 'true' } },
+    next_cursor: null,
+    data: [
+      {
+        app_store_identifier: 'com.plaza.ada', conversion_tracking_enabled: false, deep_link_pattern: 'plaza-ada://', id: '<app>',
+        created_at: '<time>', updated_at: '<time>', os_type: 'Android', deleted: false,
+      },
+    ],
+    total_count: 1,
+  });
+  // deepEqual does not compare the order of keys.
   assert.deepEqual(Object.keys(res.body.data[0]), ['app_store_identifier', 'conversion_tracking_enabled', 'deep_link_pattern', 'id', 'created_at', 'updated_at', 'os_type', 'deleted']);
-  assert.equal(res.body.data[0].app_store_identifier, 'com.plaza.ada');
-  assert.equal(res.body.data[0].conversion_tracking_enabled, false);
   assert.equal((await k.ads.get(`/12/accounts/${k.accountOf('ada')}/account_apps`, { query: { count: 0 } })).status, 400);
 });
 
@@ -126,14 +158,20 @@ test('funding instruments: GET lists (funding_instrument_ids, count, cursor, sor
   const account = k.accountOf('ada');
   const list = await k.ads.get(`/12/accounts/${account}/funding_instruments`, { query: { with_total_count: 'true' } });
   assert.equal(list.status, 200);
-  assert.equal(list.body.total_count, 1);
   const fi = list.body.data[0];
-  assert.deepEqual(Object.keys(fi).sort(), [
-    'able_to_fund', 'account_id', 'created_at', 'credit_limit_local_micro', 'credit_remaining_local_micro', 'currency', 'deleted', 'description', 'end_time',
-    'entity_status', 'funded_amount_local_micro', 'id', 'io_header', 'reasons_not_able_to_fund', 'start_time', 'type', 'updated_at',
-  ]);
-  assert.equal(fi.able_to_fund, true);
-  assert.equal(fi.type, 'CREDIT_CARD');
+  assert.deepEqual(normalise(list.body, { [account]: 'account', [fi.id]: 'funding_instrument' }), {
+    request: { params: { account_id: '<account>', with_total_count: 'true' } },
+    next_cursor: null,
+    data: [
+      {
+        start_time: '<time>', description: 'Visa ending in 4242', credit_limit_local_micro: 500000000, end_time: null, id: '<funding_instrument>',
+        entity_status: 'ACTIVE', account_id: '<account>', reasons_not_able_to_fund: [], io_header: null, currency: 'USD',
+        funded_amount_local_micro: null, created_at: '<time>', type: 'CREDIT_CARD', able_to_fund: true, updated_at: '<time>',
+        credit_remaining_local_micro: 500000000, deleted: false,
+      },
+    ],
+    total_count: 1,
+  });
   const one = await k.ads.get(`/12/accounts/${account}/funding_instruments/${fi.id}`);
   assert.deepEqual(one.body.data, fi);
   assert.deepEqual((await k.ads.get(`/12/accounts/${account}/funding_instruments`, { query: { funding_instrument_ids: 'zzz' } })).body.data, []);
@@ -147,10 +185,17 @@ test('sandbox POST funding_instruments needs currency (ISO-4217), start_time and
     query: { currency: 'USD', start_time: '2017-07-10T00:00:00Z', type: 'INSERTION_ORDER', end_time: '2040-01-10T00:00:00Z', funded_amount_local_micro: 140000000000 },
   });
   assert.equal(res.status, 200, res.text);
-  assert.equal(res.body.data.description, '(no payment method has been set up yet)');
-  assert.equal(res.body.data.funded_amount_local_micro, 140000000000);
-  assert.equal(res.body.data.end_time, '2040-01-10T00:00:00Z');
-  assert.equal(res.body.data.able_to_fund, true);
+  assert.deepEqual(normalise(res.body, { [account]: 'account', [res.body.data.id]: 'funding_instrument', '2017-07-10T00:00:00Z': 'start', '2040-01-10T00:00:00Z': 'end' }), {
+    request: {
+      params: { account_id: '<account>', currency: 'USD', start_time: '<start>', type: 'INSERTION_ORDER', end_time: '<end>', funded_amount_local_micro: 140000000000 },
+    },
+    data: {
+      start_time: '<start>', description: '(no payment method has been set up yet)', credit_limit_local_micro: null, end_time: '<end>',
+      id: '<funding_instrument>', entity_status: 'ACTIVE', account_id: '<account>', reasons_not_able_to_fund: [], io_header: null, currency: 'USD',
+      funded_amount_local_micro: 140000000000, created_at: '<time>', type: 'INSERTION_ORDER', able_to_fund: true, updated_at: '<time>',
+      credit_remaining_local_micro: null, deleted: false,
+    },
+  });
   for (const missing of ['currency', 'start_time', 'type']) {
     const query: Record<string, string> = { currency: 'USD', start_time: '2017-07-10', type: 'CREDIT_CARD' };
     delete query[missing];
@@ -169,9 +214,15 @@ test('sandbox DELETE funding_instruments/:id returns it with deleted:true, able_
   const fi = (await k.sandbox.post(path, { query: { currency: 'EUR', start_time: '2020-01-01', type: 'CREDIT_CARD', credit_limit_local_micro: 500000000 } })).body.data;
   const res = await k.sandbox.del(`${path}/${fi.id}`);
   assert.equal(res.status, 200);
-  assert.equal(res.body.data.deleted, true);
-  assert.equal(res.body.data.able_to_fund, false);
-  assert.deepEqual(res.body.data.reasons_not_able_to_fund, ['DELETED']);
+  assert.deepEqual(normalise(res.body, { [account]: 'account', [fi.id]: 'funding_instrument' }), {
+    request: { params: { account_id: '<account>', funding_instrument_id: '<funding_instrument>' } },
+    data: {
+      start_time: '<time>', description: '(no payment method has been set up yet)', credit_limit_local_micro: 500000000, end_time: null,
+      id: '<funding_instrument>', entity_status: 'ACTIVE', account_id: '<account>', reasons_not_able_to_fund: ['DELETED'], io_header: null,
+      currency: 'EUR', funded_amount_local_micro: null, created_at: '<time>', type: 'CREDIT_CARD', able_to_fund: false, updated_at: '<time>',
+      credit_remaining_local_micro: 500000000, deleted: true,
+    },
+  });
   assert.equal((await k.sandbox.del(`${path}/${fi.id}`)).status, 404);
   assert.equal((await k.ads.del(`/12/accounts/${k.accountOf('ada')}/funding_instruments/${fi.id}`)).status, 405);
   assert.equal((await k.sandbox.get(`${path}/${fi.id}`)).status, 404);

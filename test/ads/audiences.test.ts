@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { before, test } from 'node:test';
 import { PROCESSING_MS } from '../../src/ads/audiences/status.js';
+import { normalise } from '../support/normalise.js';
 import { lineItemQuery, startAdsPlaza, type AdsKit } from './support.js';
 
 /**
@@ -44,13 +45,15 @@ test('custom audiences: create (unique name, description), get, list, update, de
   const created = await k.ads.post(base(account), { query: { name, description: 'CRM list' } });
   assert.equal(created.status, 200, created.text);
   const a = created.body.data;
-  for (const key of ['id', 'name', 'description', 'audience_type', 'audience_size', 'targetable', 'targetable_types', 'reasons_not_targetable', 'permission_level', 'owner_account_id', 'partner_source', 'is_owner', 'created_at', 'updated_at', 'deleted']) {
-    assert.ok(key in a, `audience has ${key}`);
-  }
-  assert.equal(a.audience_type, 'CRM');
-  assert.equal(a.is_owner, true);
-  assert.equal(a.owner_account_id, account);
-  assert.equal(a.description, 'CRM list');
+  assert.deepEqual(normalise(created.body, { [account]: 'account', [a.id]: 'audience', [name]: 'name' }), {
+    request: { params: { account_id: '<account>', name: '<name>', description: 'CRM list' } },
+    data: {
+      id: '<audience>', name: '<name>', description: 'CRM list', audience_type: 'CRM', audience_size: 0, targetable: false,
+      targetable_types: ['CUSTOM_AUDIENCE', 'CUSTOM_AUDIENCE_EXPANDED'], reasons_not_targetable: ['TOO_SMALL'], is_owner: true,
+      owner_account_id: '<account>', permission_level: 'READ_WRITE', partner_source: 'OTHER', created_at: '<time>', updated_at: '<time>',
+      deleted: false,
+    },
+  });
   const duplicate = await k.ads.post(base(account), { query: { name } });
   assert.equal(duplicate.status, 400);
   assert.equal(duplicate.body.errors[0].parameter, 'name');
@@ -306,9 +309,15 @@ test('tailored audience permissions: list, POST (granted_account_id and permissi
   const granted = await k.ads.post(perms(ada, id), { query: { granted_account_id: chen, permission_level: 'READ_ONLY' } });
   assert.equal(granted.status, 200, granted.text);
   const p = granted.body.data;
-  assert.deepEqual(Object.keys(p).sort(), ['created_at', 'deleted', 'granted_account_id', 'id', 'permission_level', 'tailored_audience_id', 'updated_at']);
-  assert.equal(p.tailored_audience_id, id);
-  assert.equal(p.granted_account_id, chen);
+  assert.deepEqual(normalise(granted.body, { [ada]: 'ada_account', [chen]: 'chen_account', [id]: 'audience', [p.id]: 'permission' }), {
+    request: {
+      params: { account_id: '<ada_account>', tailored_audience_id: '<audience>', granted_account_id: '<chen_account>', permission_level: 'READ_ONLY' },
+    },
+    data: {
+      tailored_audience_id: '<audience>', permission_level: 'READ_ONLY', id: '<permission>', created_at: '<time>',
+      granted_account_id: '<chen_account>', updated_at: '<time>', deleted: false,
+    },
+  });
 
   const changed = await k.ads.post(perms(ada, id), { query: { granted_account_id: chen, permission_level: 'READ_WRITE' } });
   assert.equal(changed.body.data.id, p.id, 'a second POST for the same account changes its level');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { normalise } from '../support/normalise.js';
 import { lineItemQuery, startAdsPlaza, type AdsKit } from './support.js';
 
 /** Campaigns (shared/reference/ads.md §3; spec 001 "Versioning", Jun 28, 2026). */
@@ -18,15 +19,21 @@ const create = (query: Record<string, string | number | boolean>) => k.sandbox.p
 test('POST campaigns requires funding_instrument_id and name (at most 255 characters); the campaign object has the reference\'s fields', async () => {
   const res = await create({ name: 'Spring', daily_budget_amount_local_micro: 5_500_000, purchase_order_number: 'PO-1' });
   assert.equal(res.status, 200, res.text);
-  assert.deepEqual(Object.keys(res.body.data).sort(), [
-    'budget_optimization', 'created_at', 'currency', 'daily_budget_amount_local_micro', 'deleted', 'duration_in_days', 'effective_status', 'entity_status',
-    'frequency_cap', 'funding_instrument_id', 'id', 'name', 'purchase_order_number', 'reasons_not_servable', 'servable', 'standard_delivery',
-    'total_budget_amount_local_micro', 'updated_at',
-  ]);
-  assert.equal(res.body.data.entity_status, 'ACTIVE', 'ACTIVE by default');
-  assert.equal(res.body.data.currency, 'USD');
-  assert.deepEqual(res.body.data.reasons_not_servable, ['INCOMPLETE'], 'no line items yet');
-  assert.equal(res.body.data.servable, false);
+  // entity_status ACTIVE by default; reasons_not_servable INCOMPLETE: no line items yet.
+  assert.deepEqual(normalise(res.body, { [s.account]: 'account', [s.fundingInstrument]: 'funding_instrument', [res.body.data.id]: 'campaign' }), {
+    request: {
+      params: {
+        account_id: '<account>', funding_instrument_id: '<funding_instrument>', name: 'Spring', daily_budget_amount_local_micro: 5500000,
+        purchase_order_number: 'PO-1',
+      },
+    },
+    data: {
+      name: 'Spring', budget_optimization: 'LINE_ITEM', reasons_not_servable: ['INCOMPLETE'], servable: false, purchase_order_number: 'PO-1',
+      effective_status: 'UNKNOWN', daily_budget_amount_local_micro: 5500000, funding_instrument_id: '<funding_instrument>', duration_in_days: null,
+      standard_delivery: null, total_budget_amount_local_micro: null, id: '<campaign>', entity_status: 'ACTIVE', frequency_cap: null, currency: 'USD',
+      created_at: '<time>', updated_at: '<time>', deleted: false,
+    },
+  });
   assert.equal((await k.sandbox.post(path, { query: { name: 'no instrument' } })).body.errors[0].code, 'MISSING_PARAMETER');
   assert.equal((await create({})).body.errors[0].parameter, 'name');
   assert.equal((await create({ name: 'x'.repeat(256) })).body.errors[0].parameter, 'name');
@@ -124,10 +131,16 @@ test('PUT campaigns/:campaign_id changes only the fields given; an empty value u
   const id = made.body.data.id;
   const res = await k.sandbox.put(`${path}/${id}`, { query: { name: 'changed', purchase_order_number: '' } });
   assert.equal(res.status, 200);
-  assert.equal(res.body.data.name, 'changed');
-  assert.equal(res.body.data.purchase_order_number, null);
-  assert.equal(res.body.data.daily_budget_amount_local_micro, 3_000_000, 'untouched');
-  assert.deepEqual(res.body.request.params, { account_id: s.account, campaign_id: id, name: 'changed', purchase_order_number: null });
+  // daily_budget_amount_local_micro untouched.
+  assert.deepEqual(normalise(res.body, { [s.account]: 'account', [s.fundingInstrument]: 'funding_instrument', [id]: 'campaign' }), {
+    request: { params: { account_id: '<account>', campaign_id: '<campaign>', name: 'changed', purchase_order_number: null } },
+    data: {
+      name: 'changed', budget_optimization: 'LINE_ITEM', reasons_not_servable: ['INCOMPLETE'], servable: false, purchase_order_number: null,
+      effective_status: 'UNKNOWN', daily_budget_amount_local_micro: 3000000, funding_instrument_id: '<funding_instrument>', duration_in_days: null,
+      standard_delivery: null, total_budget_amount_local_micro: null, id: '<campaign>', entity_status: 'ACTIVE', frequency_cap: null, currency: 'USD',
+      created_at: '<time>', updated_at: '<time>', deleted: false,
+    },
+  });
   assert.equal((await k.sandbox.put(`${path}/${id}`, { query: { name: '' } })).status, 400, 'a name cannot be unset');
 });
 
@@ -164,7 +177,13 @@ test('a campaign with an active line item can serve: servable true, effective_st
   const campaign = (await create({ name: 'serving' })).body.data.id;
   await k.sandbox.post(`/12/accounts/${s.account}/line_items`, { query: lineItemQuery(campaign) });
   const res = await k.sandbox.get(`${path}/${campaign}`);
-  assert.equal(res.body.data.servable, true);
-  assert.equal(res.body.data.effective_status, 'RUNNING');
-  assert.deepEqual(res.body.data.reasons_not_servable, []);
+  assert.deepEqual(normalise(res.body, { [s.account]: 'account', [s.fundingInstrument]: 'funding_instrument', [campaign]: 'campaign' }), {
+    request: { params: { account_id: '<account>', campaign_id: '<campaign>' } },
+    data: {
+      name: 'serving', budget_optimization: 'LINE_ITEM', reasons_not_servable: [], servable: true, purchase_order_number: null,
+      effective_status: 'RUNNING', daily_budget_amount_local_micro: null, funding_instrument_id: '<funding_instrument>', duration_in_days: null,
+      standard_delivery: null, total_budget_amount_local_micro: null, id: '<campaign>', entity_status: 'ACTIVE', frequency_cap: null, currency: 'USD',
+      created_at: '<time>', updated_at: '<time>', deleted: false,
+    },
+  });
 });

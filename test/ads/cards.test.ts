@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { normalise } from '../support/normalise.js';
 import { creativesKit, startAdsPlaza, type AdsKit } from './support.js';
 
 /** Issue #13: cards, poll cards and video conversation cards (spec 001; shared/reference/ads.md §3 for poll cards). */
@@ -31,10 +32,27 @@ test('POST cards takes JSON only (Content-Type application/json, else a clear er
   const res = await post({ name: 'Website card', components: [media(images[0]), details()] });
   assert.equal(res.status, 200, res.text);
   const d = res.body.data;
+  assert.deepEqual(normalise(res.body, { [account]: 'account', [d.id]: 'card', [`card://${d.id}`]: 'card_uri', [images[0]]: 'image' }), {
+    request: {
+      params: {
+        account_id: '<account>', name: 'Website card',
+        components: [
+          { type: 'MEDIA', media_key: '<image>' },
+          { type: 'DETAILS', title: 'Read more', destination: { type: 'WEBSITE', url: 'https://example.com/' } },
+        ],
+      },
+    },
+    data: {
+      name: 'Website card',
+      components: [
+        { type: 'MEDIA', media_key: '<image>' },
+        { type: 'DETAILS', title: 'Read more', destination: { type: 'WEBSITE', url: 'https://example.com/' } },
+      ],
+      card_uri: '<card_uri>', id: '<card>', card_type: 'IMAGE_WEBSITE', created_at: '<time>', updated_at: '<time>', deleted: false,
+    },
+  });
+  // deepEqual does not compare the order of keys.
   assert.deepEqual(Object.keys(d), ['name', 'components', 'card_uri', 'id', 'card_type', 'created_at', 'updated_at', 'deleted']);
-  assert.equal(d.card_uri, `card://${d.id}`);
-  assert.equal(d.card_type, 'IMAGE_WEBSITE');
-  assert.equal(res.body.request.params.name, 'Website card');
   const form = await k.sandbox.post(cards(), { form: { name: 'x' } });
   assert.equal(form.status, 400);
   assert.equal(form.body.errors[0].parameter, 'Content-Type');
@@ -161,14 +179,21 @@ test('poll cards: POST per the reference (duration_in_minutes 5-10080, choices �
   const res = await poll({ third_choice: 'Maybe', media_key: video });
   assert.equal(res.status, 200, res.text);
   const d = res.body.data;
-  assert.equal(d.duration_in_minutes, '60');
-  assert.deepEqual([d.first_choice, d.second_choice, d.third_choice, d.fourth_choice], ['Yes', 'No', 'Maybe', undefined]);
+  assert.deepEqual(normalise(res.body, { [account]: 'account', [d.id]: 'card', [`card://${d.id}`]: 'card_uri', [video]: 'video', [`${k.plaza.urls.base_url}/media/${video}.mp4`]: 'video_url' }), {
+    request: {
+      params: {
+        account_id: '<account>', name: 'Poll', duration_in_minutes: 60, first_choice: 'Yes', second_choice: 'No', third_choice: 'Maybe',
+        media_key: '<video>',
+      },
+    },
+    data: {
+      name: 'Poll', first_choice: 'Yes', second_choice: 'No', third_choice: 'Maybe', start_time: '<time>', end_time: '<time>',
+      duration_in_minutes: '60', content_duration_seconds: '10', media_key: '<video>', image_url: null, video_url: '<video_url>', video_hls_url: null,
+      video_width: '1280', video_height: '720', video_poster_url: null, video_poster_width: null, video_poster_height: null, id: '<card>',
+      card_uri: '<card_uri>', card_type: 'VIDEO_POLLS', created_at: '<time>', updated_at: '<time>', deleted: false,
+    },
+  });
   assert.equal(new Date(d.end_time).getTime() - new Date(d.start_time).getTime(), 60 * 60_000);
-  assert.equal(d.card_type, 'VIDEO_POLLS');
-  assert.equal(d.card_uri, `card://${d.id}`);
-  assert.equal(d.video_width, '1280');
-  assert.equal(d.video_height, '720');
-  assert.equal(d.content_duration_seconds, '10');
   assert.equal((await poll({ media_key: images[0] })).body.data.card_type, 'IMAGE_POLLS');
   for (const n of [4, 10_081, 'soon']) assert.equal((await poll({ duration_in_minutes: n })).body.errors[0].parameter, 'duration_in_minutes', String(n));
   assert.equal((await poll({ duration_in_minutes: 5 })).status, 200);
@@ -206,12 +231,20 @@ test('video conversation cards: first_cta ≤20 without #, thank_you_text ≤23,
   const res = await vc({});
   assert.equal(res.status, 200, res.text);
   const d = res.body.data;
-  assert.equal(d.card_type, 'VIDEO_CONVERSATION');
-  assert.equal(d.first_cta, '#PlazaRocks');
-  assert.equal(d.media_key, video);
-  assert.equal(d.video_width, '1280');
-  assert.equal(d.video_owner_id, k.user('ada').id);
-  assert.equal(d.card_uri, `card://${d.id}`);
+  assert.deepEqual(normalise(res.body, { [account]: 'account', [d.id]: 'card', [`card://${d.id}`]: 'card_uri', [video]: 'video', [`${k.plaza.urls.base_url}/media/${video}.mp4`]: 'video_url', [k.user('ada').id]: 'ada' }), {
+    request: {
+      params: {
+        account_id: '<account>', name: 'Conversation', first_cta: '#PlazaRocks', first_cta_post: 'I love Plaza', thank_you_text: 'Thanks!',
+        title: 'Which one?', media_key: '<video>',
+      },
+    },
+    data: {
+      name: 'Conversation', first_cta: '#PlazaRocks', first_cta_post: 'I love Plaza', second_cta: null, second_cta_post: null, third_cta: null,
+      third_cta_post: null, fourth_cta: null, fourth_cta_post: null, thank_you_text: 'Thanks!', title: 'Which one?', media_url: '<video_url>',
+      media_key: '<video>', poster_media_url: null, poster_media_key: null, video_owner_id: '<ada>', video_width: '1280', video_height: '720',
+      id: '<card>', card_uri: '<card_uri>', card_type: 'VIDEO_CONVERSATION', created_at: '<time>', updated_at: '<time>', deleted: false,
+    },
+  });
   const param = async (query: Record<string, string | undefined>) => (await vc(query)).body.errors?.[0]?.parameter;
   assert.equal(await param({ first_cta: `#${'a'.repeat(21)}` }), 'first_cta');
   assert.equal((await vc({ first_cta: `#${'a'.repeat(20)}` })).status, 200, '20 characters not counting #');

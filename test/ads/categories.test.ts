@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { normalise } from '../support/normalise.js';
 import { lineItemQuery, startAdsPlaza, type AdsKit } from './support.js';
 
 /** Advertiser business categories, curated categories and line item curated categories (spec 001). */
@@ -99,6 +100,14 @@ test('POST line_item_curated_categories needs curated_category_id and line_item_
   assert.equal((await k.sandbox.post(path, { query: { line_item_id: li, curated_category_id: '929wbl6ymlfk' } })).status, 400, 'Basketball is US only');
   const ok = await k.sandbox.post(path, { query: { line_item_id: li, curated_category_id: '9lav5usxfmdc' } });
   assert.equal(ok.status, 200, ok.text);
+  assert.deepEqual(normalise(ok.body, { [s.account]: 'account', [li]: 'line_item', [ok.body.data.id]: 'line_item_curated_category' }), {
+    request: { params: { account_id: '<account>', curated_category_id: '9lav5usxfmdc', line_item_id: '<line_item>' } },
+    data: {
+      line_item_id: '<line_item>', curated_category_id: '9lav5usxfmdc', id: '<line_item_curated_category>', created_at: '<time>',
+      updated_at: '<time>', deleted: false,
+    },
+  });
+  // deepEqual does not compare the order of keys.
   assert.deepEqual(Object.keys(ok.body.data), ['line_item_id', 'curated_category_id', 'id', 'created_at', 'updated_at', 'deleted']);
   assert.equal((await k.sandbox.post(path, { query: { line_item_id: li, curated_category_id: 'nothing' } })).status, 404);
   const engagement = (await k.sandbox.post(`/12/accounts/${s.account}/line_items`, { query: lineItemQuery(s.campaign) })).body.data.id;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { normalise } from '../support/normalise.js';
 import { lineItemQuery, startAdsPlaza, type AdsKit } from './support.js';
 
 /**
@@ -93,9 +94,17 @@ test('"The sandbox and production listeners keep their data apart": each listene
 
 test('"Envelope": one object is {request:{params}, data:{...}}; a list is {request:{params}, next_cursor, data:[...]}; params echo the path and parsed parameters', async () => {
   const one = await k.sandbox.get(`/12/accounts/${sandbox.account}/campaigns/${sandbox.campaign}`);
+  assert.deepEqual(normalise(one.body, { [sandbox.account]: 'account', [sandbox.campaign]: 'campaign', [sandbox.fundingInstrument]: 'funding_instrument' }), {
+    request: { params: { account_id: '<account>', campaign_id: '<campaign>' } },
+    data: {
+      name: 'Sandbox campaign', budget_optimization: 'LINE_ITEM', reasons_not_servable: [], servable: true, purchase_order_number: null,
+      effective_status: 'RUNNING', daily_budget_amount_local_micro: 10000000, funding_instrument_id: '<funding_instrument>', duration_in_days: null,
+      standard_delivery: null, total_budget_amount_local_micro: null, id: '<campaign>', entity_status: 'ACTIVE', frequency_cap: null, currency: 'USD',
+      created_at: '<time>', updated_at: '<time>', deleted: false,
+    },
+  });
+  // deepEqual does not compare the order of keys.
   assert.deepEqual(Object.keys(one.body), ['request', 'data']);
-  assert.deepEqual(one.body.request, { params: { account_id: sandbox.account, campaign_id: sandbox.campaign } });
-  assert.equal(one.body.data.id, sandbox.campaign);
   for (const list of LISTS) {
     const res = await k.sandbox.get(list.path(), { query: { count: 2, [list.ids]: Object.values(list.made()).join(','), with_deleted: 'true' } });
     assert.equal(res.status, 200);
@@ -258,9 +267,16 @@ test('"Parameters arrive in the query string, a form body or a JSON body": the s
   const viaJson = await k.sandbox.post(path, { json: { ...values, name: 'via json' } });
   for (const [res, name] of [[viaQuery, 'via query'], [viaForm, 'via form'], [viaJson, 'via json']] as const) {
     assert.equal(res.status, 200, res.text);
-    assert.equal(res.body.data.name, name);
-    assert.equal(res.body.data.daily_budget_amount_local_micro, 2_000_000);
-    assert.equal(res.body.request.params.daily_budget_amount_local_micro, 2_000_000, 'micros echo as numbers');
+    // Micros echo as numbers.
+    assert.deepEqual(normalise(res.body, { [sandbox.account]: 'account', [res.body.data.id]: 'campaign', [sandbox.fundingInstrument]: 'funding_instrument' }), {
+      request: { params: { account_id: '<account>', funding_instrument_id: '<funding_instrument>', name, daily_budget_amount_local_micro: 2000000 } },
+      data: {
+        name, budget_optimization: 'LINE_ITEM', reasons_not_servable: ['INCOMPLETE'], servable: false, purchase_order_number: null,
+        effective_status: 'UNKNOWN', daily_budget_amount_local_micro: 2000000, funding_instrument_id: '<funding_instrument>', duration_in_days: null,
+        standard_delivery: null, total_budget_amount_local_micro: null, id: '<campaign>', entity_status: 'ACTIVE', frequency_cap: null, currency: 'USD',
+        created_at: '<time>', updated_at: '<time>', deleted: false,
+      },
+    });
     await k.sandbox.del(`${path}/${res.body.data.id}`);
   }
   const broken = await k.sandbox.post(path, { json: '{"name": ' });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { normalise } from '../support/normalise.js';
 import { creativesKit, lineItemQuery, startAdsPlaza, type AdsKit } from './support.js';
 
 /** Issue #13: media creatives (spec 001 "Media creatives", "Media creative"). */
@@ -39,10 +40,15 @@ before(async () => {
 test('POST media_creatives associates account media with a line item: account_media_id and line_item_id required; approval_status and entity_status fields', async () => {
   const res = await k.sandbox.post(mc(), { query: { account_media_id: preroll, line_item_id: prerollItem } });
   assert.equal(res.status, 200, res.text);
+  assert.deepEqual(normalise(res.body, { [s.account]: 'account', [preroll]: 'account_media', [prerollItem]: 'line_item', [res.body.data.id]: 'media_creative' }), {
+    request: { params: { account_id: '<account>', account_media_id: '<account_media>', line_item_id: '<line_item>' } },
+    data: {
+      line_item_id: '<line_item>', landing_url: null, creative_type: 'PREROLL', id: '<media_creative>', entity_status: 'ACTIVE', created_at: '<time>',
+      account_media_id: '<account_media>', updated_at: '<time>', approval_status: 'ACCEPTED', deleted: false,
+    },
+  });
+  // deepEqual does not compare the order of keys.
   assert.deepEqual(Object.keys(res.body.data), ['line_item_id', 'landing_url', 'creative_type', 'id', 'entity_status', 'created_at', 'account_media_id', 'updated_at', 'approval_status', 'deleted']);
-  assert.equal(res.body.data.creative_type, 'PREROLL');
-  assert.equal(res.body.data.entity_status, 'ACTIVE');
-  assert.equal(res.body.data.approval_status, 'ACCEPTED');
   for (const missing of ['account_media_id', 'line_item_id']) {
     const query: Record<string, string> = { account_media_id: preroll, line_item_id: prerollItem };
     delete query[missing];

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { normalise } from '../support/normalise.js';
 import { creativesKit, startAdsPlaza, type AdsKit } from './support.js';
 import { mp4, png, webp } from '../support/media-files.js';
 
@@ -16,22 +17,23 @@ before(async () => {
 });
 
 test('media reach the ads interface uploaded through POST /2/media/upload with a media category, mapped to POST_IMAGE, POST_GIF, POST_VIDEO, PROMO_VIDEO, then added with POST media_library {media_key}', async () => {
-  const cases: Array<[string, string, string]> = [
-    [await c.image(), 'POST_IMAGE', 'IMAGE'],
-    [await c.gif(), 'POST_GIF', 'GIF'],
-    [await c.video(), 'POST_VIDEO', 'VIDEO'],
-    [await c.video('ada', { category: 'amplify_video' }), 'PROMO_VIDEO', 'VIDEO'],
+  const video = { duration: 9500, description: null, poster_media_url: null, poster_media_key: null, title: null, aspect_ratio: '16:9' };
+  const cases: Array<[string, string, Record<string, unknown>]> = [
+    [await c.image(), 'png', { media_category: 'POST_IMAGE', media_type: 'IMAGE' }],
+    [await c.gif(), 'gif', { media_category: 'POST_GIF', media_type: 'GIF', duration: null, description: null, poster_media_url: '<media_url>', poster_media_key: null, title: null, aspect_ratio: '1:1' }],
+    [await c.video(), 'mp4', { media_category: 'POST_VIDEO', media_type: 'VIDEO', ...video }],
+    [await c.video('ada', { category: 'amplify_video' }), 'mp4', { media_category: 'PROMO_VIDEO', media_type: 'VIDEO', ...video }],
   ];
-  for (const [key, category, type] of cases) {
+  for (const [key, extension, fields] of cases) {
     const res = await k.sandbox.post(ml(), { query: { media_key: key } });
     assert.equal(res.status, 200, res.text);
-    assert.equal(res.body.data.media_key, key);
-    assert.equal(res.body.data.media_category, category);
-    assert.equal(res.body.data.media_type, type);
-    assert.equal(res.body.data.deleted, false);
-    assert.equal(res.body.data.posted, false);
-    assert.match(res.body.data.media_url, new RegExp(`/media/${key}\\.`));
-    assert.deepEqual(res.body.request.params, { account_id: account, media_key: key });
+    assert.deepEqual(normalise(res.body, { [account]: 'account', [key]: 'media_key', [`${k.plaza.urls.base_url}/media/${key}.${extension}`]: 'media_url' }), {
+      request: { params: { account_id: '<account>', media_key: '<media_key>' } },
+      data: {
+        posted: false, name: 'Untitled', file_name: null, media_url: '<media_url>', media_key: '<media_key>', created_at: '<time>', updated_at: '<time>',
+        media_status: 'TRANSCODE_COMPLETED', deleted: false, ...fields,
+      },
+    });
   }
   const dm = await c.upload('ada', png(10, 10), 'dm_image');
   const refused = await k.sandbox.post(ml(), { query: { media_key: dm } });
@@ -43,15 +45,21 @@ test('media reach the ads interface uploaded through POST /2/media/upload with a
 test('Plaza reads the real uploaded bytes for media_type, dimensions, duration and aspect_ratio (PNG, JPEG, GIF, WebP and MP4 headers)', async () => {
   const video = await c.upload('ada', mp4({ width: 1920, height: 1080, durationMs: 12_345 }), 'post_video');
   const v = (await k.sandbox.post(ml(), { query: { media_key: video } })).body.data;
-  assert.equal(v.media_type, 'VIDEO');
-  assert.equal(v.duration, 12_345);
-  assert.equal(v.aspect_ratio, '16:9');
+  assert.deepEqual(normalise(v, { [video]: 'video', [`${k.plaza.urls.base_url}/media/${video}.mp4`]: 'media_url' }), {
+    posted: false, name: 'Untitled', file_name: null, media_url: '<media_url>', media_category: 'POST_VIDEO', media_key: '<video>',
+    created_at: '<time>', updated_at: '<time>', media_status: 'TRANSCODE_COMPLETED', media_type: 'VIDEO', deleted: false, duration: 12345,
+    description: null, poster_media_url: null, poster_media_key: null, title: null, aspect_ratio: '16:9',
+  });
   const square = await c.upload('ada', mp4({ width: 720, height: 720, durationMs: 3_000 }), 'post_video');
   assert.equal((await k.sandbox.post(ml(), { query: { media_key: square } })).body.data.aspect_ratio, '1:1');
   const w = await c.upload('ada', webp(30, 20), 'post_image');
   const image = (await k.sandbox.post(ml(), { query: { media_key: w } })).body.data;
-  assert.equal(image.media_type, 'IMAGE');
-  assert.equal(image.duration, undefined, 'images have no video fields');
+  // Images have no video fields.
+  assert.deepEqual(normalise(image, { [w]: 'image', [`${k.plaza.urls.base_url}/media/${w}.webp`]: 'media_url' }), {
+    posted: false, name: 'Untitled', file_name: null, media_url: '<media_url>', media_category: 'POST_IMAGE', media_key: '<image>',
+    created_at: '<time>', updated_at: '<time>', media_status: 'TRANSCODE_COMPLETED', media_type: 'IMAGE', deleted: false,
+  });
+  // deepEqual does not compare the order of keys.
   assert.deepEqual(Object.keys(image), ['posted', 'name', 'file_name', 'media_url', 'media_category', 'media_key', 'created_at', 'updated_at', 'media_status', 'media_type', 'deleted']);
   assert.deepEqual(Object.keys(v).slice(11), ['duration', 'description', 'poster_media_url', 'poster_media_key', 'title', 'aspect_ratio']);
 });
@@ -64,16 +72,26 @@ test('media_status is set as upload processing completes: TRANSCODING while a ch
   const key = init.body.data.media_key;
   const added = await k.sandbox.post(ml(), { query: { media_key: key, name: 'Processing' } });
   assert.equal(added.status, 200, added.text);
-  assert.equal(added.body.data.media_status, 'TRANSCODING');
-  assert.equal(added.body.data.media_category, 'PROMO_VIDEO');
-  assert.equal(added.body.data.media_url, null);
+  assert.deepEqual(normalise(added.body, { [account]: 'account', [key]: 'media_key' }), {
+    request: { params: { account_id: '<account>', media_key: '<media_key>', name: 'Processing' } },
+    data: {
+      posted: false, name: 'Processing', file_name: null, media_url: null, media_category: 'PROMO_VIDEO', media_key: '<media_key>',
+      created_at: '<time>', updated_at: '<time>', media_status: 'TRANSCODING', media_type: 'VIDEO', deleted: false, duration: null, description: null,
+      poster_media_url: null, poster_media_key: null, title: null, aspect_ratio: null,
+    },
+  });
   await c.p.send('POST', '/2/media/upload', { auth, form: { command: 'APPEND', media_id: init.body.data.id, segment_index: '0', media_data: video.toString('base64') } });
   const fin = await c.p.send('POST', '/2/media/upload', { auth, form: { command: 'FINALIZE', media_id: init.body.data.id } });
   assert.equal(fin.status, 200, fin.text);
   const done = await k.sandbox.get(ml(`/${key}`));
-  assert.equal(done.body.data.media_status, 'TRANSCODE_COMPLETED');
-  assert.equal(done.body.data.duration, 4_000);
-  assert.equal(done.body.data.aspect_ratio, '16:9');
+  assert.deepEqual(normalise(done.body, { [account]: 'account', [key]: 'media_key', [`${k.plaza.urls.base_url}/media/${key}.mp4`]: 'media_url' }), {
+    request: { params: { account_id: '<account>', media_key: '<media_key>' } },
+    data: {
+      posted: false, name: 'Processing', file_name: null, media_url: '<media_url>', media_category: 'PROMO_VIDEO', media_key: '<media_key>',
+      created_at: '<time>', updated_at: '<time>', media_status: 'TRANSCODE_COMPLETED', media_type: 'VIDEO', deleted: false, duration: 4000,
+      description: null, poster_media_url: null, poster_media_key: null, title: null, aspect_ratio: '16:9',
+    },
+  });
 });
 
 test('GET media_library lists the account\'s media: count 1-50 default 20, cursor, media_type GIF|IMAGE|VIDEO', async () => {
@@ -156,9 +174,14 @@ test('GET media_library/:media_key; PUT with the same rules (an empty value unse
   assert.equal(got.body.data.name, 'Before');
   const put = await k.sandbox.put(ml(`/${video}`), { query: { name: 'After', title: '', description: 'Now described' } });
   assert.equal(put.status, 200, put.text);
-  assert.equal(put.body.data.name, 'After');
-  assert.equal(put.body.data.title, null);
-  assert.equal(put.body.data.description, 'Now described');
+  assert.deepEqual(normalise(put.body, { [account]: 'account', [video]: 'video', [`${k.plaza.urls.base_url}/media/${video}.mp4`]: 'media_url' }), {
+    request: { params: { account_id: '<account>', media_key: '<video>', description: 'Now described', name: 'After', title: null } },
+    data: {
+      posted: false, name: 'After', file_name: null, media_url: '<media_url>', media_category: 'POST_VIDEO', media_key: '<video>',
+      created_at: '<time>', updated_at: '<time>', media_status: 'TRANSCODE_COMPLETED', media_type: 'VIDEO', deleted: false, duration: 9500,
+      description: 'Now described', poster_media_url: null, poster_media_key: null, title: null, aspect_ratio: '16:9',
+    },
+  });
   assert.equal((await k.sandbox.put(ml(`/${video}`), { query: { title: 't'.repeat(71) } })).body.errors[0].parameter, 'title');
   assert.equal((await k.sandbox.put(ml(`/${video}`), { query: { name: '' } })).body.data.name, 'Untitled');
   const image = await c.inLibrary(account, 'image');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { linkAccountUser } from '../../src/ads/accounts/store.js';
+import { normalise } from '../support/normalise.js';
 import { creativesKit, startAdsPlaza, type AdsKit } from './support.js';
 import { eventually } from '../support/wait.js';
 
@@ -45,18 +46,35 @@ test('POST accounts/:account_id/post answers the fields of spec 001 "Post create
   const res = await make({ text: 'Hello from the ads side #launch @bruno https://example.com', name: 'First', trim_user: false });
   assert.equal(res.status, 200, res.text);
   const d = res.body.data;
-  for (const field of ['created_at', 'id', 'id_str', 'text', 'name', 'truncated', 'entities', 'source', 'in_reply_to_status_id', 'in_reply_to_user_id', 'user', 'geo', 'coordinates', 'place', 'contributors', 'retweet_count', 'favorite_count', 'favorited', 'retweeted', 'scopes', 'lang']) {
-    assert.ok(field in d, field);
-  }
-  assert.equal(d.id, d.id_str);
-  assert.equal(d.name, 'First');
-  assert.deepEqual(d.entities.hashtags, [{ text: 'launch', indices: [24, 31] }]);
-  assert.equal(d.entities.user_mentions[0].screen_name, 'bruno');
-  assert.equal(d.entities.urls.length, 1);
-  assert.deepEqual(Object.keys(d.entities).sort(), ['hashtags', 'symbols', 'urls', 'user_mentions']);
-  assert.equal(d.user.id, adaId);
-  assert.equal(d.user.screen_name, 'ada');
-  assert.ok(!('conversation_settings' in d), 'conversation_settings is not in the POST response');
+  // conversation_settings is not in the POST response.
+  assert.deepEqual(normalise(res.body, { [account]: 'account', [adaId]: 'ada', [brunoId]: 'bruno', [d.id]: 'post' }), {
+    request: {
+      params: {
+        account_id: '<account>', as_user_id: '<ada>', text: 'Hello from the ads side #launch @bruno https://example.com', name: 'First',
+        trim_user: false,
+      },
+    },
+    data: {
+      created_at: '<time>', id: '<post>', id_str: '<post>', text: 'Hello from the ads side #launch @bruno https://example.com', name: 'First',
+      truncated: false,
+      entities: {
+        hashtags: [{ text: 'launch', indices: [24, 31] }], symbols: [],
+        urls: [{ url: 'https://example.com', expanded_url: 'https://example.com', display_url: 'example.com', indices: [39, 58] }],
+        user_mentions: [{ screen_name: 'bruno', indices: [32, 38] }],
+      },
+      source: 'Plaza Demo', in_reply_to_status_id: null, in_reply_to_status_id_str: null, in_reply_to_user_id: null, in_reply_to_user_id_str: null,
+      in_reply_to_screen_name: null,
+      user: {
+        id: '<ada>', id_str: '<ada>', name: 'Ada Example', screen_name: 'ada', location: 'London',
+        description: 'Writes about #engineering and pays for Premium.', url: null, protected: false, verified: true, followers_count: 2,
+        friends_count: 2, listed_count: 0, favourites_count: 2, created_at: '<time>',
+        statuses_count: d.user.statuses_count, // the file's other tests post too
+        profile_image_url_https: 'https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png',
+      },
+      geo: null, coordinates: null, place: null, contributors: null, retweet_count: 0, favorite_count: 0, favorited: false, retweeted: false,
+      scopes: { followers: false }, lang: 'en', card_uri: null, media_keys: [],
+    },
+  });
   const trimmed = await make({ text: 'Trimmed', trim_user: true });
   assert.deepEqual(trimmed.body.data.user, { id: adaId, id_str: adaId });
   const lookup = await c.p.get(`/2/posts/${d.id}`, { auth: c.p.appAuth });
@@ -162,15 +180,24 @@ test('PUT accounts/:account_id/posts/:post_id/name (name ≤80) returns the post
   const res = await k.sandbox.put(`/12/accounts/${account}/posts/${made.id}/name`, { query: { name: 'Renamed' } });
   assert.equal(res.status, 200, res.text);
   const d = res.body.data;
-  assert.equal(d.name, 'Renamed');
-  assert.equal(d.conversation_settings, 'EVERYONE');
-  assert.equal(d.nullcast, true);
-  assert.equal(d.post_type, 'PUBLISHED');
-  assert.equal(d.scheduled_at, null);
-  assert.equal(d.scheduled_status, null);
-  assert.equal(d.full_text, 'Rename me');
-  assert.deepEqual(d.display_text_range, [0, 9]);
-  assert.equal(d.post_id, made.id);
+  assert.deepEqual(normalise(res.body, { [account]: 'account', [adaId]: 'ada', [made.id]: 'post' }), {
+    request: { params: { account_id: '<account>', post_id: '<post>', name: 'Renamed' } },
+    data: {
+      created_at: '<time>', id: '<post>', id_str: '<post>', text: 'Rename me', name: 'Renamed', truncated: false,
+      entities: { hashtags: [], symbols: [], urls: [], user_mentions: [] }, source: 'Plaza Demo', in_reply_to_status_id: null,
+      in_reply_to_status_id_str: null, in_reply_to_user_id: null, in_reply_to_user_id_str: null, in_reply_to_screen_name: null,
+      user: {
+        id: '<ada>', id_str: '<ada>', name: 'Ada Example', screen_name: 'ada', location: 'London',
+        description: 'Writes about #engineering and pays for Premium.', url: null, protected: false, verified: true, followers_count: 2,
+        friends_count: 2, listed_count: 0, favourites_count: 2, created_at: '<time>',
+        statuses_count: d.user.statuses_count, // the file's other tests post too
+        profile_image_url_https: 'https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png',
+      },
+      geo: null, coordinates: null, place: null, contributors: null, retweet_count: 0, favorite_count: 0, favorited: false, retweeted: false,
+      scopes: { followers: false }, lang: 'en', card_uri: null, media_keys: [], conversation_settings: 'EVERYONE', nullcast: true,
+      post_type: 'PUBLISHED', scheduled_at: null, scheduled_status: null, full_text: 'Rename me', display_text_range: [0, 9], post_id: '<post>',
+    },
+  });
   assert.equal((await k.sandbox.put(`/12/accounts/${account}/posts/${made.id}/name`, { query: { name: 'n'.repeat(81) } })).body.errors[0].parameter, 'name');
   assert.equal((await k.sandbox.put(`/12/accounts/${account}/posts/${made.id}/name`, { query: { name: '' } })).body.data.name, null);
   const platformPost = k.plaza.creds.sample.post_ids[0];
@@ -192,10 +219,16 @@ test('scheduled posts (reference §3): scheduled_at required, at most a year ahe
   const made = await k.sandbox.post(base, { query: { as_user_id: adaId, text: 'Later', scheduled_at: soon, card_uri: cardUri, name: 'Sched' } });
   assert.equal(made.status, 200, made.text);
   const d = made.body.data;
-  assert.equal(d.scheduled_status, 'SCHEDULED');
+  assert.deepEqual(normalise(made.body, { [account]: 'account', [adaId]: 'ada', [d.id]: 'scheduled_post', [cardUri]: 'card_uri' }), {
+    request: { params: { account_id: '<account>', as_user_id: '<ada>', text: 'Later', card_uri: '<card_uri>', name: 'Sched', scheduled_at: '<time>' } },
+    data: {
+      id: '<scheduled_post>', name: 'Sched', text: 'Later', user_id: '<ada>', scheduled_status: 'SCHEDULED', nullcast: true,
+      scheduled_at: '<time>', completed_at: null, card_uri: '<card_uri>', post_id: null, media_keys: [], created_at: '<time>',
+      updated_at: '<time>',
+    },
+  });
   assert.equal(d.scheduled_at, soon.replace(/:\d\dZ$/, ':00Z'), 'seconds are ignored');
-  assert.equal(d.nullcast, true);
-  assert.equal(d.user_id, adaId);
+  // deepEqual does not compare the order of keys.
   assert.deepEqual(Object.keys(d), ['id', 'name', 'text', 'user_id', 'scheduled_status', 'nullcast', 'scheduled_at', 'completed_at', 'card_uri', 'post_id', 'media_keys', 'created_at', 'updated_at']);
   const put = await k.sandbox.put(`${base}/${d.id}`, { query: { text: 'Later, edited', card_uri: '' } });
   assert.equal(put.body.data.text, 'Later, edited');
@@ -236,6 +269,14 @@ test('draft posts (reference §3): as_user_id required, same content rules, PUT,
   assert.equal((await k.sandbox.post(base, { query: { as_user_id: adaId, media_keys: images.join(',') } })).body.errors[0].parameter, 'media_keys');
   const made = await k.sandbox.post(base, { query: { as_user_id: adaId, text: 'Draft', media_keys: images[0] } });
   assert.equal(made.status, 200, made.text);
+  assert.deepEqual(normalise(made.body, { [account]: 'account', [adaId]: 'ada', [made.body.data.id]: 'draft_post', [images[0]]: 'image' }), {
+    request: { params: { account_id: '<account>', as_user_id: '<ada>', text: 'Draft', media_keys: ['<image>'] } },
+    data: {
+      id: '<draft_post>', name: null, text: 'Draft', user_id: '<ada>', nullcast: true, card_uri: null, media_keys: ['<image>'], created_at: '<time>',
+      updated_at: '<time>',
+    },
+  });
+  // deepEqual does not compare the order of keys.
   assert.deepEqual(Object.keys(made.body.data), ['id', 'name', 'text', 'user_id', 'nullcast', 'card_uri', 'media_keys', 'created_at', 'updated_at']);
   const put = await k.sandbox.put(`${base}/${made.body.data.id}`, { query: { media_keys: '', text: 'Draft 2' } });
   assert.deepEqual(put.body.data.media_keys, []);
@@ -268,9 +309,25 @@ test('the public platform\'s paths work for the SDKs: POST …/tweet (tweet_mode
   assert.equal(made.status, 200, made.text);
   assert.equal(made.body.data.full_text, 'Via the tweet path');
   const renamed = await k.sandbox.put(`/12/accounts/${account}/tweets/${made.body.data.id}/name`, { query: { name: 'Tweet name' } });
-  assert.equal(renamed.body.data.tweet_type, 'PUBLISHED');
-  assert.equal(renamed.body.data.tweet_id, made.body.data.id);
-  assert.ok(!('post_id' in renamed.body.data));
+  assert.deepEqual(normalise(renamed.body, { [account]: 'account', [adaId]: 'ada', [made.body.data.id]: 'post' }), {
+    request: { params: { account_id: '<account>', tweet_id: '<post>', name: 'Tweet name' } },
+    data: {
+      created_at: '<time>', id: '<post>', id_str: '<post>', text: 'Via the tweet path', name: 'Tweet name', truncated: false,
+      entities: { hashtags: [], symbols: [], urls: [], user_mentions: [] }, source: 'Plaza Demo', in_reply_to_status_id: null,
+      in_reply_to_status_id_str: null, in_reply_to_user_id: null, in_reply_to_user_id_str: null, in_reply_to_screen_name: null,
+      user: {
+        id: '<ada>', id_str: '<ada>', name: 'Ada Example', screen_name: 'ada', location: 'London',
+        description: 'Writes about #engineering and pays for Premium.', url: null, protected: false, verified: true, followers_count: 2,
+        friends_count: 2, listed_count: 0, favourites_count: 2, created_at: '<time>',
+        statuses_count: renamed.body.data.user.statuses_count, // the file's other tests post too
+        profile_image_url_https: 'https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png',
+      },
+      geo: null, coordinates: null, place: null, contributors: null, retweet_count: 0, favorite_count: 0, favorited: false, retweeted: false,
+      scopes: { followers: false }, lang: 'en', card_uri: null, media_keys: [], conversation_settings: 'EVERYONE', nullcast: true,
+      tweet_type: 'PUBLISHED', scheduled_at: null, scheduled_status: null, full_text: 'Via the tweet path', display_text_range: [0, 18],
+      tweet_id: '<post>',
+    },
+  });
   assert.equal((await k.sandbox.get(`/12/accounts/${account}/tweets`, { query: { tweet_ids: made.body.data.id } })).body.data[0].name, 'Tweet name');
   const at = new Date(k.clock.now().getTime() + 3_600_000).toISOString();
   const scheduled = await k.sandbox.post(`/12/accounts/${account}/scheduled_tweets`, { query: { as_user_id: adaId, text: 'Scheduled tweet', scheduled_at: at } });

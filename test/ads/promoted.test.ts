@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { normalise } from '../support/normalise.js';
 import { lineItemQuery, startAdsPlaza, type AdsKit } from './support.js';
 
 /** Promoted posts (posts of the `posts` table attached to line items) and promoted accounts. */
@@ -27,11 +28,22 @@ test('POST promoted_posts attaches posts to a line item: data is an array with t
   const ids = await adaPosts(2);
   const res = await k.sandbox.post(pp(), { query: { line_item_id: lineItem, post_ids: ids.join(',') } });
   assert.equal(res.status, 200, res.text);
-  assert.equal(res.body.total_count, 2);
-  assert.deepEqual(res.body.data.map((d: any) => d.post_id).sort(), [...ids].sort());
+  assert.deepEqual(normalise(res.body, { [s.account]: 'account', [lineItem]: 'line_item', [ids[0]]: 'post1', [ids[1]]: 'post2', [res.body.data[0].id]: 'promoted1', [res.body.data[1].id]: 'promoted2' }), {
+    request: { params: { account_id: '<account>', line_item_id: '<line_item>', post_ids: ['<post1>', '<post2>'] } },
+    data: [
+      {
+        line_item_id: '<line_item>', id: '<promoted1>', entity_status: 'ACTIVE', created_at: '<time>', updated_at: '<time>',
+        approval_status: 'ACCEPTED', post_id: '<post1>', deleted: false,
+      },
+      {
+        line_item_id: '<line_item>', id: '<promoted2>', entity_status: 'ACTIVE', created_at: '<time>', updated_at: '<time>',
+        approval_status: 'ACCEPTED', post_id: '<post2>', deleted: false,
+      },
+    ],
+    total_count: 2,
+  });
+  // deepEqual does not compare the order of keys.
   assert.deepEqual(Object.keys(res.body.data[0]), ['line_item_id', 'id', 'entity_status', 'created_at', 'updated_at', 'approval_status', 'post_id', 'deleted']);
-  assert.equal(res.body.data[0].approval_status, 'ACCEPTED');
-  assert.deepEqual(res.body.request.params.post_ids, ids);
   const again = await k.sandbox.post(pp(), { query: { line_item_id: lineItem, post_ids: ids[0] } });
   assert.equal(again.body.data[0].id, res.body.data.find((d: any) => d.post_id === ids[0]).id, 'promoting a post twice keeps one record');
 });
@@ -86,8 +98,16 @@ test('the public platform\'s promoted_tweets path, tweet_ids and tweet_id work f
   const [post] = await adaPosts(1);
   const res = await k.sandbox.post(`/12/accounts/${s.account}/promoted_tweets`, { query: { line_item_id: lineItem, tweet_ids: post } });
   assert.equal(res.status, 200, res.text);
-  assert.equal(res.body.data[0].tweet_id, post);
-  assert.equal('post_id' in res.body.data[0], false);
+  assert.deepEqual(normalise(res.body, { [s.account]: 'account', [lineItem]: 'line_item', [post]: 'post', [res.body.data[0].id]: 'promoted_post' }), {
+    request: { params: { account_id: '<account>', line_item_id: '<line_item>', tweet_ids: ['<post>'] } },
+    data: [
+      {
+        line_item_id: '<line_item>', id: '<promoted_post>', entity_status: 'ACTIVE', created_at: '<time>', updated_at: '<time>',
+        approval_status: 'ACCEPTED', tweet_id: '<post>', deleted: false,
+      },
+    ],
+    total_count: 1,
+  });
   const list = await k.sandbox.get(`/12/accounts/${s.account}/promoted_tweets`, { query: { promoted_tweet_ids: res.body.data[0].id } });
   assert.equal(list.body.data[0].tweet_id, post);
   const deleted = await k.sandbox.del(`/12/accounts/${s.account}/promoted_tweets/${res.body.data[0].id}`);
@@ -125,6 +145,14 @@ test('POST promoted_accounts attaches a user to a PROMOTED_ACCOUNT line item (ag
   const ada = k.user('ada').id;
   const res = await k.sandbox.post(path, { query: { line_item_id: item, user_id: ada } });
   assert.equal(res.status, 200, res.text);
+  assert.deepEqual(normalise(res.body, { [s.account]: 'account', [item]: 'line_item', [ada]: 'ada', [res.body.data.id]: 'promoted_account' }), {
+    request: { params: { account_id: '<account>', line_item_id: '<line_item>', user_id: '<ada>' } },
+    data: {
+      line_item_id: '<line_item>', user_id: '<ada>', id: '<promoted_account>', entity_status: 'ACTIVE', created_at: '<time>', updated_at: '<time>',
+      approval_status: 'ACCEPTED', deleted: false,
+    },
+  });
+  // deepEqual does not compare the order of keys.
   assert.deepEqual(Object.keys(res.body.data), ['line_item_id', 'user_id', 'id', 'entity_status', 'created_at', 'updated_at', 'approval_status', 'deleted']);
   assert.equal((await k.sandbox.post(path, { query: { line_item_id: item, user_id: ada } })).body.data.id, res.body.data.id);
   const incompatible = await k.sandbox.post(path, { query: { line_item_id: lineItem, user_id: ada } });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { normalise } from '../support/normalise.js';
 import { lineItemQuery, startAdsPlaza, type AdsKit } from './support.js';
 
 /** Targeting criteria and the audience estimate (spec 001 "Accounts and related"; shared/reference/ads.md §3). */
@@ -26,9 +27,13 @@ test('POST targeting_criteria takes line_item_id, targeting_type and targeting_v
   const li = await lineItem();
   const res = await add(li, 'BROAD_KEYWORD', 'technology');
   assert.equal(res.status, 200, res.text);
-  assert.deepEqual(Object.keys(res.body.data).sort(), ['created_at', 'deleted', 'id', 'line_item_id', 'name', 'operator_type', 'targeting_type', 'targeting_value', 'updated_at']);
-  assert.equal(res.body.data.operator_type, 'EQ');
-  assert.equal(res.body.data.name, 'technology');
+  assert.deepEqual(normalise(res.body, { [s.account]: 'account', [li]: 'line_item', [res.body.data.id]: 'criterion' }), {
+    request: { params: { account_id: '<account>', line_item_id: '<line_item>', targeting_type: 'BROAD_KEYWORD', targeting_value: 'technology' } },
+    data: {
+      line_item_id: '<line_item>', name: 'technology', id: '<criterion>', operator_type: 'EQ', created_at: '<time>', targeting_value: 'technology',
+      updated_at: '<time>', deleted: false, targeting_type: 'BROAD_KEYWORD',
+    },
+  });
   const followers = await add(li, 'FOLLOWERS_OF_USER', k.user('plazanews').id);
   assert.equal(followers.body.data.name, '@plazanews');
   const location = await add(li, 'LOCATION', 'us', { operator_type: 'NE' });
@@ -132,8 +137,10 @@ test('"POST audience_estimate: JSON array of targeting criteria objects": the si
   assert.ok(followers.length > 0);
   const res = await estimate([{ targeting_type: 'FOLLOWERS_OF_USER', targeting_value: ada }]);
   assert.equal(res.status, 200, res.text);
-  assert.deepEqual(res.body.data, { audience_size: expected(followers.length) });
-  assert.deepEqual(res.body.request.params, { account_id: s.account, targeting_criteria: [{ targeting_type: 'FOLLOWERS_OF_USER', targeting_value: ada, operator_type: 'EQ' }] });
+  assert.deepEqual(res.body, {
+    request: { params: { account_id: s.account, targeting_criteria: [{ targeting_type: 'FOLLOWERS_OF_USER', targeting_value: ada, operator_type: 'EQ' }] } },
+    data: { audience_size: expected(followers.length) },
+  });
   const wrapped = await estimate({ targeting_criteria: [{ targeting_type: 'FOLLOWERS_OF_USER', targeting_value: ada }] });
   assert.deepEqual(wrapped.body.data, res.body.data, 'the public docs\' {targeting_criteria:[...]} body works too');
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { issueOAuth2Tokens } from '../../src/auth/issue.js';
 import { ManualClock } from '../../src/clock.js';
+import { normalise } from '../support/normalise.js';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
 import { ALL_SCOPES, fixtures, type Fixtures } from '../support/fixtures.js';
 import { problemType } from '../support/problems.js';
@@ -38,8 +39,10 @@ test('POST/GET/PUT/DELETE /2/activity/subscriptions: a subscription with a tag a
   assert.equal(made.status, 200, made.text);
   const sub = made.body.data.subscription;
   assert.match(sub.subscription_id, /^[0-9]{1,19}$/);
-  assert.deepEqual({ ...sub, subscription_id: 'x', created_at: 'x', updated_at: 'x' }, {
-    subscription_id: 'x', event_type: 'profile.update.bio', filter: { user_id: ada.id }, tag: 'bios', webhook_id: webhookId, created_at: 'x', updated_at: 'x',
+  assert.deepEqual(normalise(made.body, { [ada.id]: 'ada', [webhookId]: 'webhook', [sub.subscription_id]: 'subscription' }), {
+    data: {
+      subscription: { subscription_id: '<subscription>', event_type: 'profile.update.bio', filter: { user_id: '<ada>' }, created_at: '<time>', updated_at: '<time>', tag: 'bios', webhook_id: '<webhook>' },
+    },
   });
   const second = await create({ event_type: 'follow.follow', filter: { user_id: ada.id } });
   assert.equal(second.status, 200, second.text);
@@ -59,9 +62,12 @@ test('POST/GET/PUT/DELETE /2/activity/subscriptions: a subscription with a tag a
 
   const put = await g.send('PUT', `/2/activity/subscriptions/${sub.subscription_id}`, { auth: g.appAuth, body: { tag: 'renamed' } });
   assert.equal(put.status, 200, put.text);
-  assert.equal(put.body.data.subscription.tag, 'renamed');
-  assert.equal(put.body.data.subscription.webhook_id, webhookId);
-  assert.equal(put.body.data.total_subscriptions, 2);
+  assert.deepEqual(normalise(put.body, { [ada.id]: 'ada', [webhookId]: 'webhook', [sub.subscription_id]: 'subscription' }), {
+    data: {
+      subscription: { subscription_id: '<subscription>', event_type: 'profile.update.bio', filter: { user_id: '<ada>' }, created_at: '<time>', updated_at: '<time>', tag: 'renamed', webhook_id: '<webhook>' },
+      total_subscriptions: 2,
+    },
+  });
   const notChangeable = await g.send('PUT', `/2/activity/subscriptions/${sub.subscription_id}`, { auth: g.appAuth, body: { event_type: 'follow.follow' } });
   assert.equal(notChangeable.status, 400);
   const otherApp = await g.send('PUT', `/2/activity/subscriptions/${sub.subscription_id}`, { auth: enterpriseApp(), body: { tag: 'mine' } });
@@ -76,13 +82,14 @@ test('POST/GET/PUT/DELETE /2/activity/subscriptions: a subscription with a tag a
   const missing = '1234567890123456789';
   const many = await g.send('DELETE', `/2/activity/subscriptions?ids=${second.body.data.subscription.subscription_id},${missing},${third.body.data.subscription.subscription_id}`, { auth: g.appAuth });
   assert.equal(many.status, 200, many.text);
-  assert.deepEqual(many.body.data, [
-    { subscription_id: second.body.data.subscription.subscription_id, deleted: true },
-    { subscription_id: third.body.data.subscription.subscription_id, deleted: true },
-  ]);
-  assert.equal(many.body.errors[0].subscription_id, missing);
-  assert.equal(many.body.errors[0].reason, 'SubscriptionNotFound');
-  assert.equal(many.body.meta.total_subscriptions, 0);
+  assert.deepEqual(many.body, {
+    data: [
+      { subscription_id: second.body.data.subscription.subscription_id, deleted: true },
+      { subscription_id: third.body.data.subscription.subscription_id, deleted: true },
+    ],
+    errors: [{ subscription_id: missing, reason: 'SubscriptionNotFound', message: `No subscription with id [${missing}] belongs to this app` }],
+    meta: { total_subscriptions: 0 },
+  });
   assert.equal((await g.send('DELETE', '/2/activity/subscriptions?ids=', { auth: g.appAuth })).status, 400);
   assert.equal((await g.send('DELETE', `/2/activity/subscriptions?ids=${Array.from({ length: 101 }, (_, i) => i + 1).join(',')}`, { auth: g.appAuth })).status, 400);
 });

@@ -4,6 +4,7 @@ import { ManualClock } from '../../../src/clock.js';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { issueOAuth2Tokens } from '../../../src/auth/issue.js';
 import { ALL_SCOPES, fixtures, type Fixtures } from '../../support/fixtures.js';
+import { normalise } from '../../support/normalise.js';
 
 /**
  * GET /2/posts/analytics (the reference's /2/tweets/analytics), the impression ledger behind it,
@@ -152,9 +153,15 @@ test('non_public_metrics and organic_metrics are shown only to the post\'s autho
 
   const own = await g.get(`/2/posts/${id}?${fields}`, { auth: ada });
   assert.equal(own.status, 200, own.text);
-  assert.deepEqual(own.body.data.non_public_metrics, { impression_count: 1, url_link_clicks: 0, user_profile_clicks: 0 });
-  assert.deepEqual(own.body.data.organic_metrics, { impression_count: 1, like_count: 1, reply_count: 0, retweet_count: 0, url_link_clicks: 0, user_profile_clicks: 0 });
-  assert.equal(own.body.data.promoted_metrics, undefined, 'an organic post has no promoted metrics');
+  assert.deepEqual(normalise(own.body, { [id]: 'post' }), {
+    data: {
+      id: '<post>',
+      text: 'Private metrics',
+      non_public_metrics: { impression_count: 1, url_link_clicks: 0, user_profile_clicks: 0 },
+      organic_metrics: { impression_count: 1, like_count: 1, reply_count: 0, retweet_count: 0, url_link_clicks: 0, user_profile_clicks: 0 },
+      // An organic post has no promoted metrics.
+    },
+  });
 
   for (const auth of [dana, g.appAuth]) {
     const other = await g.get(`/2/posts/${id}?${fields}`, { auth });
@@ -169,6 +176,13 @@ test('non_public_metrics and organic_metrics are shown only to the post\'s autho
   const promoted = await newPost(ada, { text: 'Promoted only' });
   await plaza.ctx.store.db.updateTable('posts').set({ nullcast: 1 }).where('id', '=', promoted).execute();
   const shown = await g.get(`/2/posts/${promoted}?${fields}`, { auth: ada });
-  assert.deepEqual(shown.body.data.promoted_metrics, { impression_count: 0, like_count: 0, reply_count: 0, retweet_count: 0, url_link_clicks: 0, user_profile_clicks: 0 });
-  assert.equal(shown.body.data.organic_metrics.impression_count, 0);
+  assert.deepEqual(normalise(shown.body, { [promoted]: 'promoted' }), {
+    data: {
+      id: '<promoted>',
+      text: 'Promoted only',
+      non_public_metrics: { impression_count: 0, url_link_clicks: 0, user_profile_clicks: 0 },
+      organic_metrics: { impression_count: 0, like_count: 0, reply_count: 0, retweet_count: 0, url_link_clicks: 0, user_profile_clicks: 0 },
+      promoted_metrics: { impression_count: 0, like_count: 0, reply_count: 0, retweet_count: 0, url_link_clicks: 0, user_profile_clicks: 0 },
+    },
+  });
 });

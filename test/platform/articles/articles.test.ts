@@ -3,6 +3,7 @@ import { before, test } from 'node:test';
 import { ManualClock } from '../../../src/clock.js';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { fixtures, type Fixtures } from '../../support/fixtures.js';
+import { normalise } from '../../support/normalise.js';
 
 /** Articles (spec 000 release history, Jun 11, 2026): POST /2/articles/draft and POST /2/articles/{article_id}/publish. */
 
@@ -42,9 +43,7 @@ test('POST /2/articles/draft answers 201 with data {id, title}; the draft belong
   const before = await counts();
   const res = await draft(await p.selfServeAs('ada'), draftBody('Self-hosting a social platform'));
   assert.equal(res.status, 201, res.text);
-  assert.deepEqual(Object.keys(res.body.data).sort(), ['id', 'title']);
-  assert.match(res.body.data.id, /^[0-9]{1,19}$/);
-  assert.equal(res.body.data.title, 'Self-hosting a social platform');
+  assert.deepEqual(normalise(res.body), { data: { id: '<id:1>', title: 'Self-hosting a social platform' } });
   const row = await plaza.ctx.store.db.selectFrom('articles').selectAll().where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
   assert.equal(row.author_id, p.user('ada').id);
   assert.equal(row.post_id, null);
@@ -65,7 +64,7 @@ test('publishing creates the article\'s post through post creation (post.create 
   const res = await publish(auth, drafted.body.data.id);
   assert.equal(res.status, 200, res.text);
   const postId = res.body.data.post_id;
-  assert.match(postId, /^[0-9]{1,19}$/);
+  assert.deepEqual(normalise(res.body, { [drafted.body.data.id]: 'article' }), { data: { post_id: '<id:1>' } });
 
   const events = await p.eventsSince(seq, 'post.create');
   assert.equal(events.length, 1, 'one post.create event');
@@ -78,16 +77,22 @@ test('publishing creates the article\'s post through post creation (post.create 
 
   const lookup = await p.get(`/2/posts/${postId}?post.fields=article,author_id&expansions=article.cover_media,article.media_entities&media.fields=media_key,type`, { auth: p.appAuth });
   assert.equal(lookup.status, 200, lookup.text);
-  assert.equal(lookup.body.data.text, 'Zanzibarian field notes', "the post's text is the article's title");
-  assert.equal(lookup.body.data.author_id, p.user('ada').id);
-  assert.deepEqual(lookup.body.data.article, {
-    title: 'Zanzibarian field notes',
-    preview_text: 'Why self-host\nPlaza runs on one machine and scales out with PostgreSQL.',
-    plain_text: 'Why self-host\nPlaza runs on one machine and scales out with PostgreSQL.',
-    cover_media: cover.media_key,
-    media_entities: [image.media_key],
+  assert.deepEqual(normalise(lookup.body, { [postId]: 'post', [p.user('ada').id]: 'ada', [cover.media_key]: 'cover', [image.media_key]: 'image' }), {
+    data: {
+      id: '<post>',
+      text: 'Zanzibarian field notes', // the article's title
+      author_id: '<ada>',
+      article: {
+        title: 'Zanzibarian field notes',
+        preview_text: 'Why self-host\nPlaza runs on one machine and scales out with PostgreSQL.',
+        plain_text: 'Why self-host\nPlaza runs on one machine and scales out with PostgreSQL.',
+        cover_media: '<cover>',
+        media_entities: ['<image>'],
+      },
+    },
+    // article.cover_media and article.media_entities expand to media.
+    includes: { media: [{ media_key: '<cover>', type: 'photo' }, { media_key: '<image>', type: 'photo' }] },
   });
-  assert.deepEqual(lookup.body.includes.media.map((m: { media_key: string }) => m.media_key).sort(), [cover.media_key, image.media_key].sort(), 'article.cover_media and article.media_entities expand to media');
 
   const plain = await p.get(`/2/posts/${postId}`, { auth: p.appAuth });
   assert.equal(plain.body.data.article, undefined, 'the article field is not a default');

@@ -4,6 +4,7 @@ import { ManualClock } from '../../../src/clock.js';
 import { eventually } from '../../support/wait.js';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { fixtures, type Fixtures } from '../../support/fixtures.js';
+import { normalise } from '../../support/normalise.js';
 
 let plaza: TestPlaza;
 let g: Fixtures;
@@ -30,15 +31,21 @@ test('POST /2/broadcasts/scheduled "schedules a one-off broadcast for the authen
   assert.equal(res.status, 201, JSON.stringify(res.body));
   const b = res.body.data;
   assert.match(b.broadcast_id, /^[a-zA-Z0-9]{1,13}$/);
-  assert.match(b.scheduled_broadcast_id, /^[0-9]{1,19}$/);
-  assert.equal(b.state, 'Scheduled');
-  assert.equal(b.scheduled_start_ms, start);
-  assert.equal(b.scheduled_end_ms, end);
-  assert.equal(b.source_id, 'rtmp-key-1');
-  assert.equal(b.title, 'Launch day');
-  assert.equal(b.available_for_replay, true);
-  assert.equal(b.manual_publish, false);
-  assert.equal(b.recurring_schedule_id, undefined);
+  assert.deepEqual(normalise(res.body, { [b.broadcast_id]: 'broadcast', [start]: 'start', [end]: 'end' }), {
+    data: {
+      broadcast_id: '<broadcast>',
+      scheduled_broadcast_id: '<id:1>',
+      state: 'Scheduled',
+      source_id: 'rtmp-key-1',
+      available_for_replay: true,
+      manual_publish: false,
+      scheduled_start_ms: '<start>',
+      scheduled_end_ms: '<end>',
+      title: 'Launch day',
+      description: 'We ship',
+      locale: 'en',
+    },
+  });
   const got = await g.get(`/2/broadcasts/scheduled/${b.broadcast_id}`, { auth: await as('ada') });
   assert.deepEqual(got.body.data, b);
 });
@@ -165,10 +172,19 @@ test('"without that flag the coordinator auto-publishes at start": it writes bro
     clock.set(new Date(Number(auto.scheduled_start_ms)));
     const [start] = await eventually(async () => ((await of(auto.broadcast_id, 'broadcast.start')).length > 0 ? of(auto.broadcast_id, 'broadcast.start') : undefined), 'broadcast.start of the automatic broadcast');
     assert.equal(start.subject, g.user('bruno').id);
-    assert.equal(start.payload.user_id, g.user('bruno').id);
-    assert.equal(start.payload.state, 'Running');
-    assert.equal(start.payload.title, 'Auto');
-    assert.equal(start.payload.scheduled_start_ms, auto.scheduled_start_ms);
+    const known = { [auto.broadcast_id]: 'broadcast', [auto.scheduled_broadcast_id]: 'scheduled', [g.user('bruno').id]: 'bruno', [auto.scheduled_start_ms]: 'start', [auto.scheduled_end_ms]: 'end' };
+    assert.deepEqual(normalise(start.payload, known), {
+      broadcast_id: '<broadcast>',
+      scheduled_broadcast_id: '<scheduled>',
+      state: 'Running',
+      source_id: 'rtmp-key-1',
+      title: 'Auto',
+      available_for_replay: false,
+      manual_publish: false,
+      scheduled_start_ms: '<start>',
+      scheduled_end_ms: '<end>',
+      user_id: '<bruno>',
+    });
     clock.set(new Date(Number(auto.scheduled_end_ms)));
     const ended = await eventually(async () => {
       const [a, l] = [await of(auto.broadcast_id, 'broadcast.end'), await of(live.broadcast_id, 'broadcast.end')];
@@ -241,11 +257,19 @@ test('PUT /2/broadcasts/scheduled/{id} "fully replaces schedule fields": fields 
     body: { scheduled_broadcast_id: b.scheduled_broadcast_id, title: 'New title', scheduled_start_ms: ms(30 * MIN), scheduled_end_ms: ms(50 * MIN) },
   });
   assert.equal(res.status, 200, JSON.stringify(res.body));
-  assert.equal(res.body.data.title, 'New title');
-  assert.equal(res.body.data.description, undefined);
-  assert.equal(res.body.data.available_for_replay, false);
-  assert.equal(res.body.data.source_id, 'rtmp-key-1', 'the bound source is kept');
-  assert.equal(res.body.data.scheduled_start_ms, ms(30 * MIN));
+  assert.deepEqual(normalise(res.body, { [b.broadcast_id]: 'broadcast', [b.scheduled_broadcast_id]: 'scheduled', [ms(30 * MIN)]: 'start', [ms(50 * MIN)]: 'end' }), {
+    data: {
+      broadcast_id: '<broadcast>',
+      scheduled_broadcast_id: '<scheduled>',
+      state: 'Scheduled',
+      source_id: 'rtmp-key-1', // the bound source is kept
+      available_for_replay: false,
+      manual_publish: false,
+      scheduled_start_ms: '<start>',
+      scheduled_end_ms: '<end>',
+      title: 'New title',
+    },
+  });
   assert.deepEqual((await g.get(`/2/broadcasts/scheduled/${b.broadcast_id}`, { auth })).body.data, res.body.data);
   const saved = clock.now();
   try {

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { ALL_SCOPES, fixtures, type Fixtures } from '../../support/fixtures.js';
+import { normalise } from '../../support/normalise.js';
+import { problemType } from '../../support/problems.js';
 
 let plaza: TestPlaza;
 let g: Fixtures;
@@ -37,9 +39,12 @@ test('public keys: "only the user themselves registers their public key" (403 ot
   assert.ok(notBase64.body.errors[0].parameters['public_key.public_key']);
   const list = await g.get(`/2/users/${g.user('ada').id}/public_keys?public_key.fields=signing_public_key`, { auth: await as('chen') });
   assert.equal(list.status, 200);
-  assert.deepEqual(list.body.data.map((k: any) => k.public_key_version), ['2', '1']);
-  assert.equal(list.body.data[0].public_key, b64('ada-identity-2'));
-  assert.equal(list.body.data[0].signing_public_key, b64('ada-signing'));
+  assert.deepEqual(list.body, {
+    data: [
+      { public_key: b64('ada-identity-2'), public_key_version: '2', signing_public_key: b64('ada-signing') },
+      { public_key: b64('ada-identity-1'), public_key_version: '1', signing_public_key: b64('ada-signing') },
+    ],
+  });
   const generated = await g.send('POST', `/2/users/${g.user('ada').id}/public_keys`, { auth: await as('ada'), body: { version: '0', generate_version: true, public_key: { public_key: b64('ada-3') } } });
   assert.equal(generated.body.data.public_key_version, '3');
 });
@@ -48,9 +53,23 @@ test('GET /2/users/public_keys: the newest key of each user in ids order; users 
   await registerKey('chen');
   const res = await g.get(`/2/users/public_keys?ids=${g.user('chen').id},${g.user('ada').id},${g.user('dana').id}`, { auth: await as('ada') });
   assert.equal(res.status, 200);
-  assert.deepEqual(res.body.data.map((k: any) => k.public_key), [b64('chen-identity-1'), b64('ada-3')]);
-  assert.equal(res.body.errors[0].parameter, 'ids');
-  assert.equal(res.body.errors[0].value, g.user('dana').id);
+  assert.deepEqual(normalise(res.body, { [g.user('dana').id]: 'dana' }), {
+    data: [
+      { public_key: b64('chen-identity-1'), public_key_version: '1' },
+      { public_key: b64('ada-3'), public_key_version: '3' },
+    ],
+    errors: [
+      {
+        type: problemType('resource-not-found'),
+        title: 'Not Found Error',
+        detail: `User ${g.user('dana').id} has no chat public key registered.`,
+        value: '<dana>',
+        resource_type: 'user',
+        parameter: 'ids',
+        resource_id: '<dana>',
+      },
+    ],
+  });
   const missing = await g.get('/2/users/public_keys', { auth: await as('ada') });
   assert.equal(missing.status, 400);
 });
@@ -145,12 +164,26 @@ test('groups: initialize then create (201); members must exist and have public k
 
   const conv = await g.get(`/2/chat/conversations/${id}?chat_conversation.fields=group_name,created_at,is_muted&expansions=member_ids,admin_ids&user.fields=username`, { auth: await as('chen') });
   assert.equal(conv.status, 200);
-  assert.equal(conv.body.data.type, 'group');
-  assert.equal(conv.body.data.group_name, 'Plaza team');
-  assert.equal(conv.body.data.is_muted, false);
-  assert.deepEqual(conv.body.data.admin_ids, [g.user('ada').id]);
-  assert.equal(conv.body.data.member_ids.length, 3);
-  assert.deepEqual(conv.body.includes.users.map((u: any) => u.username).sort(), ['ada', 'chen', 'plazanews']);
+  const known = { [id]: 'conversation', [g.user('ada').id]: 'ada', [g.user('chen').id]: 'chen', [g.user('plazanews').id]: 'plazanews' };
+  assert.deepEqual(normalise(conv.body, known), {
+    data: {
+      id: '<conversation>',
+      type: 'group',
+      group_name: 'Plaza team',
+      created_at: '<time>',
+      is_muted: false,
+      // Members in the order they joined (the two founders by user id).
+      member_ids: ['<ada>', '<chen>', '<plazanews>'],
+      admin_ids: ['<ada>'],
+    },
+    includes: {
+      users: [
+        { id: '<ada>', name: 'Ada Example', username: 'ada' },
+        { id: '<chen>', name: 'Chen Affiliate', username: 'chen' },
+        { id: '<plazanews>', name: 'Plaza News', username: 'plazanews' },
+      ],
+    },
+  });
   const badField = await g.get(`/2/chat/conversations/${id}?chat_conversation.fields=nope`, { auth: await as('chen') });
   assert.equal(badField.status, 400);
 

@@ -3,6 +3,7 @@ import { before, test } from 'node:test';
 import { ManualClock } from '../../../src/clock.js';
 import { call, startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { fixtures, type Fixtures } from '../../support/fixtures.js';
+import { normalise } from '../../support/normalise.js';
 
 /** Batch compliance jobs (issue #18): create, upload ids, processing by the clock, download the answer. */
 let plaza: TestPlaza;
@@ -27,14 +28,21 @@ test('POST /2/compliance/jobs (app-only): a created job with upload_url, upload_
   const res = await createJob({ type: 'tweets', name: 'nightly', resumable: false });
   assert.equal(res.status, 200, res.text);
   const job = res.body.data;
-  assert.match(job.id, /^[0-9]{1,19}$/);
-  assert.equal(job.type, 'tweets');
-  assert.equal(job.name, 'nightly');
-  assert.equal(job.resumable, false);
-  assert.equal(job.status, 'created');
-  assert.equal(job.created_at, '2026-03-01T12:00:00.000Z');
-  assert.equal(job.upload_expires_at, '2026-03-01T12:15:00.000Z');
-  assert.equal(job.download_expires_at, '2026-03-08T12:00:00.000Z');
+  assert.deepEqual(normalise(res.body, { [job.upload_url]: 'upload_url', [job.download_url]: 'download_url' }), {
+    data: {
+      id: '<id:1>',
+      type: 'tweets',
+      name: 'nightly',
+      resumable: false,
+      status: 'created',
+      created_at: '<time>',
+      upload_url: '<upload_url>',
+      upload_expires_at: '<time>',
+      download_url: '<download_url>',
+      download_expires_at: '<time>',
+    },
+  });
+  assert.deepEqual([job.created_at, job.upload_expires_at, job.download_expires_at], ['2026-03-01T12:00:00.000Z', '2026-03-01T12:15:00.000Z', '2026-03-08T12:00:00.000Z']);
   assert.ok(job.upload_url.startsWith(plaza.urls.base_url), job.upload_url);
   assert.ok(job.download_url.startsWith(plaza.urls.base_url), job.download_url);
   const again = await createJob({ type: 'users' });
@@ -85,15 +93,12 @@ test('a posts job: after the upload it is in_progress; once the clock passes pro
   const download = await fetch(job.download_url);
   assert.equal(download.status, 200);
   const lines = (await download.text()).trim().split('\n').map((l) => JSON.parse(l));
-  const byId = new Map(lines.map((l) => [l.id, l]));
-  assert.deepEqual([...byId.keys()].sort(), [gone, privatePost, MISSING].sort());
-  assert.deepEqual(Object.keys(byId.get(gone)).sort(), ['action', 'created_at', 'id', 'reason', 'redacted_at']);
-  assert.equal(byId.get(gone).action, 'delete');
-  assert.equal(byId.get(gone).reason, 'deleted');
-  assert.equal(byId.get(gone).redacted_at, '2026-03-01T12:00:00.000Z');
-  assert.equal(byId.get(privatePost).reason, 'protected');
-  assert.equal(byId.get(privatePost).created_at, privateRow.created_at);
-  assert.equal(byId.get(MISSING).reason, 'deleted');
+  // In the order of the upload; an unknown id's created_at is the time its snowflake id tells.
+  assert.deepEqual(lines, [
+    { id: gone, action: 'delete', created_at: '2026-03-01T12:00:00.000Z', redacted_at: '2026-03-01T12:00:00.000Z', reason: 'deleted' },
+    { id: privatePost, action: 'delete', created_at: privateRow.created_at, redacted_at: null, reason: 'protected' },
+    { id: MISSING, action: 'delete', created_at: '2020-03-02T19:54:56.824Z', redacted_at: null, reason: 'deleted' },
+  ]);
 });
 
 test('a users job (type users) answers protected and unknown accounts; type=tweets and the Plaza name posts list the same jobs', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { fixtures, type Fixtures } from '../../support/fixtures.js';
+import { normalise } from '../../support/normalise.js';
 import { problemType } from '../../support/problems.js';
 
 let plaza: TestPlaza;
@@ -21,23 +22,35 @@ test('POST /2/dm_conversations/with/{participant_id}/messages: 201 with dm_conve
   const res = await send('plazanews', 'dana', { text: 'Welcome to #plaza, @dana! https://example.com' });
   assert.equal(res.status, 201);
   const ids = [plazanews.id, dana.id].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
-  assert.equal(res.body.data.dm_conversation_id, ids.join('-'));
-  assert.match(res.body.data.dm_event_id, /^[0-9]{1,19}$/);
+  assert.deepEqual(normalise(res.body, { [ids.join('-')]: 'conversation' }), { data: { dm_conversation_id: '<conversation>', dm_event_id: '<id:1>' } });
   const sent = await g.eventsSince(seq, 'dm.sent');
   const received = await g.eventsSince(seq, 'dm.received');
   assert.equal(sent.length, 1);
   assert.equal(sent[0].subject, plazanews.id);
   assert.equal(received.length, 1);
   assert.equal(received[0].subject, dana.id);
-  const [item] = received[0].payload.direct_message_events;
-  assert.equal(item.type, 'message_create');
-  assert.equal(item.id, res.body.data.dm_event_id);
-  assert.equal(item.message_create.sender_id, plazanews.id);
-  assert.equal(item.message_create.target.recipient_id, dana.id);
-  assert.equal(item.message_create.message_data.text, 'Welcome to #plaza, @dana! https://example.com');
-  assert.deepEqual(item.message_create.message_data.entities.hashtags, [{ text: 'plaza', indices: [11, 17] }]);
-  assert.equal(item.message_create.message_data.entities.user_mentions[0].screen_name, 'dana');
-  assert.match(item.created_timestamp, /^[0-9]+$/);
+  const known = { [plazanews.id]: 'plazanews', [dana.id]: 'dana', [res.body.data.dm_event_id]: 'event', [ids.join('-')]: 'conversation' };
+  assert.deepEqual(normalise(received[0].payload.direct_message_events, known), [
+    {
+      type: 'message_create',
+      id: '<event>',
+      created_timestamp: '<id:1>', // milliseconds since the epoch
+      dm_conversation_id: '<conversation>',
+      message_create: {
+        target: { recipient_id: '<dana>' },
+        sender_id: '<plazanews>',
+        message_data: {
+          text: 'Welcome to #plaza, @dana! https://example.com',
+          entities: {
+            hashtags: [{ text: 'plaza', indices: [11, 17] }],
+            symbols: [],
+            urls: [{ url: 'https://example.com', expanded_url: 'https://example.com', display_url: 'example.com', indices: [26, 45] }],
+            user_mentions: [{ screen_name: 'dana', indices: [19, 24] }],
+          },
+        },
+      },
+    },
+  ]);
   assert.deepEqual(Object.keys(received[0].payload.users).sort(), ids.sort());
   assert.equal(received[0].payload.users[dana.id].screen_name, 'dana');
 });
@@ -67,13 +80,13 @@ test('group conversations: POST /2/dm_conversations (201) opens with a Participa
   const conversation = res.body.data.dm_conversation_id;
   assert.match(conversation, /^[0-9]{15,19}$/);
   const events = await g.get(`/2/dm_conversations/${conversation}/dm_events?dm_event.fields=${ALL_DM_FIELDS}`, { auth: g.oauth2As('chen') });
-  const [message, join] = events.body.data;
-  assert.equal(message.event_type, 'MessageCreate');
-  assert.equal(message.text, 'Group hello');
-  assert.equal(message.id, res.body.data.dm_event_id);
-  assert.equal(join.event_type, 'ParticipantsJoin');
-  assert.deepEqual(join.participant_ids, [chen.id, dana.id]);
-  assert.equal(join.sender_id, ada.id);
+  assert.deepEqual(normalise(events.body, { [ada.id]: 'ada', [chen.id]: 'chen', [dana.id]: 'dana', [conversation]: 'conversation', [res.body.data.dm_event_id]: 'message' }), {
+    data: [
+      { id: '<message>', event_type: 'MessageCreate', text: 'Group hello', created_at: '<time>', dm_conversation_id: '<conversation>', sender_id: '<ada>' },
+      { id: '<id:1>', event_type: 'ParticipantsJoin', created_at: '<time>', dm_conversation_id: '<conversation>', participant_ids: ['<chen>', '<dana>'], sender_id: '<ada>' },
+    ],
+    meta: { result_count: 2 },
+  });
   const outsider = await g.get(`/2/dm_conversations/${conversation}/dm_events`, { auth: g.oauth2As('plazanews') });
   assert.equal(outsider.status, 403);
   const reply = await g.send('POST', `/2/dm_conversations/${conversation}/messages`, { auth: g.oauth2As('dana'), body: { text: 'Hi all' } });
@@ -138,8 +151,9 @@ test('POST /2/dm_conversations/{id}/read marks read up to last_read_event_id (dm
   assert.deepEqual(typing.body, { data: { success: true } });
   const [readEvent] = await g.eventsSince(seq, 'dm.read');
   assert.equal(readEvent.subject, chen.id);
-  assert.deepEqual(readEvent.payload.direct_message_events[0].target, { recipient_id: ada.id });
-  assert.equal(readEvent.payload.direct_message_events[0].last_read_event_id, sent.body.data.dm_event_id);
+  assert.deepEqual(normalise(readEvent.payload.direct_message_events, { [ada.id]: 'ada', [chen.id]: 'chen', [conversation]: 'conversation', [sent.body.data.dm_event_id]: 'event' }), [
+    { type: 'mark_read', created_timestamp: '<id:1>', dm_conversation_id: '<conversation>', sender_id: '<chen>', target: { recipient_id: '<ada>' }, last_read_event_id: '<event>' },
+  ]);
   assert.ok(readEvent.payload.users[ada.id]);
   const [typingEvent] = await g.eventsSince(seq, 'dm.indicate_typing');
   assert.equal(typingEvent.payload.direct_message_events[0].sender_id, chen.id);
@@ -179,11 +193,19 @@ test('attachments name the sender\'s uploaded media (attachments.media_keys, exp
   const res = await send('ada', 'dana', { text: `Look https://x.com/plazanews/status/${post}`, attachments: [{ media_id: media[0].id }] });
   assert.equal(res.status, 201);
   const event = await g.get(`/2/dm_events/${res.body.data.dm_event_id}?dm_event.fields=attachments,referenced_posts&expansions=attachments.media_keys,referenced_posts&media.fields=width`, { auth: g.oauth2As('dana') });
-  assert.deepEqual(event.body.data.attachments, { media_keys: [media[0].media_key] });
-  assert.deepEqual(event.body.data.referenced_posts, [{ id: post }]);
-  assert.equal(event.body.includes.media[0].media_key, media[0].media_key);
-  assert.equal(event.body.includes.media[0].width, media[0].width);
-  assert.equal(event.body.includes.posts[0].id, post);
+  assert.deepEqual(normalise(event.body, { [res.body.data.dm_event_id]: 'event', [media[0].media_key]: 'media', [post]: 'post' }), {
+    data: {
+      id: '<event>',
+      event_type: 'MessageCreate',
+      text: `Look https://x.com/plazanews/status/${post}`,
+      attachments: { media_keys: ['<media>'] },
+      referenced_posts: [{ id: '<post>' }],
+    },
+    includes: {
+      posts: [{ id: '<post>', text: 'Plaza is live: a self-hosted platform for @ada and everyone else. Read more https://example.com/plaza $PLZ #launch' }],
+      media: [{ media_key: '<media>', type: media[0].type, width: media[0].width }],
+    },
+  });
   const notYours = await send('dana', 'ada', { attachments: [{ media_id: media[0].id }] });
   assert.equal(notYours.status, 403);
   const missing = await send('dana', 'ada', { attachments: [{ media_id: '1234567890123456789' }] });

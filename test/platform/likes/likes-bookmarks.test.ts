@@ -3,12 +3,17 @@ import { before, test } from 'node:test';
 import { editedPostRow, newPostRow, recordPost } from '../../../src/platform/posts/build.js';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { fixtures, type Fixtures } from '../../support/fixtures.js';
+import { normalise } from '../../support/normalise.js';
 import { problemType } from '../../support/problems.js';
 
 let plaza: TestPlaza;
 let g: Fixtures;
 let withMedia: string, reply: string, quote: string, announcement: string, privatePost: string;
 const MISSING = '1234567890123456789';
+/** What Plaza adds to a client-forbidden refusal of the self-serve app: where to find an enterprise app. */
+const ENTERPRISE_HINT =
+  'In Plaza: use the demo app apps[1] ("Plaza Enterprise Demo", enterprise) of the credentials file: its bearer_token, and each user\'s tokens for it in ' +
+  'users[].tokens (the entry whose app_id is that app\'s id); or create an app on the enterprise tier (or change this one\'s tier) in the developer console at /developer.';
 
 before(async () => {
   plaza = await startTestPlaza();
@@ -28,11 +33,16 @@ test('POST /2/users/{id}/likes (enterprise): {liked:true}; the post like_count a
   assert.equal((await g.userRow('chen')).like_count, user.like_count + 1);
   const [event] = await g.eventsSince(seq, 'like.create');
   assert.equal(event.subject, quote);
-  assert.equal(event.payload.liked_post_id, quote);
-  assert.equal(event.payload.post_author_id, g.user('dana').id);
-  assert.equal(event.payload.liking_user_id, chen.id);
-  assert.match(event.payload.created_at, /Z$/);
-  assert.equal(typeof event.payload.timestamp_ms, 'number');
+  const { timestamp_ms: timestampMs, ...like } = event.payload;
+  assert.deepEqual(normalise(like, { [quote]: 'quote', [g.user('dana').id]: 'dana', [chen.id]: 'chen' }), {
+    id: '<id:1>',
+    created_at: '<time>',
+    liked_post_id: '<quote>',
+    post_author_id: '<dana>',
+    liking_user_id: '<chen>',
+  });
+  assert.match(like.created_at, /Z$/);
+  assert.equal(timestampMs, Date.parse(like.created_at), 'timestamp_ms: created_at in milliseconds, a number');
   const metrics = await g.get(`/2/posts/${quote}?post.fields=public_metrics`, { auth: g.appAuth });
   assert.equal(metrics.body.data.public_metrics.like_count, post.like_count + 1);
   const again = await g.send('POST', `/2/users/${chen.id}/likes`, { auth, body: { post_id: quote } });
@@ -60,9 +70,16 @@ test('POST /2/users/:id/likes on the self-serve (pro) app is client-forbidden (H
   const count = (await g.postRow(reply)).like_count;
   const res = await g.send('POST', `/2/users/${dana.id}/likes`, { auth: g.oauth2As('dana'), body: { post_id: reply } });
   assert.equal(res.status, 403);
-  assert.equal(res.body.type, problemType('client-forbidden'));
-  assert.equal(res.body.reason, 'client-not-enrolled');
-  assert.ok(res.body.registration_url);
+  assert.deepEqual(normalise(res.body, { [g.selfServe.id]: 'selfServe' }), {
+    title: 'Client Forbidden',
+    detail: `Liking posts through POST /2/users/:id/likes is not available to apps on the pro tier. Use an app on the enterprise tier. ${ENTERPRISE_HINT}`,
+    reason: 'client-not-enrolled',
+    registration_url: 'https://developer.twitter.com/en/portal/product',
+    type: problemType('client-forbidden'),
+    client_id: '<selfServe>',
+    required_enrollment: 'Appropriate Level of API Access',
+    status: 403,
+  });
   assert.equal((await g.postRow(reply)).like_count, count);
   const unlike = await g.send('DELETE', `/2/users/${dana.id}/likes/${reply}`, { auth: g.oauth2As('dana') });
   assert.equal(unlike.status, 200, 'unliking is not a removed endpoint');

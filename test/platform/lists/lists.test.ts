@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { fixtures, type Fixtures } from '../../support/fixtures.js';
+import { normalise } from '../../support/normalise.js';
 import { problemType } from '../../support/problems.js';
 
 let plaza: TestPlaza;
@@ -28,13 +29,11 @@ test('POST /2/lists creates a list (201, {id, name}); GET /2/lists/{id} returns 
   const plain = await g.get(`/2/lists/${id}`, { auth: g.appAuth });
   assert.deepEqual(plain.body, { data: { id, name: 'Reading' } });
   const full = await g.get(`/2/lists/${id}?list.fields=created_at,description,follower_count,member_count,owner_id,private&expansions=owner_id&user.fields=verified`, { auth: g.appAuth });
-  assert.equal(full.body.data.description, 'Good writers');
-  assert.equal(full.body.data.member_count, 0);
-  assert.equal(full.body.data.follower_count, 0);
-  assert.equal(full.body.data.private, false);
-  assert.equal(full.body.data.owner_id, g.user('chen').id);
+  assert.deepEqual(normalise(full.body, { [id]: 'list', [g.user('chen').id]: 'chen' }), {
+    data: { id: '<list>', name: 'Reading', created_at: '<time>', description: 'Good writers', follower_count: 0, member_count: 0, owner_id: '<chen>', private: false },
+    includes: { users: [{ id: '<chen>', name: 'Chen Affiliate', username: 'chen', verified: false }] },
+  });
   assert.match(full.body.data.created_at, /Z$/);
-  assert.deepEqual(full.body.includes.users, [{ id: g.user('chen').id, name: 'Chen Affiliate', username: 'chen', verified: false }]);
   const missing = await g.get(`/2/lists/${MISSING}`, { auth: g.appAuth });
   assert.equal(missing.status, 200);
   assert.equal(missing.body.errors[0].type, problemType('resource-not-found'));

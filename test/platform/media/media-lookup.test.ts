@@ -3,6 +3,8 @@ import { before, test } from 'node:test';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { mp4, png } from '../../support/media-files.js';
 import { fixtures, type Fixtures } from '../../support/fixtures.js';
+import { normalise } from '../../support/normalise.js';
+import { problemType } from '../../support/problems.js';
 
 let plaza: TestPlaza;
 let p: Fixtures;
@@ -24,15 +26,35 @@ test('GET /2/media/{media_key} and GET /2/media: the owner sees an unposted uplo
   assert.deepEqual({ ...mine.body.data, url: undefined }, { media_key: media.media_key, type: 'photo', width: 40, height: 30, url: undefined });
   const hidden = await p.get(`/2/media/${media.media_key}`, { auth: chen });
   assert.equal(hidden.status, 200);
-  assert.equal(hidden.body.data, undefined);
-  assert.equal(hidden.body.errors[0].title, 'Not Found Error');
-  assert.equal(hidden.body.errors[0].parameter, 'media_key');
+  assert.deepEqual(normalise(hidden.body, { [media.media_key]: 'media' }), {
+    errors: [
+      {
+        value: '<media>',
+        detail: `Could not find media with media_key: [${media.media_key}].`,
+        title: 'Not Found Error',
+        resource_type: 'media',
+        parameter: 'media_key',
+        resource_id: '<media>',
+        type: problemType('resource-not-found'),
+      },
+    ],
+  });
   await p.post(ada, { text: 'A picture', media: { media_ids: [media.id] } });
   const both = await p.get(`/2/media?media_keys=${media.media_key},3_1234567890123456789`, { auth: chen });
-  assert.deepEqual(both.body.data, [{ media_key: media.media_key, type: 'photo' }]);
-  assert.equal(both.body.errors.length, 1);
-  assert.equal(both.body.errors[0].parameter, 'media_keys');
-  assert.equal(both.body.errors[0].value, '3_1234567890123456789');
+  assert.deepEqual(normalise(both.body, { [media.media_key]: 'media', '3_1234567890123456789': 'missing' }), {
+    data: [{ media_key: '<media>', type: 'photo' }],
+    errors: [
+      {
+        value: '<missing>',
+        detail: 'Could not find media with media_keys: [3_1234567890123456789].',
+        title: 'Not Found Error',
+        resource_type: 'media',
+        parameter: 'media_keys',
+        resource_id: '<missing>',
+        type: problemType('resource-not-found'),
+      },
+    ],
+  });
   const appOnly = await p.get(`/2/media?media_keys=${media.media_key}`, { auth: p.appAuth });
   assert.equal(appOnly.body.data[0].media_key, media.media_key, 'app-only reads see posted media');
 });

@@ -4,6 +4,7 @@ import { before, test } from 'node:test';
 import { ManualClock } from '../../../src/clock.js';
 import { oauth1Header, startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { ALL_SCOPES, fixtures, type Fixtures } from '../../support/fixtures.js';
+import { normalise } from '../../support/normalise.js';
 import { problemType } from '../../support/problems.js';
 import { gif, mp4, png } from '../../support/media-files.js';
 
@@ -43,11 +44,7 @@ test('"media_category=subtitles" uploads SubRip (SRT) text: 200 with id, media_k
   const res = await upload({ media: bytes.toString('base64'), media_category: 'subtitles' });
   assert.equal(res.status, 200, res.text);
   const { data } = res.body;
-  assert.equal(data.media_key, `15_${data.id}`);
-  assert.equal(data.size, bytes.length);
-  assert.equal(data.expires_after_secs, 86400);
-  assert.equal(data.image, undefined);
-  assert.equal(data.video, undefined);
+  assert.deepEqual(normalise(res.body, { [data.id]: 'id', [`15_${data.id}`]: '15_id' }), { data: { id: '<id>', media_key: '<15_id>', size: bytes.length, expires_after_secs: 86400 } });
   const row = await plaza.ctx.store.db.selectFrom('media').selectAll().where('id', '=', data.id).executeTakeFirstOrThrow();
   assert.deepEqual([row.type, row.media_category, row.mime_type, row.width, row.height], ['subtitles', 'subtitles', 'text/srt', null, null]);
   assert.deepEqual(fs.readFileSync(row.file_path!), bytes);
@@ -247,9 +244,16 @@ test('DELETE /2/media/subtitles removes the track of that language: {deleted: tr
   assert.deepEqual((await tracks(video.id)).map((t) => t.language_code), ['ES']);
   const again = await remove({ id: video.id, media_category: 'PostVideo', language_code: 'EN' });
   assert.equal(again.status, 404);
-  assert.equal(again.body.type, problemType('resource-not-found'));
-  assert.equal(again.body.parameter, 'language_code');
-  assert.equal(again.body.value, 'EN');
+  assert.deepEqual(normalise(again.body, { [video.id]: 'video' }), {
+    value: 'EN',
+    detail: `Could not find subtitles in language [EN] for media with id: [${video.id}].`,
+    title: 'Not Found Error',
+    resource_type: 'media',
+    parameter: 'language_code',
+    resource_id: '<video>',
+    type: problemType('resource-not-found'),
+    status: 404,
+  });
   for (const [body, parameter] of [
     [{ id: video.id, language_code: 'ES' }, 'media_category'],
     [{ id: video.id, media_category: 'AmplifyVideo', language_code: 'ES' }, 'media_category'],

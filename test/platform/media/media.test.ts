@@ -7,6 +7,7 @@ import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { problemType } from '../../support/problems.js';
 import { gif, jpeg, mp4, png, webp } from '../../support/media-files.js';
 import { fixtures, type Fixtures } from '../../support/fixtures.js';
+import { normalise } from '../../support/normalise.js';
 
 let plaza: TestPlaza;
 let p: Fixtures;
@@ -38,10 +39,9 @@ test('simple upload (multipart `media`): 200 with id, media_key, size, expires_a
   assert.equal(res.status, 200);
   const { data } = res.body;
   assert.match(data.id, /^[0-9]{1,19}$/);
-  assert.equal(data.media_key, `3_${data.id}`);
-  assert.equal(data.size, bytes.length);
-  assert.equal(data.expires_after_secs, 86400);
-  assert.deepEqual(data.image, { image_type: 'image/png', w: 120, h: 45 });
+  assert.deepEqual(normalise(res.body, { [data.id]: 'id', [`3_${data.id}`]: '3_id' }), {
+    data: { id: '<id>', media_key: '<3_id>', size: bytes.length, expires_after_secs: 86400, image: { image_type: 'image/png', w: 120, h: 45 } },
+  });
   const row = await mediaRow(data.media_key);
   assert.equal(row.owner_user_id, p.user('ada').id);
   assert.equal(path.dirname(row.file_path!), path.join(plaza.dataDir, 'media'));
@@ -97,18 +97,34 @@ test('chunked upload (command=INIT, APPEND with segment_index, FINALIZE, STATUS)
   assert.equal(a1.status, 200);
   const fin = await p.send('POST', '/2/media/upload', { auth: ada, form: { command: 'FINALIZE', media_id: id } });
   assert.equal(fin.status, 200);
-  assert.equal(fin.body.data.size, video.length);
-  assert.deepEqual(fin.body.data.video, { video_type: 'video/mp4' });
-  assert.deepEqual(fin.body.data.processing_info, { state: 'succeeded', progress_percent: 100 });
+  assert.deepEqual(normalise(fin.body, { [id]: 'id', [`7_${id}`]: '7_id' }), {
+    data: { id: '<id>', media_key: '<7_id>', size: video.length, expires_after_secs: 86400, video: { video_type: 'video/mp4' }, processing_info: { state: 'succeeded', progress_percent: 100 } },
+  });
   const status = await p.get(`/2/media/upload?command=STATUS&media_id=${id}`, { auth: ada });
   assert.equal(status.status, 200);
   assert.equal(status.body.data.processing_info.state, 'succeeded');
   const post = await p.post(ada, { text: 'A clip', media: { media_ids: [id] } });
   const got = await p.get(`/2/posts/${post.body.data.id}?expansions=attachments.media_keys&media.fields=duration_ms,width,height,public_metrics,variants,url`, { auth: p.appAuth });
+  const url = `${plaza.urls.base_url}/media/7_${id}.mp4`;
+  assert.deepEqual(normalise(got.body, { [post.body.data.id]: 'post', [`7_${id}`]: '7_id' }), {
+    data: { id: '<post>', text: 'A clip' },
+    includes: {
+      media: [
+        {
+          media_key: '<7_id>',
+          type: 'video',
+          duration_ms: 12_345,
+          width: 1920,
+          height: 1080,
+          public_metrics: { view_count: 0 },
+          url,
+          // 3,352 bytes over 12.345 seconds.
+          variants: [{ bit_rate: 2172, content_type: 'video/mp4', url }],
+        },
+      ],
+    },
+  });
   const media = got.body.includes.media[0];
-  assert.deepEqual([media.type, media.duration_ms, media.width, media.height], ['video', 12_345, 1920, 1080]);
-  assert.deepEqual(media.public_metrics, { view_count: 0 });
-  assert.equal(media.variants[0].content_type, 'video/mp4');
   assert.deepEqual(Buffer.from(await (await fetch(media.variants[0].url)).arrayBuffer()), video);
   assert.ok(!fs.existsSync(path.join(plaza.dataDir, 'media', 'uploads', id)), 'segments are cleaned up');
 });

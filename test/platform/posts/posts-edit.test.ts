@@ -4,6 +4,7 @@ import { ManualClock } from '../../../src/clock.js';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { problemType } from '../../support/problems.js';
 import { fixtures, type Fixtures } from '../../support/fixtures.js';
+import { normalise } from '../../support/normalise.js';
 
 let plaza: TestPlaza;
 let p: Fixtures;
@@ -63,9 +64,23 @@ test('rule 2: an edit is counted once: no post count, reply count or quote count
   const edited = await edit('ada', replyRes.body.data.id, 'A reply, edited');
   assert.equal(edited.status, 201);
   const post = await p.lookup(edited.body.data.id);
-  assert.equal(post.conversation_id, announcement);
-  assert.equal(post.in_reply_to_user_id, p.user('plazanews').id);
-  assert.deepEqual(post.referenced_posts, [{ type: 'replied_to', id: announcement }]);
+  const known = { [announcement]: 'announcement', [replyRes.body.data.id]: 'reply', [edited.body.data.id]: 'edited', [p.user('ada').id]: 'ada', [p.user('plazanews').id]: 'plazanews' };
+  assert.deepEqual(normalise(post, known), {
+    id: '<edited>',
+    text: 'A reply, edited',
+    author_id: '<ada>',
+    conversation_id: '<announcement>',
+    created_at: '<time>',
+    edit_controls: { edits_remaining: 4, is_edit_eligible: true, editable_until: '<time>' },
+    edit_history_post_ids: ['<reply>', '<edited>'],
+    in_reply_to_user_id: '<plazanews>',
+    lang: 'en',
+    paid_partnership: false,
+    public_metrics: { retweet_count: 0, reply_count: 0, like_count: 0, quote_count: 0, bookmark_count: 0, impression_count: 0 },
+    referenced_posts: [{ type: 'replied_to', id: '<announcement>' }],
+    reply_settings: 'everyone',
+    source: p.enterprise.name,
+  });
   assert.equal((await p.lookup(announcement)).public_metrics.reply_count, parentBefore);
   assert.equal((await p.userRow('ada')).post_count, postsBefore);
   assert.equal((await p.userRow('ada')).most_recent_post_id, edited.body.data.id);
@@ -94,9 +109,17 @@ test('rule 2: the caller needs a paid subscription (subscription_type not None):
 test('rule 2: the post must be the caller\'s own: 403 not-authorized-for-resource naming edit_options.previous_post_id; a missing post is 404', async () => {
   const refused = await edit('ada', announcement, 'Not my post');
   assert.equal(refused.status, 403);
-  assert.equal(refused.body.type, problemType('not-authorized-for-resource'));
-  assert.equal(refused.body.parameter, 'edit_options.previous_post_id');
-  assert.match(refused.body.detail, /only edit your own posts/);
+  assert.deepEqual(normalise(refused.body, { [announcement]: 'announcement' }), {
+    title: 'Authorization Error',
+    type: problemType('not-authorized-for-resource'),
+    status: 403,
+    detail: `You can only edit your own posts; post ${announcement} belongs to another account.`,
+    parameter: 'edit_options.previous_post_id',
+    value: '<announcement>',
+    resource_type: 'post',
+    resource_id: '<announcement>',
+    section: 'data',
+  });
   const missing = await edit('ada', '1234567890123456789', 'Nothing there');
   assert.equal(missing.status, 404);
   assert.equal(missing.body.type, problemType('resource-not-found'));
