@@ -27,6 +27,8 @@ export class WebhookReceiver {
   private held: http.ServerResponse[] = [];
   /** Paths whose CRC answer is signed with a wrong key. */
   readonly wrongCrc = new Set<string>();
+  /** Per path: a status the CRC challenge is answered with instead of the token (a receiver that is down). */
+  readonly crcStatus = new Map<string, number>();
   readonly deliveries: Received[] = [];
   readonly crcs: string[] = [];
   private waiters: Array<() => void> = [];
@@ -84,6 +86,12 @@ export class WebhookReceiver {
       if (req.method === 'GET') {
         const token = url.searchParams.get('crc_token') ?? '';
         this.crcs.push(url.pathname);
+        const down = this.crcStatus.get(url.pathname.slice(1));
+        if (down !== undefined) {
+          res.writeHead(down).end();
+          for (const w of [...this.waiters]) w();
+          return;
+        }
         const key = this.wrongCrc.has(url.pathname.slice(1)) ? 'wrong-key' : this.secret;
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ response_token: `sha256=${createHmac('sha256', key).update(token).digest('base64')}` }));
       } else {
