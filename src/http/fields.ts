@@ -18,10 +18,12 @@ export interface ResourceDeclaration<Row, View> {
   /** Every selectable field: its value for a row, or undefined when the row has none. */
   fields: Readonly<Record<string, (row: Row, view: View) => unknown>>;
   /**
-   * Declared by a resource whose JSON text may be kept with its rows: an entry for every field
-   * whose value reads the view (who looks, and when), giving what of the view it depends on as a
-   * short key (the same key, the same value), or undefined to have that field computed afresh for
-   * each answer (the rest is still kept). Without this declaration, nothing is kept.
+   * Declared by a resource whose JSON text may be kept with its rows: for a field whose value
+   * reads the view (who looks, and when), what of the view it depends on as a short key (the same
+   * key, the same value), or undefined to have that field computed afresh for each answer (the
+   * rest is still kept). A field whose function takes the view (a second parameter) and has no
+   * entry here is computed afresh for each answer: it cannot be served stale. Without this
+   * declaration, nothing is kept.
    */
   viewKeys?: Readonly<Record<string, (row: Row, view: View) => string | undefined>>;
 }
@@ -214,6 +216,13 @@ interface Plan {
   keptWithout: Map<string, readonly string[]>;
 }
 
+/**
+ * A field's function reads the view only through its second parameter, so one declared with it
+ * depends on the view; without a view key it is rendered for each answer, never kept.
+ */
+const readsView = (field: (row: any, view: any) => unknown) => field.length >= 2;
+const renderedEachTime = () => undefined;
+
 const plans = new WeakMap<object, WeakMap<ReadonlySet<string>, Plan>>();
 /** The plan used last: a response selects the same fields for each of its rows. */
 let lastPlan: { decl: object; selected: ReadonlySet<string>; plan: Plan } | undefined;
@@ -225,8 +234,8 @@ function plan(decl: ResourceDeclaration<any, any>, selected: ReadonlySet<string>
   let p = byDecl.get(selected);
   if (!p) {
     const fields = Object.keys(decl.fields).filter((name) => selected.has(name) || decl.defaults.includes(name));
-    const viewDependent = fields.filter((name) => decl.viewKeys?.[name]);
-    p = { fields, viewDependent, viewKeyOf: viewDependent.map((name) => decl.viewKeys![name]), keptWithout: new Map() };
+    const viewDependent = fields.filter((name) => decl.viewKeys?.[name] || readsView(decl.fields[name]));
+    p = { fields, viewDependent, viewKeyOf: viewDependent.map((name) => decl.viewKeys?.[name] ?? renderedEachTime), keptWithout: new Map() };
     byDecl.set(selected, p);
   }
   lastPlan = { decl, selected, plan: p };

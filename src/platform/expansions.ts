@@ -15,6 +15,8 @@ import { EXTRA_FIELDS, mediaKeysOf, postDeclaration, type PostExtras, type PostR
 import { followedAmong, followersAmong, findUsersByUsernames } from './users/store.js';
 import { userDeclaration, type UserRow } from './users/wire.js';
 import type { View } from './view.js';
+import { hiddenAuthors } from './visibility/memory.js';
+import { READABLE } from './visibility/rule.js';
 
 /**
  * Expansions (spec 000 "Field selection and expansions"): related objects appear only in
@@ -364,21 +366,9 @@ class OnceReader<Row extends object> {
  */
 export async function hiddenPosts(ctx: AppContext, view: View, posts: readonly PostRow[], reads = new ResponseReads(ctx)): Promise<Set<string>> {
   const authors = await reads.usersByIds(posts.map((p) => p.author_id));
-  const hiddenAuthors = await protectedFrom(reads.db, view, authors);
-  if (hiddenAuthors.size === 0) return hiddenAuthors;
-  return new Set(posts.filter((p) => hiddenAuthors.has(p.author_id)).map((p) => p.id));
-}
-
-/**
- * The visibility rule of protected accounts (one place for every read and write that needs it):
- * of `users`, the ids of the protected ones whose content the viewer may not see, being neither
- * the account itself nor an approved follower.
- */
-export async function protectedFrom(db: DbOrTx, view: View, users: readonly UserRow[]): Promise<Set<string>> {
-  const guarded = users.filter((u) => u.protected === 1 && u.id !== view.viewerId).map((u) => u.id);
-  if (guarded.length === 0) return new Set();
-  const approved = view.viewerId ? await followedAmong(db, view.viewerId, guarded) : new Set<string>();
-  return new Set(guarded.filter((id) => !approved.has(id)));
+  const hidden = await hiddenAuthors(reads.db, READABLE, view.viewerId, authors);
+  if (hidden.size === 0) return hidden;
+  return new Set(posts.filter((p) => hidden.has(p.author_id)).map((p) => p.id));
 }
 
 /** Adds connection_status data to the view for these users when that field was selected. */

@@ -10,6 +10,7 @@
  */
 import { sql } from 'kysely';
 import { mulberry32 } from '../../scripts/prng.js';
+import { newEditControls } from '../platform/posts/edit-window.js';
 import { parseEntities } from '../platform/posts/entities.js';
 import type { PostRow } from '../platform/posts/wire.js';
 import { countAllDueHours } from '../platform/search/term-hours.js';
@@ -147,7 +148,7 @@ function* generatePosts(o: SeedOptions, random: () => number, words: string[], a
         in_reply_to_user_id: parent ? parent.author : null, referenced_posts: parent ? JSON.stringify([{ type: 'replied_to', id: parent.id }]) : '[]',
         media_keys: '[]', poll_ids: '[]', media_source_post_ids: null, lang: random() < 0.8 ? 'en' : 'fr', source: 'Plaza seed', possibly_sensitive: 0, reply_settings: 'everyone',
         entities: JSON.stringify(parseEntities(text)), context_annotations: '[]', paid_partnership: 0, community_id: null,
-        edit_history_post_ids: JSON.stringify([id]), edit_controls: JSON.stringify({ edits_remaining: 5, editable_until: new Date(ms + 3_600_000).toISOString() }),
+        edit_history_post_ids: JSON.stringify([id]), edit_controls: JSON.stringify(newEditControls(new Date(ms))),
         geo: null, withheld: null, scopes: null, retweet_count: Math.floor(random() * random() * 20), reply_count: Math.floor(random() * random() * 10),
         like_count: Math.floor(random() * random() * 100), quote_count: 0, bookmark_count: 0, impression_count: 0, deleted_at: null,
         in_reply_to_post_id: parent ? parent.id : null, quoted_post_id: null, reposted_post_id: null, share_with_followers: 0, reply_hidden: 0, superseded_by_id: null,

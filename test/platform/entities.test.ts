@@ -290,14 +290,14 @@ test('the write generation of a table moves with every write that could change i
   assert.notEqual(store.tableGeneration('posts'), posts0, 'a DELETE may cascade anywhere');
 });
 
-test('time moves kept rows on: once the edit window has passed by the injected clock, is_edit_eligible is computed afresh', async () => {
-  const created = await t.send('POST', '/2/posts', { auth: await g.enterpriseAs('ada'), body: { text: 'Editable for an hour' } });
+test('time moves kept rows on: once a poll has ended by the injected clock, its voting_status is computed afresh', async () => {
+  const created = await t.send('POST', '/2/posts', { auth: await g.enterpriseAs('ada'), body: { text: 'Open for ten minutes', poll: { options: ['yes', 'no'], duration_minutes: 10 } } });
   assert.equal(created.status, 201, created.text);
-  const get = () => t.get(`/2/posts/${created.body.data.id}?post.fields=edit_controls`, { auth: t.appAuth });
-  assert.equal((await get()).body.data.edit_controls.is_edit_eligible, true);
-  assert.equal((await get()).body.data.edit_controls.is_edit_eligible, true);
-  clock.advance(60 * 60_000);
-  assert.equal((await get()).body.data.edit_controls.is_edit_eligible, false);
+  const get = () => t.get(`/2/posts/${created.body.data.id}?expansions=attachments.poll_ids&poll.fields=voting_status`, { auth: t.appAuth });
+  assert.equal((await get()).body.includes.polls[0].voting_status, 'open');
+  assert.equal((await get()).body.includes.polls[0].voting_status, 'open');
+  clock.advance(10 * 60_000);
+  assert.equal((await get()).body.includes.polls[0].voting_status, 'closed');
 });
 
 test("a post's card URI and its media's alt text changed by another connection are seen on the next answer that shows them, while the post row itself is unchanged (on PostgreSQL its text is kept under what the answer read of them)", async () => {

@@ -5,6 +5,8 @@ import type { DbOrTx } from '../../store/store.js';
 import { countByBucket } from '../../platform/search/store.js';
 import { singleWord } from '../../platform/search/term-hours.js';
 import { AdsError } from '../http/errors.js';
+import { READABLE } from '../../platform/visibility/rule.js';
+import { visibilitySql } from '../../platform/visibility/sql.js';
 
 /**
  * GET insights/keywords/search (spec 001 "Keyword insights"): how many of the platform's posts
@@ -81,7 +83,7 @@ function postsIn(db: DbOrTx, q: InsightQuery, dialect: StoreDialect, start: numb
     .where('posts.nullcast', '=', 0)
     .where('posts.created_at', '>=', new Date(start).toISOString())
     .where('posts.created_at', '<', new Date(end).toISOString())
-    .where('posts.author_id', 'not in', db.selectFrom('users').select('users.id').where('users.protected', '=', 1))
+    .where(visibilitySql(READABLE, sql.ref('posts.author_id'), undefined))
     .where(compileSql(matchNode(q), dialect));
 }
 

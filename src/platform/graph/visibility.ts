@@ -3,14 +3,16 @@ import { ProblemError, type Problem } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { findPostsByIds } from '../posts/store.js';
 import { editHistoryOf, type PostRow } from '../posts/wire.js';
-import { protectedFrom, type ResponseReads } from '../expansions.js';
+import type { ResponseReads } from '../expansions.js';
 import { findUsersByIds } from '../users/store.js';
 import type { UserRow } from '../users/wire.js';
 import type { View } from '../view.js';
+import { hiddenAuthors } from '../visibility/memory.js';
+import { READABLE } from '../visibility/rule.js';
 
 /** A protected account's posts and likes: only for the account itself and its approved followers. */
 export async function canSeeContentOf(ctx: AppContext, view: View, user: UserRow, db: DbOrTx = ctx.store.db): Promise<boolean> {
-  return !(await protectedFrom(db, view, [user])).has(user.id);
+  return (await hiddenAuthors(db, READABLE, view.viewerId, [user])).size === 0;
 }
 
 /** The user a list endpoint is about, or the problem to answer instead (200 with `errors`, as lookups do). */

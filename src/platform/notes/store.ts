@@ -2,6 +2,8 @@ import { sql, type Selectable } from 'kysely';
 import type { CommunityNoteTable } from '../../store/schema-news-notes-usage.js';
 import type { DbOrTx } from '../../store/store.js';
 import type { PostRow } from '../posts/wire.js';
+import { READABLE } from '../visibility/rule.js';
+import { visibilitySql } from '../visibility/sql.js';
 
 export type CommunityNoteRow = Selectable<CommunityNoteTable>;
 
@@ -54,7 +56,7 @@ export async function postsEligibleForNotes(db: DbOrTx, writerId: string, limit:
     .where('posts.nullcast', '=', 0)
     .where('posts.reposted_post_id', 'is', null)
     .where('posts.author_id', '<>', writerId)
-    .where((eb) => eb.exists(eb.selectFrom('users as a').select(sql.lit(1).as('one')).whereRef('a.id', '=', 'posts.author_id').where('a.protected', '=', 0)))
+    .where(visibilitySql(READABLE, sql.ref('posts.author_id'), undefined))
     .where((eb) =>
       eb.not(eb.exists(eb.selectFrom('community_notes as n').select(sql.lit(1).as('one')).whereRef('n.post_id', '=', 'posts.id').where('n.author_id', '=', writerId))),
     );

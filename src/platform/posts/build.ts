@@ -3,13 +3,10 @@ import { appendEvent } from '../../events/log.js';
 import { selectFields } from '../../http/fields.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
 import { markMediaSource, mediaSourcePosts } from '../media/store.js';
+import { editControlsOf, newEditControls } from './edit-window.js';
 import { parseEntities } from './entities.js';
 import { insertPost } from './store.js';
 import { editHistoryOf, mediaKeysOf, postDeclaration, type PostRow } from './wire.js';
-
-/** The edit window of spec 000 ("Post creation and editing rules"): one hour after creation. */
-export const EDIT_WINDOW_MS = 60 * 60 * 1000;
-export const EDITS_ALLOWED = 5;
 
 export interface NewPost {
   authorId: string;
@@ -68,7 +65,7 @@ export function newPostRow(id: string, p: NewPost): PostRow {
     paid_partnership: p.paidPartnership ? 1 : 0,
     community_id: p.communityId ?? null,
     edit_history_post_ids: toJson([id]),
-    edit_controls: toJson({ edits_remaining: EDITS_ALLOWED, editable_until: new Date(p.createdAt.getTime() + EDIT_WINDOW_MS).toISOString() }),
+    edit_controls: toJson(newEditControls(p.createdAt)),
     geo: null,
     withheld: null,
     scopes: null,
@@ -104,7 +101,7 @@ export interface PostEdit {
  * version), and the engagement so far carried over so the latest version shows it.
  */
 export function editedPostRow(id: string, previous: PostRow, edit: PostEdit): PostRow {
-  const controls = JSON.parse(previous.edit_controls) as { edits_remaining: number; editable_until: string };
+  const controls = editControlsOf(previous);
   const fresh = newPostRow(id, { authorId: previous.author_id, text: edit.text, createdAt: edit.createdAt, mediaKeys: edit.mediaKeys, lang: edit.lang, source: edit.source, paidPartnership: edit.paidPartnership });
   return {
     ...fresh,

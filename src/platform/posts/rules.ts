@@ -7,7 +7,7 @@ import type { DbOrTx } from '../../store/store.js';
 import { summoningWayOut, tierWayOut } from '../../seed/way-out.js';
 import { REGISTRATION_URL } from '../graph/tiers.js';
 import { followedAmong, findUsersByUsernames } from '../users/store.js';
-import { EDIT_WINDOW_MS } from './build.js';
+import { EDIT_WINDOW_MS, editControlsOf, isEditEligible, withinEditWindow } from './edit-window.js';
 import { hasSummoned } from './store.js';
 import { mentionedUsernames, type PostRow } from './wire.js';
 
@@ -131,12 +131,13 @@ export function checkEditable(ctx: AppContext, caller: UserCaller, previousId: s
   if (previous.superseded_by_id) {
     throw invalidParameter(ctx.problems, parameter, [previousId], `The post [${previousId}] has been edited since; edit its latest version [${previous.superseded_by_id}]`);
   }
-  if (previous.reposted_post_id) throw invalidParameter(ctx.problems, parameter, [previousId], `The post [${previousId}] is a repost; reposts cannot be edited`);
-  if (previous.poll_ids !== '[]') throw invalidParameter(ctx.problems, parameter, [previousId], `The post [${previousId}] has a poll; posts with polls cannot be edited`);
-  const controls = JSON.parse(previous.edit_controls) as { edits_remaining: number; editable_until: string };
-  const now = ctx.clock.now();
-  const firstVersion = new Date(new Date(controls.editable_until).getTime() - EDIT_WINDOW_MS);
-  if (now.getTime() > new Date(controls.editable_until).getTime()) {
+  if (!isEditEligible(previous)) {
+    const why = previous.reposted_post_id ? 'is a repost; reposts cannot be edited' : 'has a poll; posts with polls cannot be edited';
+    throw invalidParameter(ctx.problems, parameter, [previousId], `The post [${previousId}] ${why}`);
+  }
+  const controls = editControlsOf(previous);
+  if (!withinEditWindow(controls, ctx.clock.now())) {
+    const firstVersion = new Date(Date.parse(controls.editable_until) - EDIT_WINDOW_MS);
     throw new ProblemError(
       403,
       ctx.problems.aboutBlank(403, 'Forbidden', `The post [${previousId}] can no longer be edited: posts can be edited for one hour after posting (posted ${firstVersion.toISOString()}, editable until ${controls.editable_until}).`),

@@ -3,6 +3,7 @@ import type { RawJson } from '../../http/json-body.js';
 import { fromJson } from '../../store/store.js';
 import type { PostTable } from '../../store/schema.js';
 import type { View } from '../view.js';
+import { editControlsOf, isEditEligible } from './edit-window.js';
 import { articleOf } from '../articles/wire.js';
 import { authorViewKey, nonPublicMetrics, organicMetrics, promotedMetrics } from '../analytics/post-metrics.js';
 import type { MediaRow } from '../media/wire.js';
@@ -66,9 +67,9 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     conversation_id: (p) => p.conversation_id,
     created_at: (p) => p.created_at,
     display_text_range: (p) => [0, codePointLength(p.text)],
-    edit_controls: (p, view) => {
+    edit_controls: (p) => {
       const controls = editControlsOf(p);
-      return { edits_remaining: controls.edits_remaining, is_edit_eligible: isEditEligible(controls, view), editable_until: controls.editable_until };
+      return { edits_remaining: controls.edits_remaining, is_edit_eligible: isEditEligible(p), editable_until: controls.editable_until };
     },
     edit_history_post_ids: (p) => jsonArray(p.edit_history_post_ids),
     entities: (p) => presentEntities(p.entities),
@@ -112,7 +113,6 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     promoted_metrics: promotedMetrics,
   },
   viewKeys: {
-    edit_controls: (p, view) => (isEditEligible(editControlsOf(p), view) ? 'editable' : ''),
     non_public_metrics: authorViewKey,
     organic_metrics: authorViewKey,
     promoted_metrics: authorViewKey,
@@ -194,25 +194,6 @@ function notePostOf(p: PostRow) {
   const entities = presentEntities(p.entities);
   return { text: p.text, ...(entities ? { entities } : {}) };
 }
-
-interface EditControls {
-  edits_remaining: number;
-  editable_until: string;
-}
-
-/** Edit controls as parsed, with editable_until in milliseconds: compared with the view's time on every read. */
-type ParsedControls = EditControls & { untilMs: number };
-const parsedControls = new WeakMap<PostRow, ParsedControls>();
-/** The row's edit controls, parsed once per row object: rows are kept across requests, and a changed row is a new object. */
-function editControlsOf(p: PostRow): ParsedControls {
-  let controls = parsedControls.get(p);
-  if (!controls) {
-    const parsed = fromJson<EditControls>(p.edit_controls)!;
-    parsedControls.set(p, (controls = { ...parsed, untilMs: Date.parse(parsed.editable_until) }));
-  }
-  return controls;
-}
-const isEditEligible = (controls: ParsedControls, view: View) => controls.edits_remaining > 0 && controls.untilMs > view.now.getTime();
 
 /**
  * What a row's JSON columns name, decoded once per row object: rows are kept across requests

@@ -3,6 +3,8 @@ import { leavesOf, withUserIds, type QueryNode } from '../../query/ast.js';
 import type { MatchablePost } from '../../query/match.js';
 import { fromJson, type DbOrTx, type StoreDialect } from '../../store/store.js';
 import type { PostRow } from '../posts/wire.js';
+import { READABLE } from '../visibility/rule.js';
+import { visibilitySql } from '../visibility/sql.js';
 import { changedHours, keptCounts, readFromPosts, wholeHours } from './term-hours.js';
 
 /** The rows a search may see: live latest versions within the window, visible to the viewer. */
@@ -36,25 +38,8 @@ function scoped(db: DbOrTx, where: RawBuilder<SqlBool>, scope: SearchScope, rows
   if (scope.untilId) q = q.where('posts.id', '<', scope.untilId);
   if (scope.excludeReposts) q = q.where('posts.reposted_post_id', 'is', null);
   // A protected author's posts reach only the author and their approved followers.
-  const viewer = scope.viewerId;
-  return q.where((eb) =>
-    eb.exists(
-      eb
-        .selectFrom('users as a')
-        .select(sql.lit(1).as('one'))
-        .whereRef('a.id', '=', 'posts.author_id')
-        .where((inner) => {
-          const readable = viewer
-            ? inner.or([
-                inner('a.protected', '=', 0),
-                inner('a.id', '=', viewer),
-                inner.exists(inner.selectFrom('follows').select(sql.lit(1).as('one')).where('follows.source_user_id', '=', viewer).whereRef('follows.target_user_id', '=', 'a.id')),
-              ])
-            : inner('a.protected', '=', 0);
-          return rows === 'visible' ? readable : inner.not(readable);
-        }),
-    ),
-  );
+  const readable = visibilitySql(READABLE, sql.ref('posts.author_id'), scope.viewerId);
+  return q.where(rows === 'visible' ? readable : sql<SqlBool>`not ${readable}`);
 }
 
 /** Newest first by (created_at, id), after the composite key `after`. */

@@ -8,6 +8,8 @@ import { mediaKeysOf } from '../posts/wire.js';
 import type { RecordedConnection } from './connections.js';
 import { streamLine, type Send, type StreamChannel } from './engine.js';
 import { partitionOf } from './posts.js';
+import { visibleTo } from '../visibility/memory.js';
+import { READABLE } from '../visibility/rule.js';
 
 /**
  * The compliance, label and likes streams: entries of the log turned into the reference's event
@@ -157,7 +159,8 @@ export class LikeStreamChannel implements StreamChannel<LikeStreamConnection> {
     const rendered = new Map<string, string>();
     for (const { event, like } of likes) {
       const post = posts.get(like.liked_post_id);
-      if (!post || authors.get(like.liked_post_author_id)?.protected !== 0) continue;
+      const author = authors.get(like.liked_post_author_id);
+      if (!post || !author || !visibleTo(READABLE, author, undefined, {})) continue;
       like.attachments_media_keys = mediaKeysOf(post);
       for (const conn of conns) {
         if (conn.percent !== undefined && sampleBucket(like.id) >= conn.percent) continue;

@@ -10,6 +10,8 @@ import type { MatchingRule, StreamRuleBook } from '../stream-rules/book.js';
 import { matchablePosts } from '../stream-rules/matchable.js';
 import type { RecordedConnection } from './connections.js';
 import type { Send, StreamChannel } from './engine.js';
+import { visibleTo } from '../visibility/memory.js';
+import { READABLE } from '../visibility/rule.js';
 
 /**
  * The post streams: the filtered stream (the app's rules), the 1 % and 10 % samples and the
@@ -69,7 +71,10 @@ export class PostStreamChannel implements StreamChannel<PostStreamConnection> {
     const rows = new Map((await reads.postsByIds(ids)).map((p) => [p.id, p]));
     // Protected authors' posts are never streamed: a stream's reader is no one's approved follower.
     const authors = new Map((await reads.usersByIds([...rows.values()].map((p) => p.author_id))).map((u) => [u.id, u]));
-    for (const [id, row] of rows) if (authors.get(row.author_id)?.protected !== 0) rows.delete(id);
+    for (const [id, row] of rows) {
+      const author = authors.get(row.author_id);
+      if (!author || !visibleTo(READABLE, author, undefined, {})) rows.delete(id);
+    }
     if (rows.size === 0) return;
 
     // Rules: each post's matching rules per app, the edits of a post matching the rules of its earlier version too.

@@ -1,5 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, StoreDialect } from '../../store/store.js';
+import { SHOWN } from '../visibility/rule.js';
+import { visibilitySql } from '../visibility/sql.js';
 
 /** One hashtag's volume: the posts carrying it, the earliest of them, and how many came from followed accounts. */
 export interface HashtagVolume {
@@ -41,16 +43,16 @@ export async function hashtagVolume(db: Db, dialect: StoreDialect, w: HashtagWin
   let followed = sql`0`;
   if (w.viewerId) {
     const follows = sql`(select f.target_user_id from follows f where f.source_user_id = ${w.viewerId})`;
-    const hidden = sql`(select m.target_user_id from mutes m where m.source_user_id = ${w.viewerId} union select b.target_user_id from blocks b where b.source_user_id = ${w.viewerId})`;
     followed = sql`case when posts.author_id in ${follows} then 1 else 0 end`;
     conditions.push(
       sql`((posts.author_id in ${follows} and posts.created_at >= ${w.since}) or posts.id in (select l.post_id from likes l where l.user_id = ${w.viewerId} and l.created_at >= ${w.since} and l.created_at <= ${w.until}))`,
-      sql`posts.author_id not in ${hidden}`,
-      sql`(posts.author_id in ${follows} or posts.author_id not in (select u.id from users u where u.protected = 1))`,
     );
   } else {
-    conditions.push(sql`posts.created_at >= ${w.since}`, sql`posts.author_id not in (select u.id from users u where u.protected = 1)`);
+    conditions.push(sql`posts.created_at >= ${w.since}`);
   }
+  // Readable by the viewer (a protected author's posts count for the author and approved
+  // followers only) and, in personalized trends, by no one the viewer mutes or blocks.
+  conditions.push(visibilitySql(SHOWN, sql.ref('posts.author_id'), w.viewerId));
   if (w.country) {
     const country = lite ? sql`json_extract(posts.geo, '$.country_code')` : sql`(posts.geo::jsonb ->> 'country_code')`;
     conditions.push(sql`posts.geo is not null and upper(coalesce(${country}, '')) = ${w.country}`);

@@ -126,17 +126,21 @@ test('rule 2: the post must be the caller\'s own: 403 not-authorized-for-resourc
   assert.equal(missing.body.parameter, 'edit_options.previous_post_id');
 });
 
-test('rule 2: at most one hour old, by the injected clock: at exactly one hour it may be edited, a millisecond later it may not (403 saying the window closed)', async () => {
+test('rule 2: at most one hour old, by the injected clock: at exactly one hour it may be edited, a millisecond later it may not (403 saying the window closed); editable_until names that last moment and is_edit_eligible does not change with time', async () => {
   const atTheHour = await adaPost('Edit me at the hour');
   const late = await adaPost('Edit me too late');
+  const controls = { edits_remaining: 5, is_edit_eligible: true, editable_until: new Date(clock.now().getTime() + HOUR).toISOString() };
+  assert.deepEqual((await p.lookup(late)).edit_controls, controls);
   clock.advance(HOUR);
+  assert.equal(clock.now().toISOString(), controls.editable_until, 'editable_until is the last moment an edit is taken');
+  assert.deepEqual((await p.lookup(late)).edit_controls, controls);
   assert.equal((await edit('ada', atTheHour, 'Edited at 60:00.000')).status, 201);
   clock.advance(1);
   const refused = await edit('ada', late, 'Edited at 60:00.001');
   assert.equal(refused.status, 403);
   assert.equal(refused.body.type, 'about:blank');
   assert.match(refused.body.detail, /can no longer be edited: posts can be edited for one hour after posting/);
-  assert.equal((await p.lookup(late)).edit_controls.is_edit_eligible, false);
+  assert.deepEqual((await p.lookup(late)).edit_controls, controls, 'whether a post was eligible when published: the same a millisecond later');
 });
 
 test('rule 2: the hour runs from the first version, so a later version cannot extend it', async () => {
@@ -158,7 +162,7 @@ test('rule 2: five edits at most; then 403 saying none remain', async () => {
     id = res.body.data.id;
   }
   assert.equal((await p.lookup(id)).edit_controls.edits_remaining, 0);
-  assert.equal((await p.lookup(id)).edit_controls.is_edit_eligible, false);
+  assert.equal((await p.lookup(id)).edit_controls.is_edit_eligible, true, 'eligible when published: edits_remaining says none are left');
   const refused = await edit('ada', id, 'Version 6');
   assert.equal(refused.status, 403);
   assert.match(refused.body.detail, /no edits remaining/);
@@ -181,6 +185,8 @@ test('rule 2: only the latest version is edited; reposts and polls cannot be; an
   assert.equal((await edit('ada', repost.body.data.rest_id, 'Edit a repost')).status, 400);
   const poll = await p.post(await p.enterpriseAs('ada'), { text: 'Poll', poll: { options: ['a', 'b'], duration_minutes: 10 } });
   assert.equal((await edit('ada', poll.body.data.id, 'Poll edited')).status, 400);
+  assert.equal((await p.lookup(poll.body.data.id)).edit_controls.is_edit_eligible, false, 'a post with a poll is not eligible for edits');
+  assert.equal((await p.lookup(fresh)).edit_controls.is_edit_eligible, true);
 });
 
 test('rule 2: an edit may replace the media, which must be the caller\'s; without media the new version has none', async () => {

@@ -50,6 +50,21 @@ test('trends leave out deleted posts and the posts of protected accounts', async
   assert.equal(named((await worldwide()).data, '#gammatrend').post_count, 1);
 });
 
+test('a protected account\'s own liked post counts in its personalized trends: "only the author and their approved followers" includes the author; muted and blocked accounts\' posts do not count', async () => {
+  const bruno = g.user('bruno');
+  const auth = await g.enterpriseAs('bruno');
+  const own = await post('bruno', 'mine #ThetaTrend');
+  assert.equal((await g.send('POST', `/2/users/${bruno.id}/likes`, { auth, body: { post_id: own } })).status, 200);
+  const silenced = await post('chen', 'liked but muted #IotaTrend');
+  assert.equal((await g.send('POST', `/2/users/${bruno.id}/likes`, { auth, body: { post_id: silenced } })).status, 200);
+  assert.equal((await g.send('POST', `/2/users/${bruno.id}/muting`, { auth, body: { target_user_id: g.user('chen').id } })).status, 200);
+  const res = await g.get('/2/users/personalized_trends?personalized_trend.fields=category,post_count,trend_name', { auth });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.deepEqual(named(res.body.data, '#thetatrend'), { trend_name: '#ThetaTrend', category: 'Trending in your likes', post_count: '1 post' });
+  assert.equal(named(res.body.data, '#iotatrend'), undefined);
+  assert.equal(named((await worldwide()).data, '#thetatrend'), undefined, 'not in anyone else\'s trends');
+});
+
 test('max_trends (1 to 50, default 20) bounds the list; trend.fields names only trend_name and post_count; bad values are a 400 naming the parameter', async () => {
   assert.equal((await worldwide('max_trends=1')).data.length, 1);
   assert.ok((await worldwide('')).data.length <= 20);
