@@ -11,7 +11,7 @@
  * temporary folder, or a new PostgreSQL database), filled by `plaza seed`.
  *
  *   npm run bench:lookup -- [--count 200000] [--store sqlite|postgres|both] [--seconds 20]
- *     [--connections 10] [--writes 30]
+ *     [--warmup 5] [--connections 10] [--writes 30]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -36,6 +36,7 @@ const COUNT = Number(flag('count', '200000'));
 const STORES = flag('store', 'both') === 'both' ? (['sqlite', 'postgres'] as const) : ([flag('store', 'sqlite')] as Array<'sqlite' | 'postgres'>);
 const SECONDS = Number(flag('seconds', '20'));
 const CONNECTIONS = Number(flag('connections', '10'));
+const WARMUP = Number(flag('warmup', '5'));
 const WRITES = Number(flag('writes', '30'));
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PER_REQUEST = 100;
@@ -126,13 +127,11 @@ async function load(url: string, bearer: string, ids: string[], seed: number): P
   const sample = await fetch(`${url}${path()}`, { headers: { authorization: `Bearer ${bearer}` } });
   const body = (await sample.json()) as any;
   if (sample.status !== 200 || body.data?.length !== PER_REQUEST || !body.includes?.users?.length) throw new Error(`${url}: ${sample.status} ${JSON.stringify(body).slice(0, 300)}`);
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    headers: { authorization: `Bearer ${bearer}` },
-    requests: [{ method: 'GET', setupRequest: (req: any) => ({ ...req, path: path() }) }],
-  });
+  const run = (duration: number) =>
+    autocannon({ url, connections: CONNECTIONS, duration, headers: { authorization: `Bearer ${bearer}` }, requests: [{ method: 'GET', setupRequest: (req: any) => ({ ...req, path: path() }) }] });
+  // Warmed first (the store's pages, the JIT, each server's own state), then measured.
+  await run(WARMUP);
+  const result = await run(SECONDS);
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
