@@ -7,7 +7,6 @@ import type { RawJson, WireItem } from '../http/json-body.js';
 import type { Problem } from '../http/problems.js';
 import type { DbOrTx } from '../store/store.js';
 import type { FreshGeneration } from '../store/snapshots.js';
-import type { ReadAlongside } from './entities.js';
 import { mediaDeclaration, type MediaRow } from './media/wire.js';
 import { findPollsByIds } from './polls/store.js';
 import { pollDeclaration } from './polls/wire.js';
@@ -98,23 +97,16 @@ export function parseSelection(ctx: AppContext, query: Record<string, unknown>, 
 
 /**
  * The users, posts and media one response reads, each at most once: the visibility checks, the
- * expansions and the rows the response lists share them. Rows come from the process's entity
- * cache (src/platform/entities.ts), which reads the store only for what changed; inside a
- * transaction everything is read through that transaction.
+ * expansions and the rows the response lists share them. Rows are read from the store
+ * (src/platform/entities.ts); inside a transaction, through that transaction.
  */
 export class ResponseReads {
   private readonly users: OnceReader<UserRow>;
   private readonly posts: OnceReader<PostRow>;
   private readonly media: OnceReader<MediaRow>;
-  /**
-   * PostgreSQL row versions read together with the keys that name them (a timeline's page query,
-   * the posts' version check), and the card URIs of posts read with them (null for none).
-   */
-  private readonly known = { posts: new Map<string, string>(), users: new Map<string, string>(), cards: new Map<string, string | null>() };
-  private readonly alongsidePosts: ReadAlongside = { authors: this.known.users };
   /** extrasVersion, taken before this response reads anything. */
   private readonly extrasKnownAs: string | undefined;
-  /** PostgreSQL, outside a transaction: reads wait for the response's generation (generation()). */
+  /** PostgreSQL, outside a transaction: the response's generation, for what is kept under it (card URIs). */
   private readonly generational: boolean;
   /** That generation, read once, when first needed. */
   private fresh: Promise<FreshGeneration> | undefined;
@@ -125,13 +117,9 @@ export class ResponseReads {
   ) {
     const { entities } = ctx;
     this.generational = ctx.store.freshGeneration !== undefined && !db.isTransaction;
-    // On PostgreSQL every read waits for the response's generation, and is served what is known current under it.
-    const under = <T>(read: (generation: string | undefined) => Promise<T>): Promise<T> =>
-      this.generational ? this.generation().then((g) => read(g?.generation)) : read(undefined);
-    this.users = new OnceReader((u) => u.id, (ids) => under((g) => entities.users.read(this.db, ids, this.known.users, undefined, g)));
-    // On PostgreSQL the posts' version check reads their authors' versions too (entities.ts).
-    this.posts = new OnceReader((p) => p.id, (ids) => under((g) => entities.posts.read(this.db, ids, this.known.posts, this.alongsidePosts, g)));
-    this.media = new OnceReader((m) => m.media_key, (keys) => under((g) => entities.media.read(this.db, keys, undefined, undefined, g)));
+    this.users = new OnceReader((u) => u.id, (ids) => entities.users.read(this.db, ids));
+    this.posts = new OnceReader((p) => p.id, (ids) => entities.posts.read(this.db, ids));
+    this.media = new OnceReader((m) => m.media_key, (keys) => entities.media.read(this.db, keys));
     this.extrasKnownAs = extrasVersionOf(ctx, db);
   }
 
@@ -145,34 +133,10 @@ export class ResponseReads {
     return (this.fresh ??= this.ctx.store.freshGeneration!());
   }
 
-  /**
-   * For a response that shows card_uri (asked before it reads posts): on PostgreSQL the posts'
-   * version check reads their card URIs too, and cardUris asks only for the rest.
-   */
-  readCardsWithPosts(selection: Selection): this {
-    if (selection.post.has('card_uri')) this.alongsidePosts.cards = this.known.cards;
-    return this;
-  }
-
   /** Posts this response already read, so that the expansions do not read them again. */
   holdPosts(rows: readonly PostRow[]): this {
     // Reads of posts answer live posts only: a deleted one must still be missing from includes.
     for (const row of rows) if (row.deleted_at === null) this.posts.hold(row.id, row);
-    return this;
-  }
-
-  /**
-   * Versions of posts and of their authors that a query of this response has just read with
-   * their keys: kept rows of those versions are used without asking the store again. On
-   * PostgreSQL that query must have been sent after the response's generation was read (await
-   * generation() first): the rows it confirms are then known current under that generation.
-   */
-  knowVersions(keys: ReadonlyArray<{ id: string; version?: string; author_id?: string; author_version?: string | null; card_uri?: string | null }>): this {
-    for (const k of keys) {
-      if (k.version) this.known.posts.set(k.id, k.version);
-      if (k.author_id && k.author_version) this.known.users.set(k.author_id, k.author_version);
-      if (k.card_uri !== undefined) this.known.cards.set(k.id, k.card_uri);
-    }
     return this;
   }
 
@@ -181,52 +145,9 @@ export class ResponseReads {
     return this.users.read(ids);
   }
 
-  /**
-   * Live posts with these ids, each read once per response, in the order asked. Every read of
-   * posts needs their authors next (the protected-account rule). On SQLite the authors that the
-   * kept versions of these posts name are read in the same turn; on PostgreSQL the posts' version
-   * check reads their authors' versions too, so the authors' read after it asks nothing more of
-   * kept authors.
-   */
+  /** Live posts with these ids, each read once per response, in the order asked. */
   postsByIds(ids: readonly string[]): Promise<PostRow[]> {
-    const rows = this.posts.read(ids);
-    if (this.ctx.store.dialect === 'postgres' && !this.db.isTransaction) return rows;
-    const authors: string[] = [];
-    for (const id of ids) {
-      const kept = this.ctx.entities.posts.peek(id);
-      if (kept) authors.push(kept.author_id);
-    }
-    if (authors.length > 0) this.users.start(authors);
-    return rows;
-  }
-
-  /**
-   * On PostgreSQL, starts reading what these expansions of the primary posts with these ids will
-   * read, as far as the kept versions of those posts tell (peek): the posts they reference and the
-   * media they carry. Started in the same turn as the primary posts' own read, their version
-   * checks go to the store with it: one round trip where there were two in a row. What the rows
-   * turn out to name is read as before. On SQLite no read waits on a round trip: nothing starts.
-   */
-  expectExpansions(ids: readonly string[], expansions: Iterable<ExpansionDeclaration<PostRow>>): this {
-    if (this.ctx.store.dialect !== 'postgres' || this.db.isTransaction) return this;
-    const kept: PostRow[] = [];
-    for (const id of ids) {
-      const row = this.ctx.entities.posts.peek(id);
-      if (row) kept.push(row);
-    }
-    const posts: string[] = [];
-    const media: string[] = [];
-    for (const decl of expansions) {
-      // A nested expansion reads the posts it goes through. Users are left to their own reads (a
-      // post's author comes with the post's version check).
-      const keysOf = decl.through ?? (decl.target === 'posts' || decl.target === 'media' ? decl.keys : undefined);
-      if (!keysOf) continue;
-      const into = decl.through || decl.target === 'posts' ? posts : media;
-      for (const row of kept) for (const key of keysOf(row)) into.push(key);
-    }
-    if (posts.length > 0) this.posts.start(posts);
-    if (media.length > 0) this.media.start(media);
-    return this;
+    return this.posts.read(ids);
   }
 
   /** Media with these keys, each read once per response, in the order asked. */
@@ -246,23 +167,9 @@ export class ResponseReads {
     return this.extrasKnownAs;
   }
 
-  /**
-   * The card URIs of these posts (those made through the advertising interface with a card): on
-   * PostgreSQL those read with the posts' versions are used, the rest asked for.
-   */
+  /** The card URIs of these posts (those made through the advertising interface with a card). */
   async cardUris(postIds: readonly string[]): Promise<Map<string, string>> {
-    const { cards } = this.known;
-    const generation = (await this.generation())?.generation;
-    if (cards.size === 0) return this.ctx.entities.cardUris.of(this.db, postIds, generation);
-    const out = new Map<string, string>();
-    const rest: string[] = [];
-    for (const id of postIds) {
-      const uri = cards.get(id);
-      if (uri === undefined) rest.push(id);
-      else if (uri !== null) out.set(id, uri);
-    }
-    if (rest.length > 0) for (const [id, uri] of await this.ctx.entities.cardUris.of(this.db, rest, generation)) out.set(id, uri);
-    return out;
+    return this.ctx.entities.cardUris.of(this.db, postIds, (await this.generation())?.generation);
   }
 }
 

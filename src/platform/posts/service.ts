@@ -57,10 +57,8 @@ export async function lookupPosts(
   selection: Selection,
   db: DbOrTx = ctx.store.db,
 ): Promise<{ data: WireItem[]; includes?: Includes; errors: Problem[]; posts: PostRow[] }> {
-  const reads = new ResponseReads(ctx, db).readCardsWithPosts(selection);
-  const read = reads.postsByIds(ids);
-  reads.expectExpansions(ids, [...selection.expansions].map((name) => postExpansions[name]));
-  const rows = await read;
+  const reads = new ResponseReads(ctx, db);
+  const rows = await reads.postsByIds(ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const hidden = await hiddenPosts(ctx, view, rows, reads);
   const errors: Problem[] = [];

@@ -134,13 +134,6 @@ export async function addImpressions(db: DbOrTx, viewerId: string, posts: readon
   }
 }
 
-/**
- * PostgreSQL: the join that reads a post's card URI (`c.card_uri`, null for none) together with the
- * post, given the expression of its id: a read of posts by key (the version check, a timeline's
- * page) then needs no query of ads_posts of its own. A join, not a subquery per row: the planner
- * reads ads_posts as it sees fit (a subquery per row cost a home page 0.2 ms of PostgreSQL's CPU).
- */
-export const cardUriJoinOnPostgres = (postId: string) => ` left join ads_posts c on c.post_id = ${postId}`;
 
 /** On PostgreSQL the ids go as one array: one text for any number of them, planned once per connection. */
 const CARD_URIS_POSTGRES = preparedOnPostgres('select post_id, card_uri from ads_posts where post_id = any($1) and card_uri is not null');

@@ -33,8 +33,8 @@ async function timeline(
   { selection, page: request, window }: TimelineRequest,
   source: (reads: ResponseReads, fresh: FreshGeneration | undefined) => Promise<Source | PageResult>,
 ): Promise<PageResult> {
-  const reads = new ResponseReads(ctx).readCardsWithPosts(selection);
-  // PostgreSQL: the generation before the page, whose row versions are then current under it (knowVersions).
+  const reads = new ResponseReads(ctx);
+  // PostgreSQL: the generation before the page, under which the authors' kept newest posts are current.
   const fresh = await reads.generation();
   const from = await source(reads, fresh);
   if (!('where' in from) && !('keys' in from) && !('authors' in from)) return from;
@@ -45,8 +45,7 @@ async function timeline(
       ? await from.keys(limit, request.after)
       : 'authors' in from
         ? await pagedAuthorKeys(db, dialect, from.authors, from.home, window, limit, request.after, ctx.entities.authorPosts, fresh)
-        : await pagedPostKeys(db, from.where, window, limit, request.after, dialect);
-  reads.knowVersions(keys);
+        : await pagedPostKeys(db, from.where, window, limit, request.after);
   // In the page's order, as reads answer; a post deleted since the page was read is missing.
   const rows = await reads.postsByIds(keys.map((k) => k.id));
   const { items, meta } = page(rows, request.maxResults, (p: PostRow) => compositeKey(p.created_at, p.id), { ids: (p) => p.id });

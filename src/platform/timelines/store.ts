@@ -6,7 +6,7 @@ import type { FreshGeneration } from '../../store/snapshots.js';
 import { readJsonRows, rowsAsJsonArray } from '../../store/json-rows.js';
 import { preparedOnPostgres } from '../../store/prepared-statements.js';
 import type { TimeWindow } from '../graph/query.js';
-import { cardUriJoinOnPostgres, findPostsByIds, mentionsUsername } from '../posts/store.js';
+import { findPostsByIds, mentionsUsername } from '../posts/store.js';
 import type { PostRow } from '../posts/wire.js';
 import type { AuthorPosts } from './author-posts.js';
 
@@ -19,12 +19,8 @@ export function likeLiteral(text: string): string {
 }
 
 
-/**
- * A post a page found. On PostgreSQL it carries the row versions (xmin) of the post and of its
- * author and the post's card URI, read by the same query, so the entity cache can use the rows it
- * keeps, and the answer show card_uri, with no further round trip (ResponseReads.knowVersions).
- */
-export type PostKey = { id: string; created_at: string; version?: string; author_id?: string; author_version?: string | null; card_uri?: string | null };
+/** A post a page found: its id and time (the page's order), and on PostgreSQL its author. */
+export type PostKey = { id: string; created_at: string; author_id?: string };
 export type PageAfter = { createdAt: string; id: string };
 
 /**
@@ -37,28 +33,17 @@ export async function pagedPosts(db: DbOrTx, where: PostCondition, window: TimeW
   return keys.flatMap((k) => rows.get(k.id) ?? []);
 }
 
-/** What pagedPosts finds, as keys only: the rows themselves are read where they may be cached. */
-export async function pagedPostKeys(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: number, after?: PageAfter, dialect: StoreDialect = 'sqlite'): Promise<PostKey[]> {
-  return pageOf(db, where, window, limit, after, dialect).execute();
+/** What pagedPosts finds, as keys only: the rows themselves are read with the response's other reads (ResponseReads). */
+export async function pagedPostKeys(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostKey[]> {
+  return pageOf(db, where, window, limit, after).execute();
 }
 
 /** The page query: live latest versions matching `where` in the window, after the cursor, newest first. */
-function pageOf(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: number, after?: PageAfter, dialect: StoreDialect = 'sqlite') {
+function pageOf(db: DbOrTx, where: PostCondition, window: TimeWindow, limit: number, after?: PageAfter) {
   // A promoted-only (nullcast) post of the advertising interface is on no timeline.
   let q = db
     .selectFrom('posts')
     .select(['posts.id', 'posts.created_at'])
-    .$if(dialect === 'postgres', (qb) =>
-      qb
-        // As cardUriJoinOnPostgres, in the query builder's words.
-        .leftJoin('ads_posts as c', 'c.post_id', 'posts.id')
-        .select([
-          'posts.author_id',
-          sql<string>`posts.xmin::text`.as('version'),
-          sql<string | null>`(select u.xmin::text from users u where u.id = posts.author_id)`.as('author_version'),
-          'c.card_uri',
-        ]),
-    )
     // Written literally, as the index of migration 0030 states them (see there).
     .where(sql<SqlBool>`posts.deleted_at is null and posts.superseded_by_id is null and posts.nullcast = 0`)
     .where(where);
@@ -104,7 +89,7 @@ export async function pagedAuthorKeys(
   }
   if (authors.length > MERGE_AUTHORS_MAX) {
     const where: PostCondition = home ? homeCondition(authors[0]).where : () => sql<SqlBool>`true`;
-    return pagedPostKeys(db, (eb) => eb.and([eb('posts.author_id', 'in', authors), where(eb)]), window, limit, after, dialect);
+    return pagedPostKeys(db, (eb) => eb.and([eb('posts.author_id', 'in', authors), where(eb)]), window, limit, after);
   }
   const text = authorsPageShape('sqlite', { authors: authors.length, home }, window, after !== undefined);
   const each = windowParameters(window, after);
@@ -160,8 +145,7 @@ const authorsPageShapes = new Map<string, string>();
  * about `limit` index entries in all. Parameters: each author followed by windowParameters, then
  * the limit. PostgreSQL: each author's newest `limit` posts through the index (a lateral join
  * over the authors: a list, $1 as an array, or the home timeline's of the user $1), merged and
- * ordered, with the row versions of the page's posts and authors, as one JSON array
- * (rowsAsJsonArray). Parameters: $1, the owner (home only), windowParameters, the limit.
+ * ordered, as one JSON array (rowsAsJsonArray). Parameters: $1, the owner (home only), windowParameters, the limit.
  */
 function authorsPageShape(dialect: StoreDialect, source: { authors: number | 'list' | 'home'; home: boolean }, window: TimeWindow, after: boolean): string {
   const key = `${dialect}|${source.authors}|${source.home}|${window.sinceId !== undefined}|${window.untilId !== undefined}|${window.startTime !== undefined}|${window.endTime !== undefined}|${window.excludeReplies}|${window.excludeReposts}|${after}`;
@@ -183,14 +167,10 @@ function authorsPageShape(dialect: StoreDialect, source: { authors: number | 'li
     const shared = source.home ? ` and (posts.author_id = ${param()} or ${SHARED})` : '';
     const conditions = windowConditions(window, after, param);
     const limit = param();
-    // Each arm reads only the index's columns (an index-only scan); the row versions, which only
-    // the table holds, are read for the page's rows alone.
+    // Each arm reads only the index's columns (an index-only scan).
     const each = `select posts.id, posts.created_at, posts.author_id from posts where posts.author_id = a.author and ${LIVE}${shared}${conditions} order by posts.created_at desc, posts.id desc limit ${limit}`;
     const page = `select k.* from ${authors} cross join lateral (${each}) k order by k.created_at desc, k.id desc limit ${limit}`;
-    const keys =
-      `select p.id, p.created_at, p.author_id, posts.xmin::text as version, (select u.xmin::text from users u where u.id = p.author_id) as author_version, c.card_uri ` +
-      `from (${page}) p join posts on posts.id = p.id${cardUriJoinOnPostgres('p.id')}`;
-    text = preparedOnPostgres(rowsAsJsonArray(keys, 'r.created_at desc, r.id desc'));
+    text = preparedOnPostgres(rowsAsJsonArray(page, 'r.created_at desc, r.id desc'));
   }
   if (authorsPageShapes.size >= 1_000) authorsPageShapes.clear();
   authorsPageShapes.set(key, text);

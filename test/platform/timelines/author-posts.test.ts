@@ -97,7 +97,6 @@ test('a timeline page of authors, asked of the store or merged from their kept p
         window,
         limit,
         after,
-        dialect,
       )
     ).map((k) => k.id);
     const fromStore = await pagedAuthorKeys(db, dialect, set, home, window, limit, after);
