@@ -18,7 +18,7 @@ export interface AppContext {
   ids: IdGenerator;
   problems: Problems;
   log: FastifyBaseLogger;
-  /** Decoded posts, users and media kept across requests while current (src/platform/entities.ts). */
+  /** Readers of posts, users and media, and what timelines and card URIs keep across requests (src/platform/entities.ts). */
   entities: Entities;
   /** Wakes the event log's consumers when it may have grown (src/events/bus.ts). */
   events: EventBus;

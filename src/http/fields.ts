@@ -112,8 +112,8 @@ export function selectFields<Row, View>(decl: ResourceDeclaration<Row, View>, ro
 
 /**
  * The wire object as JSON text, the same object selectFields gives. The text is kept with the
- * row (for as long as the row object lives: the entity cache keeps rows across requests) for each
- * selection and each key of the view-dependent fields it includes.
+ * row (for as long as the row object lives: one response, or one dispatch of a stream's lines)
+ * for each selection and each key of the view-dependent fields it includes.
  */
 export function selectFieldsJson<Row extends object, View>(decl: ResourceDeclaration<Row, View>, row: Row, selected: ReadonlySet<string>, view: View): RawJson {
   const p = plan(decl, selected);

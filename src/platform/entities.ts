@@ -81,10 +81,9 @@ const KEPT_CARD_URIS = 50_000;
 /**
  * The card URIs of posts made through the advertising interface (the post field card_uri): they
  * live in ads_posts, which changes without the post row. On SQLite each post's answer is kept
- * while that table's write generation holds, as the entity caches keep rows; on PostgreSQL under
- * the generation of the response that asks (Store.freshGeneration), or, without one, read afresh,
- * the reads of every response waiting in one turn of the event loop going out as one query, as
- * the caches' do.
+ * while that table's write generation holds; on PostgreSQL under the generation of the response
+ * that asks (Store.freshGeneration), or, without one, read afresh, the reads of every response
+ * waiting in one turn of the event loop going out as one query, as the rows' do.
  */
 export class CardUris {
   private readonly batched: DataLoader<string, string | undefined>;

@@ -38,7 +38,7 @@ export function articleWire(article: ArticleRow): ArticleWire {
 }
 
 const parsed = new WeakMap<PostRow, ArticleWire | null>();
-/** The article a post published, parsed once per row object (rows are kept across requests; a changed row is a new object). */
+/** The article a post published, parsed once per row object. */
 export function articleOf(p: PostRow): ArticleWire | undefined {
   if (!p.article) return undefined;
   let value = parsed.get(p);

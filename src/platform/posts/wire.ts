@@ -196,8 +196,8 @@ function notePostOf(p: PostRow) {
 }
 
 /**
- * What a row's JSON columns name, decoded once per row object: rows are kept across requests
- * (src/platform/entities.ts) and a changed row is a new object. The arrays are shared: read only.
+ * What a row's JSON columns name, decoded once per row object (a response reads them for its
+ * rules, its expansions and its fields). The arrays are shared: read only.
  */
 function perRow<T>(derive: (p: PostRow) => T): (p: PostRow) => T {
   const known = new WeakMap<PostRow, T>();

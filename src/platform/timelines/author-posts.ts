@@ -27,7 +27,7 @@ interface Kept {
 
 /**
  * The keys of each author's newest live posts, kept while the posts table's generation holds (on
- * SQLite its write generation, as the entity caches keep rows, src/platform/entities.ts; on
+ * SQLite its write generation; on
  * PostgreSQL the generation of the response that asks, Store.freshGeneration), so that a page of
  * a home or user timeline over authors read before is merged in memory instead of asked of the
  * store: every timeline that shows an author shares what is kept of them, whoever asks and
@@ -211,8 +211,7 @@ export class HomeAuthors {
 }
 
 /**
- * Values read from some tables, kept while those tables' generations hold, as the entity caches
- * keep rows (src/platform/entities.ts): on SQLite their write generations (every write to them
+ * Values read from some tables, kept while those tables' generations hold: on SQLite their write generations (every write to them
  * through this process, and every commit by another connection, changes them); on PostgreSQL the
  * database's generation that the response asking gives (Store.freshGeneration), once settled.
  * Nothing is kept for a read through a transaction. Past `capacity` (each value counting
