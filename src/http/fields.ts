@@ -15,17 +15,11 @@ export interface ResourceDeclaration<Row, View> {
   fieldsParam: string;
   /** Always returned. */
   defaults: readonly string[];
-  /** Every selectable field: its value for a row, or undefined when the row has none. */
-  fields: Readonly<Record<string, (row: Row, view: View) => unknown>>;
   /**
-   * Declared by a resource whose JSON text may be kept with its rows: for a field whose value
-   * reads the view (who looks, and when), what of the view it depends on as a short key (the same
-   * key, the same value), or undefined to have that field computed afresh for each answer (the
-   * rest is still kept). A field whose function takes the view (a second parameter) and has no
-   * entry here is computed afresh for each answer: it cannot be served stale. Without this
-   * declaration, nothing is kept.
+   * Every selectable field: its value for a row (and the view: who looks, and when), or undefined
+   * when the row has none. Computed for each answer: nothing rendered is kept.
    */
-  viewKeys?: Readonly<Record<string, (row: Row, view: View) => string | undefined>>;
+  fields: Readonly<Record<string, (row: Row, view: View) => unknown>>;
 }
 
 const sortedNames = new WeakMap<object, string[]>();
@@ -110,118 +104,15 @@ export function selectFields<Row, View>(decl: ResourceDeclaration<Row, View>, ro
   return out;
 }
 
-/**
- * The wire object as JSON text, the same object selectFields gives. The text is kept with the
- * row (for as long as the row object lives: one response, or one dispatch of a stream's lines)
- * for each selection and each key of the view-dependent fields it includes.
- */
-export function selectFieldsJson<Row extends object, View>(decl: ResourceDeclaration<Row, View>, row: Row, selected: ReadonlySet<string>, view: View): RawJson {
-  const p = plan(decl, selected);
-  if (!decl.viewKeys) return RawJson.of(render(decl, p.fields, row, view));
-  const parts = scratchParts;
-  const live = viewKeysInto(parts, decl, p, row, view);
-  let kept = memo.get(row);
-  if (!kept) memo.set(row, (kept = []));
-  let json = keptText(kept, p, parts);
-  if (json === undefined) {
-    // Copied before rendering, which may select the fields of other objects.
-    const keys = parts.slice(0, p.viewDependent.length);
-    json = RawJson.of(render(decl, live ? keptFields(p, live) : p.fields, row, view));
-    // A row keeps the texts of a few selections and view keys (which change with time and with
-    // the generations of other tables): clients tend to ask for the same few.
-    if (kept.length >= 16) kept.shift();
-    kept.push({ plan: p, parts: keys, json });
-  }
-  return live ? RawJson.joined(json, render(decl, live, row, view)) : json;
+/** The wire object as JSON text, the same object selectFields gives. */
+export function selectFieldsJson<Row, View>(decl: ResourceDeclaration<Row, View>, row: Row, selected: ReadonlySet<string>, view: View): RawJson {
+  return RawJson.of(JSON.stringify(selectFields(decl, row, selected, view)));
 }
-
-/**
- * The whole wire object's text when selectFieldsJson has it kept for this selection and view
- * (no field of it rendered for each answer); undefined otherwise. A response that finds every
- * row's text kept need not read what rendering them would need (expansions.ts, post extras).
- */
-export function keptFieldsJson<Row extends object, View>(decl: ResourceDeclaration<Row, View>, row: Row, selected: ReadonlySet<string>, view: View): RawJson | undefined {
-  if (!decl.viewKeys) return undefined;
-  const p = plan(decl, selected);
-  const kept = memo.get(row);
-  if (!kept || viewKeysInto(scratchParts, decl, p, row, view)) return undefined;
-  return keptText(kept, p, scratchParts);
-}
-
-/**
- * What each view-dependent field's value depends on for this view, written into the first entries
- * of `parts` (one scratch array: this runs for every row shown); returns the fields whose view key
- * is undefined.
- * Such a field (read from other rows that may have changed unseen) is rendered for each answer
- * and joined to the kept text of the rest, so asking for one of them does not cost the whole object.
- */
-function viewKeysInto<Row, View>(parts: Array<string | undefined>, decl: ResourceDeclaration<Row, View>, p: Plan, row: Row, view: View): string[] | undefined {
-  // Only the first viewDependent.length entries are this row's; the array is not cut to them
-  // (setting an array's length is a call into the engine's runtime, for each row shown).
-  let live: string[] | undefined;
-  const keyOf = p.viewKeyOf as ReadonlyArray<(row: Row, view: View) => string | undefined>;
-  for (let i = 0; i < keyOf.length; i++) {
-    const part = keyOf[i](row, view);
-    parts[i] = part;
-    if (part === undefined) (live ??= []).push(p.viewDependent[i]);
-  }
-  return live;
-}
-
-function keptText(kept: ReadonlyArray<{ plan: Plan; parts: ReadonlyArray<string | undefined>; json: RawJson }>, p: Plan, parts: ReadonlyArray<string | undefined>): RawJson | undefined {
-  for (const entry of kept) if (entry.plan === p && samePlanKeys(entry.parts, parts)) return entry.json;
-  return undefined;
-}
-
-const scratchParts: Array<string | undefined> = [];
-
-/** Whether `b` starts with the keys of `a`, a kept text's (the scratch array may run longer than its plan). */
-function samePlanKeys(a: ReadonlyArray<string | undefined>, b: ReadonlyArray<string | undefined>): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** The plan's fields but the live ones, kept per plan by their names. */
-function keptFields(p: Plan, live: readonly string[]): readonly string[] {
-  const names = live.join(',');
-  let fields = p.keptWithout.get(names);
-  if (!fields) {
-    if (p.keptWithout.size >= 64) p.keptWithout.clear();
-    p.keptWithout.set(names, (fields = p.fields.filter((f) => !live.includes(f))));
-  }
-  return fields;
-}
-
-function render<Row, View>(decl: ResourceDeclaration<Row, View>, fields: readonly string[], row: Row, view: View): string {
-  let text = '';
-  for (const name of fields) {
-    const value = decl.fields[name](row, view);
-    if (value === undefined) continue;
-    text += `${text ? ',' : '{'}${JSON.stringify(name)}:${JSON.stringify(value)}`;
-  }
-  return text ? `${text}}` : '{}';
-}
-
-/** Row -> its kept texts, each with its selection plan and the view keys of that plan's view-dependent fields. */
-const memo = new WeakMap<object, Array<{ plan: Plan; parts: ReadonlyArray<string | undefined>; json: RawJson }>>();
 
 interface Plan {
   /** The fields to render, in declaration order. */
   fields: readonly string[];
-  /** Those of them whose value depends on the view. */
-  viewDependent: readonly string[];
-  /** Their view keys' functions, in the same order (one array read per field, not a lookup by name). */
-  viewKeyOf: ReadonlyArray<(row: any, view: any) => string | undefined>;
-  /** The fields but those rendered for each answer, by their names (keptFields). */
-  keptWithout: Map<string, readonly string[]>;
 }
-
-/**
- * A field's function reads the view only through its second parameter, so one declared with it
- * depends on the view; without a view key it is rendered for each answer, never kept.
- */
-const readsView = (field: (row: any, view: any) => unknown) => field.length >= 2;
-const renderedEachTime = () => undefined;
 
 const plans = new WeakMap<object, WeakMap<ReadonlySet<string>, Plan>>();
 /** The plan used last: a response selects the same fields for each of its rows. */
@@ -233,9 +124,7 @@ function plan(decl: ResourceDeclaration<any, any>, selected: ReadonlySet<string>
   if (!byDecl) plans.set(decl, (byDecl = new WeakMap()));
   let p = byDecl.get(selected);
   if (!p) {
-    const fields = Object.keys(decl.fields).filter((name) => selected.has(name) || decl.defaults.includes(name));
-    const viewDependent = fields.filter((name) => decl.viewKeys?.[name] || readsView(decl.fields[name]));
-    p = { fields, viewDependent, viewKeyOf: viewDependent.map((name) => decl.viewKeys?.[name] ?? renderedEachTime), keptWithout: new Map() };
+    p = { fields: Object.keys(decl.fields).filter((name) => selected.has(name) || decl.defaults.includes(name)) };
     byDecl.set(selected, p);
   }
   lastPlan = { decl, selected, plan: p };

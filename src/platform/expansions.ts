@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { blockedAmong } from './blocks/store.js';
 import { requestedAmong, requestersAmong } from './follows/store.js';
 import { mutedAmong } from './mutes/store.js';
-import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText, keptFieldsJson, selectFieldsJson, type ResourceDeclaration } from '../http/fields.js';
+import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText, selectFieldsJson, type ResourceDeclaration } from '../http/fields.js';
 import type { RawJson, WireItem } from '../http/json-body.js';
 import type { Problem } from '../http/problems.js';
 import type { DbOrTx } from '../store/store.js';
@@ -104,8 +104,6 @@ export class ResponseReads {
   private readonly users: OnceReader<UserRow>;
   private readonly posts: OnceReader<PostRow>;
   private readonly media: OnceReader<MediaRow>;
-  /** extrasVersion, taken before this response reads anything. */
-  private readonly extrasKnownAs: string | undefined;
   /** PostgreSQL, outside a transaction: the response's generation, for what is kept under it (card URIs). */
   private readonly generational: boolean;
   /** That generation, read once, when first needed. */
@@ -120,7 +118,6 @@ export class ResponseReads {
     this.users = new OnceReader((u) => u.id, (ids) => entities.users.read(this.db, ids));
     this.posts = new OnceReader((p) => p.id, (ids) => entities.posts.read(this.db, ids));
     this.media = new OnceReader((m) => m.media_key, (keys) => entities.media.read(this.db, keys));
-    this.extrasKnownAs = extrasVersionOf(ctx, db);
   }
 
   /**
@@ -155,18 +152,6 @@ export class ResponseReads {
     return this.media.read(keys);
   }
 
-  /**
-   * What the rows of PostExtras are known by, taken when the response began, before it read any
-   * of them: on SQLite, outside a transaction, the write generations of ads_posts and media (which
-   * every write to them changes); otherwise undefined, and the post fields read from them are
-   * rendered for each answer (on PostgreSQL from what is kept under the response's generation).
-   * Not the PostgreSQL generation itself: any commit anywhere changes it, and every post's text
-   * would be written anew after each (a store under constant writes measured a third of the rate).
-   */
-  extrasVersion(): string | undefined {
-    return this.extrasKnownAs;
-  }
-
   /** The card URIs of these posts (those made through the advertising interface with a card). */
   async cardUris(postIds: readonly string[]): Promise<Map<string, string>> {
     return this.ctx.entities.cardUris.of(this.db, postIds, (await this.generation())?.generation);
@@ -175,17 +160,6 @@ export class ResponseReads {
 
 /** A key a response read and found no row for. */
 const MISSING = Symbol('missing');
-
-/** The last version extrasVersionOf gave. */
-let lastExtrasVersion: string | undefined;
-
-function extrasVersionOf(ctx: AppContext, db: DbOrTx): string | undefined {
-  if (db.isTransaction) return undefined;
-  const version = ctx.store.tableGeneration('ads_posts', 'media');
-  // The same text object while the generations hold: the kept texts of every post compare it.
-  if (version !== lastExtrasVersion) lastExtrasVersion = version;
-  return lastExtrasVersion;
-}
 
 /**
  * Rows of one kind that a response reads at most once each, started early where it can guess
@@ -432,26 +406,11 @@ function privateFieldErrors(ctx: AppContext, view: View, selection: Selection, p
 /** The view with what the selected post fields read besides the post rows; the view itself when none of them is selected. */
 async function withPostExtras(reads: ResponseReads, selection: Selection, posts: readonly PostRow[], view: View): Promise<View> {
   if (posts.length === 0 || !EXTRA_FIELDS.some((f) => selection.post.has(f))) return view;
-  const extras: PostExtras = { version: reads.extrasVersion() };
+  const extras: PostExtras = {};
   const out: PostView = { ...view, postExtras: extras };
-  // Under a known version, a post whose whole text is kept needs no extras read: its text is held
-  // for this answer (another answer could push it out of the row's kept texts meanwhile).
-  let rendered = posts;
-  if (extras.version !== undefined) {
-    const kept = new Map<PostRow, RawJson>();
-    const unkept: PostRow[] = [];
-    for (const p of posts) {
-      const json = keptFieldsJson(postDeclaration, p, selection.post, out);
-      if (json) kept.set(p, json);
-      else unkept.push(p);
-    }
-    extras.kept = kept;
-    if (unkept.length === 0) return out;
-    rendered = unkept;
-  }
   const [cards, media] = await Promise.all([
-    selection.post.has('card_uri') ? reads.cardUris(unique(rendered.map((p) => p.id))) : undefined,
-    selection.post.has('media_metadata') ? reads.mediaByKeys(unique(rendered.flatMap(mediaKeysOf))) : undefined,
+    selection.post.has('card_uri') ? reads.cardUris(unique(posts.map((p) => p.id))) : undefined,
+    selection.post.has('media_metadata') ? reads.mediaByKeys(unique(posts.flatMap(mediaKeysOf))) : undefined,
   ]);
   if (cards) extras.cardUris = cards;
   if (media) extras.media = new Map(media.map((m) => [m.media_key, m]));
@@ -461,7 +420,7 @@ async function withPostExtras(reads: ResponseReads, selection: Selection, posts:
 /** The wire post and user of a response, with its selection and view. */
 function converters(selection: Selection, view: View): Pick<Hydrated, 'post' | 'user'> {
   return {
-    post: (row) => (view as PostView).postExtras?.kept?.get(row) ?? selectFieldsJson(postDeclaration, row, selection.post, view),
+    post: (row) => selectFieldsJson(postDeclaration, row, selection.post, view),
     user: (row) => selectFieldsJson(userDeclaration, row, selection.user, view),
   };
 }

@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type RawBuilder, type SqlBool } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { compileSql, tokenize, type QueryNode } from '../../query/index.js';
 import type { StoreDialect } from '../../store/store.js';
 import type { DbOrTx } from '../../store/store.js';

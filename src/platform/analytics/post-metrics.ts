@@ -41,6 +41,3 @@ export function promotedMetrics(p: PostRow, view: View) {
   if (!isAuthor(p, view) || !promotedOnly(p)) return undefined;
   return engagement(p);
 }
-
-/** What these fields' values depend on in the view: whether the viewer is the author. */
-export const authorViewKey = (p: PostRow, view: View) => (isAuthor(p, view) ? 'author' : '');

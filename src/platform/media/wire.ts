@@ -63,11 +63,6 @@ function promotedMetrics(m: MediaRow, view: View) {
   return { ...playbacks, view_count: m.view_count };
 }
 
-const privateViewKey = (m: MediaRow, view: View) => {
-  const data = ownedData(m, view);
-  const playbacks = data?.playbacks.get(m.media_key);
-  return data && playbacks ? `${Object.values(playbacks).join(',')}|${data.promoted.has(m.media_key) ? 'p' : 'o'}` : '-';
-};
 
 /**
  * The view with the totals of the media the viewer owns among `rows`, when an owner-only field is
@@ -126,7 +121,6 @@ export const mediaDeclaration: ResourceDeclaration<MediaRow, View> & { withViewD
     },
     width: (m) => m.width ?? undefined,
   },
-  viewKeys: { non_public_metrics: privateViewKey, organic_metrics: privateViewKey, promoted_metrics: privateViewKey },
 };
 
 /** The counters of media analytics (shared/reference S167 MediaAnalytics), in the order they are written. */

@@ -20,5 +20,4 @@ export const pollDeclaration: ResourceDeclaration<PollRow, View> = {
     end_datetime: (p) => p.end_datetime,
     voting_status: (p, view) => (view.now.toISOString() < p.end_datetime ? 'open' : 'closed'),
   },
-  viewKeys: { voting_status: (p, view) => (view.now.toISOString() < p.end_datetime ? 'open' : 'closed') },
 };

@@ -1,11 +1,10 @@
 import type { ResourceDeclaration } from '../../http/fields.js';
-import type { RawJson } from '../../http/json-body.js';
 import { fromJson } from '../../store/store.js';
 import type { PostTable } from '../../store/schema.js';
 import type { View } from '../view.js';
 import { editControlsOf, isEditEligible } from './edit-window.js';
 import { articleOf } from '../articles/wire.js';
-import { authorViewKey, nonPublicMetrics, organicMetrics, promotedMetrics } from '../analytics/post-metrics.js';
+import { nonPublicMetrics, organicMetrics, promotedMetrics } from '../analytics/post-metrics.js';
 import type { MediaRow } from '../media/wire.js';
 
 export type PostRow = PostTable;
@@ -112,16 +111,6 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
     organic_metrics: organicMetrics,
     promoted_metrics: promotedMetrics,
   },
-  viewKeys: {
-    non_public_metrics: authorViewKey,
-    organic_metrics: authorViewKey,
-    promoted_metrics: authorViewKey,
-    // Read from other rows (ads posts, media) that change without the post row: kept under what
-    // those rows are known by (PostExtras.version: write generations, never beginning with '=')
-    // or, where that is unknown, under what this answer read of them for the post ('=' first).
-    card_uri: extrasKey((p, extras) => (extras.cardUris ? `=${extras.cardUris.get(p.id) ?? ''}` : undefined)),
-    media_metadata: extrasKey((p, extras) => (extras.media ? mediaReadKey(p, extras.media) : undefined)),
-  },
 };
 
 /**
@@ -132,19 +121,6 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
 export interface PostExtras {
   cardUris?: ReadonlyMap<string, string>;
   media?: ReadonlyMap<string, MediaRow>;
-  /**
-   * What the rows these are read from are known by (SQLite: the write generations of ads_posts and
-   * media), under which the texts of card_uri and media_metadata may be kept with the post and
-   * found before any of them is read; undefined where they change unseen (PostgreSQL, a
-   * transaction): they are read for every answer (on PostgreSQL from what is kept under the
-   * response's generation), and the texts kept under what was read.
-   */
-  version?: string;
-  /**
-   * The posts whose whole text (card_uri and media_metadata included) was found kept under
-   * `version` when the answer began, with that text; their extras are not read.
-   */
-  kept?: ReadonlyMap<PostRow, RawJson>;
 }
 
 /** The post fields that need PostExtras. */
@@ -161,24 +137,6 @@ function mediaMetadataOf(p: PostRow, media: ReadonlyMap<string, MediaRow> | unde
     if (m) out.push({ media_key: key, ...(m.alt_text ? { alt_text: m.alt_text } : {}) });
   }
   return nonEmpty(out);
-}
-
-/** The view key of a field read from PostExtras: their version where known, else what `read` says this answer read for the post. */
-function extrasKey(read: (p: PostRow, extras: PostExtras) => string | undefined): (p: PostRow, view: View) => string | undefined {
-  return (p, view) => {
-    const extras = extrasOf(view);
-    return extras && (extras.version ?? read(p, extras));
-  };
-}
-
-/** What media_metadata shows of the media rows read for a post: the alt text of each key, null where its row is missing. */
-function mediaReadKey(p: PostRow, media: ReadonlyMap<string, MediaRow>): string {
-  const keys = mediaKeysOf(p);
-  if (keys.length === 0) return '=';
-  return `=${JSON.stringify(keys.map((key) => {
-    const m = media.get(key);
-    return m ? (m.alt_text ?? '') : null;
-  }))}`;
 }
 
 /** The public platform's limit of a post's text before the rest moves to note_post. */

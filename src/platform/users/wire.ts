@@ -68,14 +68,6 @@ export const userDeclaration: ResourceDeclaration<UserRow, View> & { withViewDat
     verified_type: (u) => u.verified_type,
     withheld: (u) => fromJson(u.withheld) ?? undefined,
   },
-  viewKeys: {
-    confirmed_email: (u, view) => (emailShownTo(u, view) ? 'shown' : ''),
-    connection_status: (u, view) => view.relations?.get(u.id)?.join(',') ?? '-',
-    receives_your_dm: (u, view) => (view.viewerId === undefined ? '-' : view.userData?.dmable?.has(u.id) ? 'dm' : 'no-dm'),
-    subscribes_to_you: (_u, view) => (view.viewerId === undefined ? '-' : 'viewer'),
-    subscription: (_u, view) => (view.viewerId === undefined ? '-' : 'viewer'),
-    verified_followers_count: (u, view) => String(view.userData?.verifiedFollowers?.get(u.id) ?? '-'),
-  },
 };
 
 export const affiliatedUserIds = (u: UserRow): string[] => fromJson<{ user_id?: string[] }>(u.affiliation)?.user_id ?? [];
