@@ -1,80 +1,37 @@
 /**
- * JSON text of one wire object, made once (selectFieldsJson keeps it with the row it shows) and
- * placed as it is into the responses, stream lines and deliveries that show it, as text or as
- * UTF-8 bytes, each encoded once. JSON.stringify still works on it (as the object it stands for),
+ * JSON text of one wire object, made once (selectFieldsJson) and placed as it is into the
+ * responses, stream lines and deliveries that show it, as text or as UTF-8 bytes, each encoded
+ * once. JSON.stringify still works on it (as the object it stands for),
  * for the few places that need an object.
  */
 export class RawJson {
   private encoded: Buffer | undefined;
-  private joinedText: string | undefined;
 
-  /**
-   * `text`; or, with `head`, the members of the kept object `head` followed by those of the object
-   * text `text` (see joined).
-   */
-  private constructor(
-    private readonly own: string,
-    private readonly head?: RawJson,
-  ) {
-    if (!head) this.joinedText = own;
-  }
+  private constructor(readonly text: string) {}
 
   static of(text: string): RawJson {
     return new RawJson(text);
   }
 
-  /**
-   * The members of the object `head` followed by those of the object text `rest`: a kept object
-   * with a few members rendered per answer. In a body, the kept part is placed as the bytes it
-   * already has, not joined and encoded again.
-   */
-  static joined(head: RawJson, rest: string): RawJson {
-    if (rest === '{}') return head;
-    return head.text === '{}' ? new RawJson(rest) : new RawJson(rest, head);
-  }
-
-  get text(): string {
-    return (this.joinedText ??= `${this.head!.text.slice(0, -1)},${this.own.slice(1)}`);
-  }
-
   get bytes(): Buffer {
-    if (!this.encoded) {
-      if (!this.head) this.encoded = Buffer.from(this.own);
-      else {
-        const encoded = Buffer.allocUnsafe(this.byteLength);
-        this.writeInto(encoded, 0);
-        this.encoded = encoded;
-      }
-    }
-    return this.encoded;
+    return (this.encoded ??= Buffer.from(this.text));
   }
 
-  /** Its length in characters (UTF-16 code units), without joining. */
+  /** Its length in characters (UTF-16 code units). */
   get length(): number {
-    return this.head ? this.head.length + this.own.length - 1 : this.own.length;
+    return this.text.length;
   }
 
   /** Its length in UTF-8. */
   get byteLength(): number {
-    if (this.encoded) return this.encoded.length;
-    if (!this.head) return this.bytes.length;
-    // The head without its closing brace, then the rest with a comma for its opening one.
-    return this.head.byteLength - 1 + Buffer.byteLength(this.own);
+    return this.bytes.length;
   }
 
   /** Writes its UTF-8 bytes into `target` at `offset`; answers the offset after them. */
   writeInto(target: Buffer, offset: number): number {
-    if (this.encoded || !this.head) {
-      const bytes = this.bytes;
-      target.set(bytes, offset);
-      return offset + bytes.length;
-    }
-    const head = this.head.bytes;
-    target.set(head.subarray(0, head.length - 1), offset);
-    const at = offset + head.length - 1;
-    const written = target.write(this.own, at, 'utf8');
-    target[at] = 0x2c; // ',' in place of the rest's '{'
-    return at + written;
+    const bytes = this.bytes;
+    target.set(bytes, offset);
+    return offset + bytes.length;
   }
 
   toJSON(): unknown {
