@@ -4,7 +4,7 @@ import { decodePageToken } from '../../../src/http/pagination.js';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { fixtures, type Fixtures } from '../../support/fixtures.js';
 import { normalise } from '../../support/normalise.js';
-import { problemType } from '../../support/problems.js';
+import { clientNotEnrolled, problemType } from '../../support/problems.js';
 
 let plaza: TestPlaza;
 let g: Fixtures;
@@ -100,16 +100,7 @@ test('POST /2/users/:id/following is removed from all self-serve tiers (client-f
     const res = await g.send('POST', `/2/users/${chen.id}/following`, { auth: await g.selfServeAs('chen'), body: { target_user_id: dana.id } });
     assert.equal(res.status, 403, tier);
     assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
-    assert.deepEqual(normalise(res.body, { [g.selfServe.id]: 'selfServe' }), {
-      title: 'Client Forbidden',
-      detail: `Following users through POST /2/users/:id/following is not available to apps on the ${tier} tier. Use an app on the enterprise tier. ${ENTERPRISE_HINT}`,
-      reason: 'client-not-enrolled',
-      registration_url: 'https://developer.twitter.com/en/portal/product',
-      type: problemType('client-forbidden'),
-      client_id: '<selfServe>',
-      required_enrollment: 'Appropriate Level of API Access',
-      status: 403,
-    }, tier);
+    assert.deepEqual(normalise(res.body, { [g.selfServe.id]: 'selfServe' }), clientNotEnrolled(`Following users through POST /2/users/:id/following is not available to apps on the ${tier} tier. Use an app on the enterprise tier. ${ENTERPRISE_HINT}`), tier);
   }
   await g.setTier('selfServe', 'pro');
   const enterprise = await g.send('POST', `/2/users/${chen.id}/following`, { auth: await g.enterpriseAs('chen'), body: { target_user_id: g.user('bruno').id } });

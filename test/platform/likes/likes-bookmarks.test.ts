@@ -4,7 +4,7 @@ import { editedPostRow, newPostRow, recordPost } from '../../../src/platform/pos
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { fixtures, type Fixtures } from '../../support/fixtures.js';
 import { normalise } from '../../support/normalise.js';
-import { problemType } from '../../support/problems.js';
+import { clientNotEnrolled, problemType } from '../../support/problems.js';
 
 let plaza: TestPlaza;
 let g: Fixtures;
@@ -70,16 +70,7 @@ test('POST /2/users/:id/likes on the self-serve (pro) app is client-forbidden (H
   const count = (await g.postRow(reply)).like_count;
   const res = await g.send('POST', `/2/users/${dana.id}/likes`, { auth: g.oauth2As('dana'), body: { post_id: reply } });
   assert.equal(res.status, 403);
-  assert.deepEqual(normalise(res.body, { [g.selfServe.id]: 'selfServe' }), {
-    title: 'Client Forbidden',
-    detail: `Liking posts through POST /2/users/:id/likes is not available to apps on the pro tier. Use an app on the enterprise tier. ${ENTERPRISE_HINT}`,
-    reason: 'client-not-enrolled',
-    registration_url: 'https://developer.twitter.com/en/portal/product',
-    type: problemType('client-forbidden'),
-    client_id: '<selfServe>',
-    required_enrollment: 'Appropriate Level of API Access',
-    status: 403,
-  });
+  assert.deepEqual(normalise(res.body, { [g.selfServe.id]: 'selfServe' }), clientNotEnrolled(`Liking posts through POST /2/users/:id/likes is not available to apps on the pro tier. Use an app on the enterprise tier. ${ENTERPRISE_HINT}`));
   assert.equal((await g.postRow(reply)).like_count, count);
   const unlike = await g.send('DELETE', `/2/users/${dana.id}/likes/${reply}`, { auth: g.oauth2As('dana') });
   assert.equal(unlike.status, 200, 'unliking is not a removed endpoint');

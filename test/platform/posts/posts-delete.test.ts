@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { ManualClock } from '../../../src/clock.js';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
-import { problemType } from '../../support/problems.js';
+import { clientNotEnrolled, problemType } from '../../support/problems.js';
 import { fixtures, type Fixtures } from '../../support/fixtures.js';
 import { normalise } from '../../support/normalise.js';
 
@@ -152,19 +152,9 @@ test('quote-posts removed from self-serve tiers on Apr 20, 2026: GET /2/posts/{i
   for (const auth of [p.appAuth, await p.selfServeAs('ada')]) {
     const res = await p.get(`/2/posts/${withMedia}/quote_posts`, { auth });
     assert.equal(res.status, 403);
-    assert.deepEqual(normalise(res.body, { [p.selfServe.id]: 'selfServe' }), {
-      title: 'Client Forbidden',
-      detail:
-        'The quote posts lookup (GET /2/posts/:id/quote_posts) is not available to apps on the pro tier since 2026-04-20. Use an app on the enterprise tier. ' +
+    assert.deepEqual(normalise(res.body, { [p.selfServe.id]: 'selfServe' }), clientNotEnrolled('The quote posts lookup (GET /2/posts/:id/quote_posts) is not available to apps on the pro tier since 2026-04-20. Use an app on the enterprise tier. ' +
         'In Plaza: use the demo app apps[1] ("Plaza Enterprise Demo", enterprise) of the credentials file: its bearer_token, and each user\'s tokens for it in ' +
-        'users[].tokens (the entry whose app_id is that app\'s id); or create an app on the enterprise tier (or change this one\'s tier) in the developer console at /developer.',
-      reason: 'client-not-enrolled',
-      registration_url: 'https://developer.twitter.com/en/portal/product',
-      type: problemType('client-forbidden'),
-      client_id: '<selfServe>',
-      required_enrollment: 'Appropriate Level of API Access',
-      status: 403,
-    });
+        'users[].tokens (the entry whose app_id is that app\'s id); or create an app on the enterprise tier (or change this one\'s tier) in the developer console at /developer.'));
   }
   assert.equal((await p.get(`/2/posts/${withMedia}/quote_posts`, { auth: { bearer: p.enterprise.bearer_token } })).status, 200, 'enterprise keeps it');
 
