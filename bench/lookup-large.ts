@@ -11,7 +11,10 @@
  * temporary folder, or a new PostgreSQL database), filled by `plaza seed`.
  *
  *   npm run bench:lookup -- [--count 200000] [--store sqlite|postgres|both] [--seconds 20]
- *     [--warmup 5] [--connections 10] [--writes 30]
+ *     [--warmup 5] [--connections 10] [--writes 30] [--profile]
+ *
+ * --profile: then Plaza is started again on the same store with Node's --cpu-prof and loaded alone
+ * once more; the functions with the most self time are printed (not part of the figures).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +26,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { waitForCredentials } from './child-plaza.js';
 import { mulberry32 } from '../scripts/prng.js';
+import { summarise, type ProfileNode } from './profile.js';
 import { fieldNames } from '../src/http/fields.js';
 import { postDeclaration } from '../src/platform/posts/wire.js';
 import { dropPostgresDatabase, freshPostgresDatabase } from '../test/support/postgres.js';
@@ -38,6 +42,7 @@ const SECONDS = Number(flag('seconds', '20'));
 const CONNECTIONS = Number(flag('connections', '10'));
 const WARMUP = Number(flag('warmup', '5'));
 const WRITES = Number(flag('writes', '30'));
+const PROFILE = process.argv.includes('--profile');
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PER_REQUEST = 100;
 
@@ -135,15 +140,43 @@ async function load(url: string, bearer: string, ids: string[], seed: number): P
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
+/** Stops a child (SIGTERM: Plaza closes its store and, under --cpu-prof, writes its profile) and waits for its exit. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill();
+  await exited;
+}
+
 async function benchStore(store: 'sqlite' | 'postgres', rows: Row[]): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `plaza-bench-lookup-${store}-`));
   const target = store === 'sqlite' ? path.join(dir, 'plaza.sqlite') : await freshPostgresDatabase(POSTGRES_URL, 'plaza_bench');
   const credsFile = path.join(dir, 'credentials.json');
-  const plaza = spawn(process.execPath, ['dist/main.js', 'serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--db', target, '--credentials-file', credsFile, '--data-dir', dir], {
-    env: { ...process.env, LOG_LEVEL: 'warn', PLAZA_RATE_LIMITS: 'off' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const serve = (nodeOptions: string[] = []) =>
+    spawn(process.execPath, [...nodeOptions, 'dist/main.js', 'serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--db', target, '--credentials-file', credsFile, '--data-dir', dir], {
+      env: { ...process.env, LOG_LEVEL: 'warn', PLAZA_RATE_LIMITS: 'off' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  let plaza = serve();
   let bare: ChildProcess | undefined;
+  /** Plaza again on the same store, under Node's profiler, loaded alone; its hottest functions printed. */
+  async function profiled(bearer: string, ids: string[]): Promise<void> {
+    await stop(plaza);
+    // The restart reuses the file's tokens and writes it again with its own addresses: until then, none.
+    fs.writeFileSync(credsFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(credsFile, 'utf8')), base_url: 'http://127.0.0.1:0' }));
+    const profileDir = path.join(dir, 'profile');
+    plaza = serve(['--cpu-prof', '--cpu-prof-dir', profileDir]);
+    const creds = await waitForCredentials(credsFile, plaza.pid!);
+    const started = performance.now();
+    await load(creds.base_url, bearer, ids, 0);
+    const seconds = (performance.now() - started) / 1000;
+    await stop(plaza);
+    const [file] = fs.readdirSync(profileDir);
+    const { nodes } = JSON.parse(fs.readFileSync(path.join(profileDir, file), 'utf8')) as { nodes: ProfileNode[] };
+    const summary = summarise(nodes, seconds, 20);
+    console.log(`\n${store}: Plaza's hottest functions by self time (of its busy samples, the whole life of the profiled process):`);
+    for (const f of summary.top) console.log(`  ${f.percent.toFixed(1).padStart(5)}%  ${f.name}  ${f.where}`);
+  }
   try {
     const creds = await waitForCredentials(credsFile, plaza.pid!);
     const seededAt = performance.now();
@@ -164,10 +197,10 @@ async function benchStore(store: 'sqlite' | 'postgres', rows: Row[]): Promise<vo
         console.log(JSON.stringify(rows.at(-1)));
       }
     }
+    if (PROFILE) await profiled(bearer, ids);
   } finally {
     bare?.kill();
-    plaza.kill();
-    await new Promise((resolve) => plaza.once('exit', resolve));
+    await stop(plaza);
     if (store === 'postgres') await dropPostgresDatabase(target);
     fs.rmSync(dir, { recursive: true, force: true });
   }

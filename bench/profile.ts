@@ -11,7 +11,7 @@ export interface ProfileSummary {
   top: Array<{ name: string; where: string; percent: number }>;
 }
 
-interface ProfileNode {
+export interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number };
   hitCount?: number;
@@ -39,7 +39,8 @@ export async function profileWhile<T>(work: () => Promise<T>, top = Number(proce
   }
 }
 
-function summarise(nodes: ProfileNode[], seconds: number, top: number): ProfileSummary {
+/** The functions with the most self time in a V8 CPU profile's nodes (Profiler.stop, or a --cpu-prof file). */
+export function summarise(nodes: ProfileNode[], seconds: number, top: number): ProfileSummary {
   const byFunction = new Map<string, { name: string; where: string; hits: number }>();
   let busy = 0;
   for (const node of nodes) {
