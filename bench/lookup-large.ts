@@ -30,11 +30,7 @@ import { summarise, type ProfileNode } from './profile.js';
 import { fieldNames } from '../src/http/fields.js';
 import { postDeclaration } from '../src/platform/posts/wire.js';
 import { dropPostgresDatabase, freshPostgresDatabase } from '../test/support/postgres.js';
-
-function flag(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
+import { flag } from './args.js';
 
 const COUNT = Number(flag('count', '200000'));
 const STORES = flag('store', 'both') === 'both' ? (['sqlite', 'postgres'] as const) : ([flag('store', 'sqlite')] as Array<'sqlite' | 'postgres'>);

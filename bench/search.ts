@@ -23,13 +23,9 @@ import { loadConfig } from '../src/config.js';
 import { dropPostgresDatabase, freshPostgresDatabase } from '../test/support/postgres.js';
 import { seedingProgress } from '../src/admin/progress.js';
 import { seedPosts } from '../src/seed/posts.js';
+import { flag } from './args.js';
 
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-function flag(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
 
 const COUNT = Number(flag('count', '1000000'));
 const STORES = flag('store', 'both') === 'both' ? (['sqlite', 'postgres'] as const) : ([flag('store', 'sqlite')] as Array<'sqlite' | 'postgres'>);

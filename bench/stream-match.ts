@@ -16,11 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { RuleIndex } from '../src/platform/stream-rules/index.js';
 import { compileMatcher, parseQuery, type MatchablePost, type QueryNode } from '../src/query/index.js';
 import { mulberry32 } from '../scripts/prng.js';
-
-function flag(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
-}
+import { flag } from './args.js';
 
 const POSTS = Number(flag('posts', '20000'));
 const SIZES = flag('sizes', '1000,5000,25000,100000').split(',').map(Number);

@@ -162,8 +162,7 @@ export class ResponseReads {
 const MISSING = Symbol('missing');
 
 /**
- * Rows of one kind that a response reads at most once each, started early where it can guess
- * what it will need. One map holds each key's state: its row, MISSING, or the read under way
+ * Rows of one kind that a response reads at most once each. One map holds each key's state: its row, MISSING, or the read under way
  * (this runs for every row of every answer: each key costs a lookup or two, not one per state).
  */
 class OnceReader<Row extends object> {
@@ -179,7 +178,7 @@ class OnceReader<Row extends object> {
   }
 
   /** Starts reading the rows of these keys not read or being read yet. */
-  start(ids: readonly string[]): void {
+  private start(ids: readonly string[]): void {
     let missing: string[] | undefined;
     let settle!: (read: Promise<void>) => void;
     const done = new Promise<void>((resolve) => (settle = resolve));

@@ -19,8 +19,8 @@ export function likeLiteral(text: string): string {
 }
 
 
-/** A post a page found: its id and time (the page's order), and on PostgreSQL its author. */
-export type PostKey = { id: string; created_at: string; author_id?: string };
+/** A post a page found: its id and time (the page's order). */
+export type PostKey = { id: string; created_at: string };
 export type PageAfter = { createdAt: string; id: string };
 
 /**
@@ -168,7 +168,7 @@ function authorsPageShape(dialect: StoreDialect, source: { authors: number | 'li
     const conditions = windowConditions(window, after, param);
     const limit = param();
     // Each arm reads only the index's columns (an index-only scan).
-    const each = `select posts.id, posts.created_at, posts.author_id from posts where posts.author_id = a.author and ${LIVE}${shared}${conditions} order by posts.created_at desc, posts.id desc limit ${limit}`;
+    const each = `select posts.id, posts.created_at from posts where posts.author_id = a.author and ${LIVE}${shared}${conditions} order by posts.created_at desc, posts.id desc limit ${limit}`;
     const page = `select k.* from ${authors} cross join lateral (${each}) k order by k.created_at desc, k.id desc limit ${limit}`;
     text = preparedOnPostgres(rowsAsJsonArray(page, 'r.created_at desc, r.id desc'));
   }

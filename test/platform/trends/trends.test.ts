@@ -50,7 +50,7 @@ test('trends leave out deleted posts and the posts of protected accounts', async
   assert.equal(named((await worldwide()).data, '#gammatrend').post_count, 1);
 });
 
-test('a protected account\'s own liked post counts in its personalized trends: "only the author and their approved followers" includes the author; muted and blocked accounts\' posts do not count', async () => {
+test('a protected account\'s own liked post counts in its personalized trends (a protected account\'s posts reach the account itself and its approved followers); muted and blocked accounts\' posts do not count', async () => {
   const bruno = g.user('bruno');
   const auth = await g.enterpriseAs('bruno');
   const own = await post('bruno', 'mine #ThetaTrend');
