@@ -3,7 +3,7 @@ import { buildAds } from './ads/app.js';
 import { startAdmin, type Admin } from './admin/index.js';
 import { AdjustableClock, systemClock, type Clock } from './clock.js';
 import { checkStartable, type Config } from './config.js';
-import type { AppContext } from './context.js';
+import type { PlatformContext } from './platform/context.js';
 import { createEventBus } from './events/bus.js';
 import { startEventWorkers } from './events/workers.js';
 import { Readiness, registerReadyz } from './http/health.js';
@@ -22,7 +22,7 @@ import { IdGenerator } from './store/ids.js';
 import { openStore } from './store/store.js';
 
 export interface Plaza {
-  ctx: AppContext;
+  ctx: PlatformContext;
   platform: Listener;
   ads: Listener;
   adsSandbox: Listener;
@@ -46,7 +46,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
   const store = await openStore(config.databaseUrl, (err) => log.warn({ err }, 'a database connection failed; the store goes on without it'));
   // One adjustable clock for every reader of time: the admin interface moves it (src/admin/clock.ts).
   const clock = new AdjustableClock(deps.clock ?? systemClock);
-  const ctx: AppContext = {
+  const ctx: PlatformContext = {
     // Set just below: the engine is handed the context it belongs to.
     streams: undefined as unknown as StreamEngine,
     streamRules: undefined as unknown as StreamRuleBook,

@@ -1,4 +1,4 @@
-import type { AppContext } from './context.js';
+import type { CoreContext } from './context.js';
 
 export interface PolledJob {
   /** Runs the job now, unless a run is under way. */
@@ -11,7 +11,7 @@ export interface PolledJob {
  * A background job run every `pollMs`, one run at a time; a failed run is logged as `failure`
  * and retried on the next poll.
  */
-export function startPolledJob(ctx: AppContext, failure: string, run: () => Promise<unknown>, pollMs: number): PolledJob {
+export function startPolledJob(ctx: CoreContext, failure: string, run: () => Promise<unknown>, pollMs: number): PolledJob {
   let running: Promise<void> | undefined;
   let stopped = false;
   const kick = () => {

@@ -1,5 +1,5 @@
 import type { AdjustableClock, ClockSetting } from '../clock.js';
-import type { AppContext } from '../context.js';
+import type { CoreContext } from '../context.js';
 import { invalidParameter } from '../http/params.js';
 import { ADMIN_CLOCK_KEY, readSetting, writeSetting } from './store.js';
 
@@ -44,7 +44,7 @@ export class ClockControl {
   private readonly base: { now(): Date };
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: CoreContext,
     private readonly clock: AdjustableClock,
   ) {
     this.base = clock.base;

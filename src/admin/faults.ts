@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/authenticate.js';
 import { findAppById } from '../auth/store.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { appendEvent } from '../events/log.js';
 import { invalidParameter } from '../http/params.js';
 import { ProblemError, type DisconnectType } from '../http/problems.js';
@@ -100,7 +100,7 @@ export class FaultBook {
   private version = 0;
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: PlatformContext) {}
 
   async start(): Promise<void> {
     await this.refresh();

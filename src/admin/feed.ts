@@ -1,11 +1,12 @@
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { deliveryHeaders } from '../events/delivery.js';
 import { WEBHOOK_CURSOR } from '../events/fanout.js';
 import { lastEventSeq } from '../events/log.js';
 import { readCursor } from '../events/outbox.js';
 import { invalidParameter } from '../http/params.js';
 import { TYPES_BY_LOG_TYPE } from '../platform/activity/event-types.js';
-import { candidateSubscriptions, matchDeliveries, parseLogged } from '../platform/activity/fanout.js';
+import { candidateSubscriptions, matchDeliveries } from '../platform/activity/fanout.js';
+import { parseLogged } from '../platform/activity/event-types.js';
 
 /**
  * GET /admin/apps/{app}/deliveries?after=SEQ, what `plaza listen` follows: every delivery meant for
@@ -44,7 +45,7 @@ export interface Feed {
 
 const PAGE = 500;
 
-export async function deliveryFeed(ctx: AppContext, appNameOrId: string, after: number | undefined): Promise<Feed> {
+export async function deliveryFeed(ctx: PlatformContext, appNameOrId: string, after: number | undefined): Promise<Feed> {
   const db = ctx.store.db;
   const app = await db
     .selectFrom('apps')
@@ -97,7 +98,7 @@ const ACTIVITY_LOG_TYPES = [...TYPES_BY_LOG_TYPE.keys()];
  * The app's Activity deliveries between two cursors for its subscriptions without a webhook (those
  * with one are in the outbox already). At most a page of log entries; `cap` is where it stopped.
  */
-async function streamOnlyActivity(ctx: AppContext, appId: string, after: number, cap: number): Promise<{ cap: number; deliveries: Array<Omit<FedDelivery, 'headers'>> }> {
+async function streamOnlyActivity(ctx: PlatformContext, appId: string, after: number, cap: number): Promise<{ cap: number; deliveries: Array<Omit<FedDelivery, 'headers'>> }> {
   const db = ctx.store.db;
   const hasStreamOnly = await db.selectFrom('activity_subscriptions').select('id').where('app_id', '=', appId).where('webhook_id', 'is', null).limit(1).executeTakeFirst();
   if (!hasStreamOnly) return { cap, deliveries: [] };

@@ -1,5 +1,5 @@
 import { AdjustableClock } from '../clock.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { hashToken } from '../auth/tokens.js';
 import type { Listener } from '../http/server.js';
 import { ClockControl } from './clock.js';
@@ -17,7 +17,7 @@ export interface Admin {
  * Starts the admin interface on the platform listener (before it listens): the token, the clock
  * control (when the clock is adjustable) and the fault book, which the interfaces consult through ctx.faults.
  */
-export async function startAdmin(ctx: AppContext, platform: Listener): Promise<Admin> {
+export async function startAdmin(ctx: PlatformContext, platform: Listener): Promise<Admin> {
   if (!(ctx.clock instanceof AdjustableClock)) throw new Error('the admin interface needs the adjustable clock of src/app.ts');
   const token = await ensureAdminToken(ctx);
   const clock = new ClockControl(ctx, ctx.clock);

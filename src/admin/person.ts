@@ -1,6 +1,6 @@
 import type { UserCaller } from '../auth/authenticate.js';
 import type { AppRow } from '../auth/store.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { invalidParameter } from '../http/params.js';
 import { parseSelection } from '../platform/expansions.js';
 import { sendToParticipant, type NewMessage, type Sent } from '../platform/dm/service.js';
@@ -36,7 +36,7 @@ export const FIRST_PARTY_APP: AppRow = {
 };
 
 /** The person as the first-party client's signed-in user: full permissions, as their own client has. */
-export async function personCaller(ctx: AppContext, userId: string): Promise<UserCaller> {
+export async function personCaller(ctx: PlatformContext, userId: string): Promise<UserCaller> {
   const user = await requireUser(ctx, ctx.store.db, userId, 'id');
   return { kind: 'oauth1', app: FIRST_PARTY_APP, user, accessLevel: 'read-write-directmessages', token: '' };
 }
@@ -49,7 +49,7 @@ export interface PersonPost {
 }
 
 /** media_keys (what reads show) become the media ids POST /2/posts takes: a key is `<type digit>_<media id>`. */
-function mediaIdsOf(ctx: AppContext, keys: string[]): string[] {
+function mediaIdsOf(ctx: PlatformContext, keys: string[]): string[] {
   return keys.map((key) => {
     const m = /^\d+_(\d{1,19})$/.exec(key);
     if (!m) throw invalidParameter(ctx.problems, 'media_keys', [key], `The \`media_keys\` value [${key}] is not a media key, such as 3_1234567890`);
@@ -57,7 +57,7 @@ function mediaIdsOf(ctx: AppContext, keys: string[]): string[] {
   });
 }
 
-export async function postAs(ctx: AppContext, userId: string, body: PersonPost): Promise<CreatedPost> {
+export async function postAs(ctx: PlatformContext, userId: string, body: PersonPost): Promise<CreatedPost> {
   const caller = await personCaller(ctx, userId);
   return createPost(ctx, caller, {
     text: body.text,
@@ -67,40 +67,40 @@ export async function postAs(ctx: AppContext, userId: string, body: PersonPost):
   });
 }
 
-export async function deletePostAs(ctx: AppContext, userId: string, postId: string): Promise<{ deleted: boolean }> {
+export async function deletePostAs(ctx: PlatformContext, userId: string, postId: string): Promise<{ deleted: boolean }> {
   return deletePost(ctx, await personCaller(ctx, userId), postId);
 }
 
-export async function likeAs(ctx: AppContext, userId: string, postId: string, like: boolean): Promise<{ liked: boolean }> {
+export async function likeAs(ctx: PlatformContext, userId: string, postId: string, like: boolean): Promise<{ liked: boolean }> {
   const caller = await personCaller(ctx, userId);
   return like ? likePost(ctx, caller, viewOf(ctx.clock, caller), userId, postId) : unlikePost(ctx, caller, userId, postId);
 }
 
-export async function repostAs(ctx: AppContext, userId: string, postId: string): Promise<{ reposted: boolean; rest_id: string }> {
+export async function repostAs(ctx: PlatformContext, userId: string, postId: string): Promise<{ reposted: boolean; rest_id: string }> {
   const caller = await personCaller(ctx, userId);
   return repostPost(ctx, caller, viewOf(ctx.clock, caller), userId, postId);
 }
 
-export async function followAs(ctx: AppContext, userId: string, targetId: string, follow: boolean): Promise<{ following: boolean; pending_follow?: boolean }> {
+export async function followAs(ctx: PlatformContext, userId: string, targetId: string, follow: boolean): Promise<{ following: boolean; pending_follow?: boolean }> {
   const caller = await personCaller(ctx, userId);
   return follow ? followUser(ctx, caller, userId, targetId) : unfollowUser(ctx, caller, userId, targetId);
 }
 
-export async function messageAs(ctx: AppContext, userId: string, participantId: string, message: NewMessage): Promise<Sent> {
+export async function messageAs(ctx: PlatformContext, userId: string, participantId: string, message: NewMessage): Promise<Sent> {
   return sendToParticipant(ctx, await personCaller(ctx, userId), participantId, message);
 }
 
 /** What a profile change answers with: the fields a person edits. */
 const PROFILE_FIELDS = 'created_at,description,location,url,profile_image_url,protected,verified_type';
 
-export async function updateProfileAs(ctx: AppContext, userId: string, changes: ProfileChanges): Promise<UsersResult> {
+export async function updateProfileAs(ctx: PlatformContext, userId: string, changes: ProfileChanges): Promise<UsersResult> {
   return updateProfile(ctx, await personCaller(ctx, userId), changes, parseSelection(ctx, { 'user.fields': PROFILE_FIELDS }, userExpansions));
 }
 
-export async function startSpaceAs(ctx: AppContext, userId: string, body: NewSpace): Promise<Record<string, unknown>> {
+export async function startSpaceAs(ctx: PlatformContext, userId: string, body: NewSpace): Promise<Record<string, unknown>> {
   return createSpace(ctx, await personCaller(ctx, userId), body);
 }
 
-export async function moveSpaceAs(ctx: AppContext, userId: string, spaceId: string, to: 'live' | 'ended'): Promise<Record<string, unknown>> {
+export async function moveSpaceAs(ctx: PlatformContext, userId: string, spaceId: string, to: 'live' | 'ended'): Promise<Record<string, unknown>> {
   return moveSpace(ctx, await personCaller(ctx, userId), spaceId, to);
 }

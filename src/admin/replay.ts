@@ -1,5 +1,5 @@
 import type { AppRow } from '../auth/store.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { startReplay } from '../events/replay.js';
 import { invalidValue } from '../http/params.js';
 import { ProblemError } from '../http/problems.js';
@@ -38,7 +38,7 @@ const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?(Z|[+-]\d\d:\
  * The replay's yyyymmddhhmm, from ISO 8601 (or yyyymmddhhmm as is). Replay windows are whole
  * minutes: seconds are dropped, as the platform's format has none.
  */
-function minuteOf(ctx: AppContext, name: string, raw: string): string {
+function minuteOf(ctx: PlatformContext, name: string, raw: string): string {
   if (/^\d{12}$/.test(raw)) return raw;
   const at = new Date(raw);
   if (!ISO_INSTANT.test(raw) || Number.isNaN(at.getTime())) {
@@ -47,7 +47,7 @@ function minuteOf(ctx: AppContext, name: string, raw: string): string {
   return at.toISOString().slice(0, 16).replace(/[-T:]/g, '');
 }
 
-export async function startAdminReplay(ctx: AppContext, body: ReplayRequest): Promise<ReplayProgress> {
+export async function startAdminReplay(ctx: PlatformContext, body: ReplayRequest): Promise<ReplayProgress> {
   const webhook = await ctx.store.db.selectFrom('webhooks').select(['id', 'app_id']).where('id', '=', body.webhook_id).executeTakeFirst();
   if (!webhook) throw invalidValue(ctx.problems, 'webhook_id', body.webhook_id, `WebhookIdInvalid: no webhook has the id [${body.webhook_id}]`);
   const app = (await ctx.store.db.selectFrom('apps').selectAll().where('id', '=', webhook.app_id).executeTakeFirstOrThrow()) as AppRow;
@@ -57,7 +57,7 @@ export async function startAdminReplay(ctx: AppContext, body: ReplayRequest): Pr
   return replayProgress(ctx, started.data.job_id);
 }
 
-export async function replayProgress(ctx: AppContext, jobId: string): Promise<ReplayProgress> {
+export async function replayProgress(ctx: PlatformContext, jobId: string): Promise<ReplayProgress> {
   const db = ctx.store.db;
   const job = await db.selectFrom('webhook_replay_jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
   if (!job) throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `No replay job has the id [${jobId}]`));

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { ProblemError } from '../http/problems.js';
 import type { Listener } from '../http/server.js';
 import { idString } from '../platform/graph/route-kit.js';
@@ -309,7 +309,7 @@ export function adminOpenApi(): Record<string, unknown> {
   };
 }
 
-export function adminRoutes(ctx: AppContext, deps: AdminDeps) {
+export function adminRoutes(ctx: PlatformContext, deps: AdminDeps) {
   return async (app: FastifyInstance): Promise<void> => {
     const doc = adminOpenApi();
     app.get('/admin/openapi.json', { schema: { hide: true } }, async () => doc);

@@ -1,11 +1,12 @@
 import type { AppRow } from '../auth/store.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { deliveryHeaders } from '../events/delivery.js';
 import type { EventRow } from '../events/log.js';
 import { selectFields } from '../http/fields.js';
 import { invalidParameter } from '../http/params.js';
 import { ACTIVITY_EVENT_TYPES, PASCAL_CASE_NAMES } from '../platform/activity/event-types.js';
-import { matchDeliveries, parseLogged } from '../platform/activity/fanout.js';
+import { matchDeliveries } from '../platform/activity/fanout.js';
+import { parseLogged } from '../platform/activity/event-types.js';
 import type { ActivitySubscriptionRow } from '../platform/activity/store.js';
 import { deliveriesFor } from '../platform/account-activity/router.js';
 import { pairPayload } from '../platform/blocks/service.js';
@@ -59,7 +60,7 @@ export interface SampleRequest {
   user?: string;
 }
 
-async function pickApp(ctx: AppContext, nameOrId: string | undefined): Promise<AppRow> {
+async function pickApp(ctx: PlatformContext, nameOrId: string | undefined): Promise<AppRow> {
   let q = ctx.store.db.selectFrom('apps').selectAll().orderBy('created_at').orderBy('id').limit(1);
   if (nameOrId !== undefined) q = q.where((eb) => eb.or([eb('id', '=', nameOrId), eb('name', '=', nameOrId)]));
   const app = await q.executeTakeFirst();
@@ -68,7 +69,7 @@ async function pickApp(ctx: AppContext, nameOrId: string | undefined): Promise<A
 }
 
 /** The user the sample concerns (id or username; the first user when absent) and another user, the one who acts on them. */
-async function pickUsers(ctx: AppContext, user: string | undefined): Promise<{ user: UserRow; actor: UserRow }> {
+async function pickUsers(ctx: PlatformContext, user: string | undefined): Promise<{ user: UserRow; actor: UserRow }> {
   const db = ctx.store.db;
   let q = db.selectFrom('users').selectAll().orderBy('created_at').orderBy('id').limit(1);
   if (user !== undefined) q = q.where((eb) => eb.or([eb('id', '=', user), eb('username', '=', user)]));
@@ -80,7 +81,7 @@ async function pickUsers(ctx: AppContext, user: string | undefined): Promise<{ u
 }
 
 /** The newest post of `authorId` (of anyone when absent or when they have none), as post.create's payload renders it. */
-async function samplePost(ctx: AppContext, db: DbOrTx, authorId: string, strict = false): Promise<Record<string, any>> {
+async function samplePost(ctx: PlatformContext, db: DbOrTx, authorId: string, strict = false): Promise<Record<string, any>> {
   const own = await db.selectFrom('posts').select('id').where('author_id', '=', authorId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
   const any = own ?? (strict ? undefined : await db.selectFrom('posts').select('id').orderBy('created_at', 'desc').limit(1).executeTakeFirst());
   if (!any) throw invalidParameter(ctx.problems, 'user', [authorId], strict ? 'This sample refers to a post of the user, who has none: post one with POST /admin/users/{id}/posts' : 'There is no post yet to build the sample from');
@@ -90,7 +91,7 @@ async function samplePost(ctx: AppContext, db: DbOrTx, authorId: string, strict 
 }
 
 /** A direct message from `sender` to `recipient` that is never stored, in the dm.* payload shape. */
-function sampleMessage(ctx: AppContext, sender: UserRow, recipient: UserRow, recipientInView: string | undefined, type: 'dm.sent' | 'dm.received') {
+function sampleMessage(ctx: PlatformContext, sender: UserRow, recipient: UserRow, recipientInView: string | undefined, type: 'dm.sent' | 'dm.received') {
   const event: DmEventRow = {
     id: ctx.ids.next(),
     conversation_id: [sender.id, recipient.id].sort().join('-'),
@@ -108,7 +109,7 @@ function sampleMessage(ctx: AppContext, sender: UserRow, recipient: UserRow, rec
 }
 
 /** The log entry (type, subject, payload) a sample of `logType` (or Activity type `name`) concerning `user` is read from. */
-async function sampleEntry(ctx: AppContext, db: DbOrTx, logType: string, name: string, app: AppRow, user: UserRow, actor: UserRow): Promise<{ subject: string; payload: unknown }> {
+async function sampleEntry(ctx: PlatformContext, db: DbOrTx, logType: string, name: string, app: AppRow, user: UserRow, actor: UserRow): Promise<{ subject: string; payload: unknown }> {
   const now = ctx.clock.now();
   const conversation = [user.id, actor.id].sort().join('-');
   switch (logType) {
@@ -187,7 +188,7 @@ async function sampleEntry(ctx: AppContext, db: DbOrTx, logType: string, name: s
   }
 }
 
-export async function buildSample(ctx: AppContext, request: SampleRequest): Promise<Sample> {
+export async function buildSample(ctx: PlatformContext, request: SampleRequest): Promise<Sample> {
   const app = await pickApp(ctx, request.app);
   const { user, actor } = await pickUsers(ctx, request.user);
   const db = ctx.store.db;

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { invalidValue } from '../http/params.js';
 import { seedPosts } from '../seed/posts.js';
 
@@ -38,7 +38,7 @@ export interface SeedAnswer {
 
 const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?(Z|[+-]\d\d:\d\d)$/;
 
-export async function seedStore(ctx: AppContext, body: SeedRequest): Promise<SeedAnswer> {
+export async function seedStore(ctx: PlatformContext, body: SeedRequest): Promise<SeedAnswer> {
   const now = ctx.clock.now();
   let until = now;
   if (body.until !== undefined) {
@@ -71,7 +71,7 @@ export async function seedStore(ctx: AppContext, body: SeedRequest): Promise<See
 }
 
 /** The authors' post counts and latest posts, as recordPost keeps them for posts made one by one. */
-async function recountAuthors(ctx: AppContext, userIds: readonly string[]): Promise<void> {
+async function recountAuthors(ctx: PlatformContext, userIds: readonly string[]): Promise<void> {
   const db = ctx.store.db;
   for (let i = 0; i < userIds.length; i += 500) {
     await db

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { purposeKey } from '../auth/flows/server-secret.js';
 import { hashToken } from '../auth/tokens.js';
-import type { AppContext } from '../context.js';
+import type { CoreContext } from '../context.js';
 import { secretToken } from '../store/ids.js';
 import { ADMIN_TOKEN_KEY, insertSettingOnce, readSetting, writeSetting } from './store.js';
 
@@ -20,12 +20,12 @@ interface StoredAdminToken {
 /** Shaped so that no interface mistakes it for one of its own tokens (app bearer tokens start with A's). */
 const PREFIX = 'plaza-admin-';
 
-function derive(ctx: AppContext, salt: string): string {
+function derive(ctx: CoreContext, salt: string): string {
   return PREFIX + createHmac('sha256', purposeKey(ctx.config.secretFile, 'admin-token')).update(salt).digest('base64url');
 }
 
 /** The admin token, made on the first start. */
-export async function ensureAdminToken(ctx: AppContext): Promise<string> {
+export async function ensureAdminToken(ctx: CoreContext): Promise<string> {
   const db = ctx.store.db;
   let stored = await readSetting<StoredAdminToken>(db, ADMIN_TOKEN_KEY);
   if (!stored) {

@@ -1,6 +1,6 @@
 import { issueOAuth1AccessToken, issueOAuth2Tokens } from '../auth/issue.js';
 import type { AppRow } from '../auth/store.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { invalidParameter } from '../http/params.js';
 import { DEMO_SCOPES } from '../seed/demo.js';
 import { alphanumeric } from '../store/ids.js';
@@ -22,7 +22,7 @@ export interface CreatedPerson extends IssuedTokens {
   password: string;
 }
 
-async function appNamed(ctx: AppContext, nameOrId: string | undefined): Promise<AppRow> {
+async function appNamed(ctx: PlatformContext, nameOrId: string | undefined): Promise<AppRow> {
   const db = ctx.store.db;
   let query = db.selectFrom('apps').selectAll().orderBy('created_at').orderBy('id').limit(1);
   if (nameOrId !== undefined) query = query.where((eb) => eb.or([eb('id', '=', nameOrId), eb('name', '=', nameOrId)]));
@@ -39,7 +39,7 @@ async function appNamed(ctx: AppContext, nameOrId: string | undefined): Promise<
  * if the person had authorized it. The secrets are returned once; the store keeps what it keeps
  * of any token (the OAuth 2.0 ones only as hashes).
  */
-export async function createPerson(ctx: AppContext, body: NewPerson): Promise<CreatedPerson> {
+export async function createPerson(ctx: PlatformContext, body: NewPerson): Promise<CreatedPerson> {
   const app = await appNamed(ctx, body.app);
   const password = body.password ?? `${alphanumeric(20)}`;
   const result = await signUp(ctx, {
@@ -66,7 +66,7 @@ export interface IssuedTokens {
 }
 
 /** OAuth 1.0a (read-write-directmessages) and OAuth 2.0 tokens of one person for one app, as if they had authorized it. */
-async function issueTokens(ctx: AppContext, app: AppRow, userId: string): Promise<IssuedTokens> {
+async function issueTokens(ctx: PlatformContext, app: AppRow, userId: string): Promise<IssuedTokens> {
   const tokens = await ctx.store.db.transaction().execute(async (tx) => {
     const oauth1 = await issueOAuth1AccessToken(ctx, tx, app.id, userId, 'read-write-directmessages');
     const oauth2 = await issueOAuth2Tokens(ctx, tx, app.id, userId, DEMO_SCOPES);
@@ -82,7 +82,7 @@ async function issueTokens(ctx: AppContext, app: AppRow, userId: string): Promis
 }
 
 /** POST /admin/tokens: fresh tokens of an existing person (id or username) for an app (id or name). */
-export async function mintTokens(ctx: AppContext, body: { user: string; app?: string }): Promise<IssuedTokens & { user_id: string; username: string }> {
+export async function mintTokens(ctx: PlatformContext, body: { user: string; app?: string }): Promise<IssuedTokens & { user_id: string; username: string }> {
   const name = body.user.trim().replace(/^@/, '');
   const user = await ctx.store.db
     .selectFrom('users')
@@ -95,10 +95,10 @@ export async function mintTokens(ctx: AppContext, body: { user: string; app?: st
 }
 
 /** GET /admin/users and /admin/apps: who and what there is, without secrets. */
-export async function listPeople(ctx: AppContext): Promise<Array<{ id: string; username: string; name: string; created_at: string }>> {
+export async function listPeople(ctx: PlatformContext): Promise<Array<{ id: string; username: string; name: string; created_at: string }>> {
   return ctx.store.db.selectFrom('users').select(['id', 'username', 'name', 'created_at']).orderBy('id').execute();
 }
 
-export async function listApps(ctx: AppContext): Promise<Array<{ id: string; name: string; tier: string; created_at: string }>> {
+export async function listApps(ctx: PlatformContext): Promise<Array<{ id: string; name: string; tier: string; created_at: string }>> {
   return ctx.store.db.selectFrom('apps').select(['id', 'name', 'tier', 'created_at']).orderBy('created_at').orderBy('id').execute();
 }

@@ -1,10 +1,10 @@
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import type { Tier } from '../store/schema.js';
 import type { AdsAccountTable, AdsEnvironmentName } from '../store/schema-ads.js';
 
 /** Who acts on the advertising interface, as services see it: no HTTP types. */
 export interface AdsActor {
-  ctx: AppContext;
+  ctx: PlatformContext;
   env: AdsEnvironmentName;
   userId: string;
   /** The calling app's tier: some parameters are for certain client applications only. */

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import type { Metrics } from '../http/metrics.js';
 import { MAX_BODY_DEPTH, nestedDeeperThan } from '../http/nul.js';
 import { createListener, type Listener } from '../http/server.js';
@@ -33,7 +33,7 @@ export const ADS_API_VERSION = '12';
  * The advertising interface v12 listener, once for production and once for the sandbox: the
  * same routes over the same store, each seeing only its environment's accounts.
  */
-export async function buildAds(ctx: AppContext, metrics: Metrics, environment: AdsEnvironment): Promise<Listener> {
+export async function buildAds(ctx: PlatformContext, metrics: Metrics, environment: AdsEnvironment): Promise<Listener> {
   const app = await createListener(ctx.config, metrics, environment === 'production' ? 'ads' : 'ads-sandbox');
   installAdsErrors(app);
   acceptJsonBodies(app);

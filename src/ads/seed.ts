@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import type { UserTable } from '../store/schema.js';
 import type { DbOrTx } from '../store/store.js';
 import { OWNER_PERMISSIONS, createAccount } from './accounts/service.js';
@@ -30,7 +30,7 @@ const DAY = 24 * 60 * 60 * 1000;
  * endpoints, so the account history holds their creation. Chen may read (not change) Plaza News's account, as an analyst.
  * Returns each user's ads account ids.
  */
-export async function seedAdsDemo(ctx: AppContext, tx: DbOrTx, users: UserTable[]): Promise<Map<string, string[]>> {
+export async function seedAdsDemo(ctx: PlatformContext, tx: DbOrTx, users: UserTable[]): Promise<Map<string, string[]>> {
   const now = ctx.clock.now();
   const accountOf = new Map<string, string>();
   for (const user of users) {
@@ -114,7 +114,7 @@ export async function seedAdsDemo(ctx: AppContext, tx: DbOrTx, users: UserTable[
  * has a custom audience of every demo user (uploaded as hashed emails, already processed) and Ada
  * a product catalog.
  */
-async function seedAudiencesAndCatalog(ctx: AppContext, tx: DbOrTx, users: UserTable[], accountOf: Map<string, string>): Promise<void> {
+async function seedAudiencesAndCatalog(ctx: PlatformContext, tx: DbOrTx, users: UserTable[], accountOf: Map<string, string>): Promise<void> {
   const stamp = ctx.clock.now().toISOString();
   for (const [i, user] of users.entries()) {
     await tx.insertInto('user_phone_numbers').values({ user_id: user.id, phone_number: `+1555010${String(i).padStart(4, '0')}`, created_at: stamp }).execute();

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { FastifyRequest } from 'fastify';
 import { wallClock } from '../clock.js';
-import type { AppContext } from '../context.js';
+import type { CoreContext } from '../context.js';
 import { ProblemError } from '../http/problems.js';
 import type { AccessLevel } from '../store/schema.js';
 import type { Store } from '../store/store.js';
@@ -18,6 +18,7 @@ import {
   findOAuth1AccessToken,
   findOAuth2AccessToken,
   findUserById,
+  findUsersByIds,
   pruneNonces,
   recordNonce,
   type AppRow,
@@ -67,7 +68,7 @@ function supportedLabels(schemes: AuthScheme[]): string {
 }
 
 /** The public platform's 401 on /2 for a missing, unknown or badly signed credential. */
-function unauthorized(ctx: AppContext): ProblemError {
+function unauthorized(ctx: CoreContext): ProblemError {
   return new ProblemError(401, ctx.problems.aboutBlank(401, 'Unauthorized'));
 }
 
@@ -75,7 +76,7 @@ function unauthorized(ctx: AppContext): ProblemError {
  * Works out who is calling, then checks the route accepts that scheme and its scopes. A bearer
  * token already resolved under the store's current generation answers at once (no promise turn).
  */
-export function authenticate(ctx: AppContext, request: FastifyRequest, auth: RouteAuth): Caller | Promise<Caller> {
+export function authenticate(ctx: CoreContext, request: FastifyRequest, auth: RouteAuth): Caller | Promise<Caller> {
   const known = knownBearerCaller(ctx, request.headers.authorization);
   if (known) return accepted(ctx, known, auth);
   return identifyCaller(ctx, request).then((caller) => {
@@ -85,7 +86,7 @@ export function authenticate(ctx: AppContext, request: FastifyRequest, auth: Rou
 }
 
 /** The caller, when the route accepts its scheme and scopes. */
-function accepted(ctx: AppContext, caller: Caller, auth: RouteAuth): Caller {
+function accepted(ctx: CoreContext, caller: Caller, auth: RouteAuth): Caller {
   const ok = caller.kind === 'app' ? auth.schemes.includes('app') : auth.schemes.includes('user');
   if (!ok) {
     throw new ProblemError(
@@ -110,7 +111,7 @@ function accepted(ctx: AppContext, caller: Caller, auth: RouteAuth): Caller {
 const BEARER = /^Bearer\s+/i;
 
 /** The remembered caller of a bearer token, while the store is unchanged (Store.credentialsGeneration) and the token unexpired. */
-function knownBearerCaller(ctx: AppContext, header: string | undefined): Caller | undefined {
+function knownBearerCaller(ctx: CoreContext, header: string | undefined): Caller | undefined {
   if (!header || !BEARER.test(header)) return undefined;
   const generation = ctx.store.credentialsGeneration();
   if (generation === undefined) return undefined;
@@ -119,7 +120,7 @@ function knownBearerCaller(ctx: AppContext, header: string | undefined): Caller 
   return known.expiresAt === null || known.expiresAt > ctx.clock.now().toISOString() ? known.caller : undefined;
 }
 
-async function identifyCaller(ctx: AppContext, request: FastifyRequest): Promise<Caller | undefined> {
+async function identifyCaller(ctx: CoreContext, request: FastifyRequest): Promise<Caller | undefined> {
   const header = request.headers.authorization;
   if (!header) return undefined;
   if (BEARER.test(header)) {
@@ -152,7 +153,7 @@ function bearerMemo(store: Store): Map<string, { generation: string; caller: Cal
   return memo;
 }
 
-async function identifyBearer(ctx: AppContext, token: string, tokenHash: string, now: string): Promise<{ caller: Caller; expiresAt: string | null } | undefined> {
+async function identifyBearer(ctx: CoreContext, token: string, tokenHash: string, now: string): Promise<{ caller: Caller; expiresAt: string | null } | undefined> {
   const reads = bearerReads(ctx.store);
   // App-only tokens are shaped like the public platform's (a run of A's first): that table is asked
   // first for them, the OAuth 2.0 tokens first for the others, and the other table only on a miss.
@@ -167,12 +168,12 @@ async function identifyBearer(ctx: AppContext, token: string, tokenHash: string,
   return app ? { caller: { kind: 'app', app }, expiresAt: null } : undefined;
 }
 
-async function identifyOAuth2(ctx: AppContext, reads: BearerReads, tokenHash: string, now: string): Promise<{ caller: Caller; expiresAt: string | null } | undefined> {
+async function identifyOAuth2(ctx: CoreContext, reads: BearerReads, tokenHash: string, now: string): Promise<{ caller: Caller; expiresAt: string | null } | undefined> {
   const token = await reads.oauth2Token(tokenHash);
   if (!token || (token.expires_at !== null && token.expires_at <= now)) return undefined;
-  const [tokenApp, [user], oauth1AccessLevel] = await Promise.all([
+  const [tokenApp, user, oauth1AccessLevel] = await Promise.all([
     reads.appById(token.app_id),
-    ctx.entities.users.read(ctx.store.db, [token.user_id]),
+    reads.user(token.user_id),
     reads.accessLevel(token.app_id, token.user_id),
   ]);
   if (!tokenApp || !user) return undefined;
@@ -188,6 +189,7 @@ interface BearerReads {
   appByBearer(tokenHash: string): Promise<AppRow | undefined>;
   oauth2Token(tokenHash: string): Promise<OAuth2TokenTable | undefined>;
   appById(id: string): Promise<AppRow | undefined>;
+  user(id: string): Promise<UserRow | undefined>;
   accessLevel(appId: string, userId: string): Promise<AccessLevel | undefined>;
 }
 
@@ -202,6 +204,7 @@ function bearerReads(store: Store): BearerReads {
       appByBearer: (hash) => findAppByBearerHash(db, hash),
       oauth2Token: (hash) => findOAuth2AccessToken(db, hash),
       appById: (id) => findAppById(db, id),
+      user: (id) => findUserById(db, id),
       accessLevel: (appId, userId) => findOAuth1AccessLevel(db, appId, userId),
     };
   } else {
@@ -214,6 +217,7 @@ function bearerReads(store: Store): BearerReads {
     const apps = byKey<string, AppRow>(async (hashes) => new Map((await findAppsByBearerHashes(db, hashes)).map((r) => [r.token_hash, r.app])));
     const tokens = byKey<string, OAuth2TokenTable>(async (hashes) => new Map((await findOAuth2AccessTokens(db, hashes)).map((t) => [t.token_hash, t])));
     const appsById = byKey<string, AppRow>(async (ids) => new Map((await findAppsByIds(db, ids)).map((a) => [a.id, a])));
+    const users = byKey<string, UserRow>(async (ids) => new Map((await findUsersByIds(db, ids)).map((u) => [u.id, u])));
     const levels = byKey<string, AccessLevel>(async (pairs) => {
       const split = pairs.map((p) => p.split('\n') as [string, string]);
       return findOAuth1AccessLevels(db, split);
@@ -222,6 +226,7 @@ function bearerReads(store: Store): BearerReads {
       appByBearer: (hash) => apps.load(hash),
       oauth2Token: (hash) => tokens.load(hash),
       appById: (id) => appsById.load(id),
+      user: (id) => users.load(id),
       accessLevel: (appId, userId) => levels.load(`${appId}\n${userId}`),
     };
   }
@@ -230,7 +235,7 @@ function bearerReads(store: Store): BearerReads {
 }
 
 /** OAuth 1.0a user context: the signed request must carry an access token of the signing app. */
-async function verifyUserContext(ctx: AppContext, request: FastifyRequest): Promise<Caller | undefined> {
+async function verifyUserContext(ctx: CoreContext, request: FastifyRequest): Promise<Caller | undefined> {
   const result = await verifyOAuth1UserContext(ctx, request);
   if (result.ok) return result.caller;
   request.log.info({ reason: result.reason }, 'OAuth 1.0a verification failed');
@@ -245,7 +250,7 @@ export type OAuth1UserContextResult =
  * Verifies an OAuth 1.0a user-context request (signature, timestamp, nonce, access token) and
  * says why it failed, for endpoints that answer with the v1.1 error codes.
  */
-export async function verifyOAuth1UserContext(ctx: AppContext, request: FastifyRequest): Promise<OAuth1UserContextResult> {
+export async function verifyOAuth1UserContext(ctx: CoreContext, request: FastifyRequest): Promise<OAuth1UserContextResult> {
   const db = ctx.store.db;
   const now = ctx.clock.now();
   let app: AppRow | undefined;
@@ -285,7 +290,7 @@ export async function verifyOAuth1UserContext(ctx: AppContext, request: FastifyR
 }
 
 /** Records OAuth 1.0a nonces by the injected clock, now and then dropping those past twice the window. */
-export function oauth1NonceRecorder(ctx: AppContext): (consumerKey: string, nonce: string, timestamp: number) => Promise<boolean> {
+export function oauth1NonceRecorder(ctx: CoreContext): (consumerKey: string, nonce: string, timestamp: number) => Promise<boolean> {
   return async (consumerKey, nonce, timestamp) => {
     const db = ctx.store.db;
     const now = wallClock(ctx.clock).now();

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { AppContext } from '../context.js';
+import type { CoreContext } from '../context.js';
 import { alphanumeric, secretToken } from '../store/ids.js';
 import type { AccessLevel } from '../store/schema.js';
 import type { DbOrTx } from '../store/store.js';
@@ -14,14 +14,14 @@ const BEARER_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
  * token's hash and the (non-secret) salt, so `POST /oauth2/token` can hand out the same token again
  * until it is invalidated without any usable token at rest.
  */
-export function deriveAppBearerToken(ctx: AppContext, appId: string, salt: string): string {
+export function deriveAppBearerToken(ctx: CoreContext, appId: string, salt: string): string {
   const bytes = createHmac('sha512', purposeKey(ctx.config.secretFile, 'app-bearer')).update(`${appId}\n${salt}`).digest();
   const chars = [...bytes].map((b) => BEARER_ALPHABET[b % BEARER_ALPHABET.length]).join('');
   return `AAAAAAAAAAAAAAAAAAAAA${chars.slice(0, 24)}%3D${chars.slice(24, 64)}`;
 }
 
 /** Issues an app-only bearer token; only its hash (and the salt it is derived from) is stored. */
-export async function issueAppBearerToken(ctx: AppContext, db: DbOrTx, appId: string): Promise<string> {
+export async function issueAppBearerToken(ctx: CoreContext, db: DbOrTx, appId: string): Promise<string> {
   const salt = secretToken(16);
   const token = deriveAppBearerToken(ctx, appId, salt);
   const tokenHash = hashToken(token);
@@ -35,7 +35,7 @@ export async function issueAppBearerToken(ctx: AppContext, db: DbOrTx, appId: st
  * The app's live bearer token, re-derived, or undefined when it has none that can be re-derived
  * (none issued, all invalidated, or the server secret changed since).
  */
-export async function currentAppBearerToken(ctx: AppContext, db: DbOrTx, appId: string): Promise<string | undefined> {
+export async function currentAppBearerToken(ctx: CoreContext, db: DbOrTx, appId: string): Promise<string | undefined> {
   const rows = await db
     .selectFrom('app_bearer_tokens as t')
     .innerJoin('app_bearer_derivations as d', 'd.token_hash', 't.token_hash')
@@ -53,7 +53,7 @@ export async function currentAppBearerToken(ctx: AppContext, db: DbOrTx, appId: 
 
 /** Issues an OAuth 1.0a access token of the form `<user id>-<random>`, as the public platform does. */
 export async function issueOAuth1AccessToken(
-  ctx: AppContext,
+  ctx: CoreContext,
   db: DbOrTx,
   appId: string,
   userId: string,
@@ -70,7 +70,7 @@ export const OAUTH2_ACCESS_TTL_MS = 2 * 60 * 60 * 1000;
 
 /** Issues an OAuth 2.0 user access token, and a refresh token when offline.access is granted. */
 export async function issueOAuth2Tokens(
-  ctx: AppContext,
+  ctx: CoreContext,
   db: DbOrTx,
   appId: string,
   userId: string,

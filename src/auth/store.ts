@@ -62,6 +62,11 @@ export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | un
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The users with these ids (those that exist), in no particular order. */
+export async function findUsersByIds(db: DbOrTx, ids: readonly string[]): Promise<UserRow[]> {
+  return ids.length === 0 ? [] : db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+}
+
 export async function findOAuth1AccessToken(db: DbOrTx, appId: string, token: string): Promise<OAuth1TokenTable | undefined> {
   return db
     .selectFrom('oauth1_tokens')

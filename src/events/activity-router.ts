@@ -1,5 +1,6 @@
-import type { AppContext } from '../context.js';
-import { candidateSubscriptions, matchDeliveries, parseLogged } from '../platform/activity/fanout.js';
+import type { PlatformContext } from '../platform/context.js';
+import { candidateSubscriptions, matchDeliveries } from '../platform/activity/fanout.js';
+import { parseLogged } from '../platform/activity/event-types.js';
 import { TYPES_BY_LOG_TYPE } from '../platform/activity/event-types.js';
 import type { DbOrTx } from '../store/store.js';
 import type { EventRow } from './log.js';
@@ -11,7 +12,7 @@ import { registerWebhookRouter, type WebhookRouter } from './webhook-routers.js'
  * router, so when several subscriptions to one webhook match one event, the oldest one's envelope
  * is sent.
  */
-export const activityWebhookRouter: WebhookRouter = async (ctx: AppContext, db: DbOrTx, row: EventRow) => {
+export const activityWebhookRouter: WebhookRouter = async (ctx: PlatformContext, db: DbOrTx, row: EventRow) => {
   if (!TYPES_BY_LOG_TYPE.has(row.type)) return [];
   const event = parseLogged(row);
   const subs = await candidateSubscriptions(db, [event], { withWebhook: true });

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { isTlsError, recordOutcome, type Outcome } from '../platform/webhooks/lifecycle.js';
 import { destinationPolicy } from '../platform/webhooks/service.js';
 import { policyLookup, refusedAddress, type DestinationPolicy } from '../platform/webhooks/url-policy.js';
@@ -71,7 +71,7 @@ function post(url: string, body: string, headers: Record<string, string>, timeou
 }
 
 /** One POST of one delivery; never throws. */
-async function attempt(ctx: AppContext, d: ClaimedDelivery): Promise<Attempt> {
+async function attempt(ctx: PlatformContext, d: ClaimedDelivery): Promise<Attempt> {
   try {
     // A failure injected through the admin interface: taken as the receiver's answer, not sent.
     const injected = await ctx.faults?.webhookFailure(d.webhook_id);
@@ -103,7 +103,7 @@ function describe(err: unknown): string {
  * Each result is recorded on its own row, so a process killed mid-batch leaves the unrecorded
  * ones claimed until their lease runs out, and then they are sent again (at-least-once).
  */
-export async function deliverDue(ctx: AppContext, shouldStop: () => boolean): Promise<number> {
+export async function deliverDue(ctx: PlatformContext, shouldStop: () => boolean): Promise<number> {
   let total = 0;
   while (!shouldStop()) {
     const now = ctx.clock.now();
@@ -125,7 +125,7 @@ export async function deliverDue(ctx: AppContext, shouldStop: () => boolean): Pr
   return total;
 }
 
-async function record(ctx: AppContext, results: Attempt[]): Promise<void> {
+async function record(ctx: PlatformContext, results: Attempt[]): Promise<void> {
   const at = ctx.clock.now();
   await ctx.store.db.transaction().execute(async (tx) => {
     // Successes, the bulk of it, in one statement per status code.

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import type { WebhookDeliveryTable } from '../store/schema-events.js';
 import { eventsAfter, lastEventSeq } from './log.js';
 import { ensureCursor, insertDeliveries, moveCursor, pendingDelivery, readCursor } from './outbox.js';
@@ -8,7 +8,7 @@ export const WEBHOOK_CURSOR = 'webhooks';
 const BATCH = 500;
 
 /** Starts the webhook fan-out at the log's end on a store that never had it (older events are no one's news). */
-export async function initFanOut(ctx: AppContext): Promise<void> {
+export async function initFanOut(ctx: PlatformContext): Promise<void> {
   await ensureCursor(ctx.store.db, WEBHOOK_CURSOR, await lastEventSeq(ctx.store.db));
 }
 
@@ -18,7 +18,7 @@ export async function initFanOut(ctx: AppContext): Promise<void> {
  * before the commit redoes the batch, and the rows' unique key makes redoing it harmless.
  * Returns how many events it read (0: none new, or another process holds the cursor).
  */
-export async function fanOutOnce(ctx: AppContext): Promise<number> {
+export async function fanOutOnce(ctx: PlatformContext): Promise<number> {
   return ctx.store.db.transaction().execute(async (tx) => {
     const cursor = await readCursor(tx, WEBHOOK_CURSOR, ctx.store.dialect, true);
     if (cursor === undefined) return 0;

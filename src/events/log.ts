@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { DbOrTx } from '../store/store.js';
-import type { AppContext } from '../context.js';
+import type { CoreContext } from '../context.js';
 import type { EventTable } from '../store/schema.js';
 
 export type EventRow = { [K in keyof EventTable]: K extends 'seq' ? number : EventTable[K] };
@@ -22,7 +22,7 @@ export interface NewEvent {
  * Appends to the event log. Call it with the transaction that makes the change, so the event
  * exists exactly when the change does; fan-out reads the log in `seq` order.
  */
-export async function appendEvent(ctx: Pick<AppContext, 'ids' | 'clock'> & Partial<Pick<AppContext, 'events'>>, db: DbOrTx, event: NewEvent): Promise<string> {
+export async function appendEvent(ctx: Pick<CoreContext, 'ids' | 'clock'> & Partial<Pick<CoreContext, 'events'>>, db: DbOrTx, event: NewEvent): Promise<string> {
   const id = ctx.ids.next();
   // SQLite has one writer at a time, so its seq order is already commit order.
   if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(${APPEND_LOCK_KEY})`.execute(db);

@@ -1,5 +1,5 @@
 import type { AppRow } from '../auth/store.js';
-import type { AppContext } from '../context.js';
+import type { CoreContext } from '../context.js';
 import { invalidParameter } from '../http/params.js';
 import { ProblemError } from '../http/problems.js';
 import { findWebhookOfApp } from '../platform/webhooks/store.js';
@@ -29,12 +29,12 @@ export function parseReplayDate(raw: unknown): Date | undefined {
   return date;
 }
 
-function queryParamInvalid(ctx: AppContext, name: string, value: unknown, why: string) {
+function queryParamInvalid(ctx: CoreContext, name: string, value: unknown, why: string) {
   return invalidParameter(ctx.problems, name, [String(value ?? '')], `QueryParamInvalid: the \`${name}\` value [${String(value ?? '')}] ${why}`);
 }
 
 /** Checks a replay window against the injected clock; throws QueryParamInvalid naming the bad date. */
-export function checkReplayWindow(ctx: AppContext, fromRaw: unknown, toRaw: unknown, rules: ReplayWindowRules): { from: Date; to: Date } {
+export function checkReplayWindow(ctx: CoreContext, fromRaw: unknown, toRaw: unknown, rules: ReplayWindowRules): { from: Date; to: Date } {
   const from = parseReplayDate(fromRaw);
   if (!from) throw queryParamInvalid(ctx, 'from_date', fromRaw, 'must be a UTC time written yyyymmddhhmm');
   const to = parseReplayDate(toRaw);
@@ -52,7 +52,7 @@ export function checkReplayWindow(ctx: AppContext, fromRaw: unknown, toRaw: unkn
 }
 
 /** Starts a replay job for one of the app's webhooks; ReplayConflictError while another runs. */
-export async function startReplay(ctx: AppContext, app: AppRow, webhookId: string, fromRaw: unknown, toRaw: unknown, rules: ReplayWindowRules) {
+export async function startReplay(ctx: CoreContext, app: AppRow, webhookId: string, fromRaw: unknown, toRaw: unknown, rules: ReplayWindowRules) {
   const webhook = await findWebhookOfApp(ctx.store.db, app.id, webhookId);
   if (!webhook) throw invalidParameter(ctx.problems, 'webhook_id', [webhookId], `WebhookIdInvalid: no webhook with id [${webhookId}] belongs to this app`);
   const { from, to } = checkReplayWindow(ctx, fromRaw, toRaw, rules);
@@ -87,7 +87,7 @@ export async function startReplay(ctx: AppContext, app: AppRow, webhookId: strin
 }
 
 /** Completes every running job none of whose deliveries is pending, and queues its completion event. */
-export async function finishReplayJobs(ctx: AppContext): Promise<void> {
+export async function finishReplayJobs(ctx: CoreContext): Promise<void> {
   const running = await ctx.store.db.selectFrom('webhook_replay_jobs').selectAll().where('state', '=', 'running').execute();
   for (const job of running) {
     const counts = await ctx.store.db

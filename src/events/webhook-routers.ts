@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import type { DbOrTx } from '../store/store.js';
 import type { EventRow } from './log.js';
 
@@ -7,7 +7,7 @@ import type { EventRow } from './log.js';
  * worker (fanout.ts) asks every registered router about every event, in seq order, and writes one
  * outbox row per (webhook, event) it is told about.
  */
-export type WebhookRouter = (ctx: AppContext, db: DbOrTx, event: EventRow) => Promise<Array<{ webhookId: string; body: unknown }>>;
+export type WebhookRouter = (ctx: PlatformContext, db: DbOrTx, event: EventRow) => Promise<Array<{ webhookId: string; body: unknown }>>;
 
 const routers: WebhookRouter[] = [];
 

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { announceDueBroadcasts } from '../platform/broadcasts/service.js';
 import { runPeriodicCrcs } from '../platform/webhooks/lifecycle.js';
 import { deliverDue } from './delivery.js';
@@ -53,7 +53,7 @@ export interface EventWorkers {
  * injected clock, which the poll reads), periodic CRCs, replay completion and outbox pruning; and
  * the broadcast coordinator's announcements of starts and ends, which fall due the same way.
  */
-export async function startEventWorkers(ctx: AppContext): Promise<EventWorkers> {
+export async function startEventWorkers(ctx: PlatformContext): Promise<EventWorkers> {
   await initFanOut(ctx);
   let stopped = false;
   const onError = (err: unknown) => {

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { CoreContext } from '../context.js';
 import { ErrorObjectError, ProblemError, clipEcho, clipStrings, type InvalidRequestItem, type Problem } from './problems.js';
 import { setFrameworkErrorBody } from './server.js';
 
@@ -17,7 +17,7 @@ export function sendProblem(reply: FastifyReply, status: number, problem: Proble
 }
 
 /** The platform listener's one renderer: every thrown value becomes a Problem or an Error object. */
-export function installPlatformErrors(app: FastifyInstance, ctx: AppContext): void {
+export function installPlatformErrors(app: FastifyInstance, ctx: CoreContext): void {
   setFrameworkErrorBody(app, (status, message) => ({
     contentType: PROBLEM_JSON,
     body: JSON.stringify(ctx.problems.aboutBlank(status, httpTitle(status), message)),

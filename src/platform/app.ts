@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import swagger from '@fastify/swagger';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from './context.js';
 import { describeListParams } from '../http/fields.js';
 import type { Metrics } from '../http/metrics.js';
 import { installPlatformErrors } from '../http/platform-errors.js';
@@ -58,7 +58,7 @@ const TAGS = [
 ];
 
 /** The platform interface v2 listener: routes, auth, problems and its OpenAPI description. */
-export async function buildPlatform(ctx: AppContext, metrics: Metrics): Promise<Listener> {
+export async function buildPlatform(ctx: PlatformContext, metrics: Metrics): Promise<Listener> {
   const app = await createListener(ctx.config, metrics, 'platform', { rewriteUrl: rewriteTweetUrl });
   installPlatformErrors(app, ctx);
   installRouteAuth(app, ctx);

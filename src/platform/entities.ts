@@ -1,11 +1,8 @@
 import DataLoader from 'dataloader';
-import type { Database } from '../store/schema.js';
+import type { Database, MediaTable as MediaRow, PostTable as PostRow, UserTable as UserRow } from '../store/schema.js';
 import type { DbOrTx, Store } from '../store/store.js';
-import type { MediaRow } from './media/wire.js';
 import { AuthorPosts, HomeAuthors } from './timelines/author-posts.js';
 import { cardUrisOf } from './posts/store.js';
-import type { PostRow } from './posts/wire.js';
-import type { UserRow } from './users/wire.js';
 
 /**
  * The rows of the entities every read shows (posts, users, media), read from the store for each

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from './context.js';
 import { blockedAmong } from './blocks/store.js';
 import { requestedAmong, requestersAmong } from './follows/store.js';
 import { mutedAmong } from './mutes/store.js';
@@ -82,7 +82,7 @@ export function selectionParams(expansions: ExpansionDeclarations<any>, ...prima
 export const expansionsParam = (expansions: ExpansionDeclarations<any>) => listParam(expansionNamesOf(expansions), 'A comma separated list of fields to expand.');
 
 /** Parses every *.fields parameter and `expansions` (the parameters of selectionParams) before anything is read. */
-export function parseSelection(ctx: AppContext, query: Record<string, unknown>, expansions: ExpansionDeclarations<any>): Selection {
+export function parseSelection(ctx: PlatformContext, query: Record<string, unknown>, expansions: ExpansionDeclarations<any>): Selection {
   const str = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
   const selection: Selection = {
     expansions: parseSelectionText(ctx.problems, 'expansions', str('expansions'), expansionNamesOf(expansions)),
@@ -110,7 +110,7 @@ export class ResponseReads {
   private fresh: Promise<FreshGeneration> | undefined;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: PlatformContext,
     readonly db: DbOrTx = ctx.store.db,
   ) {
     const { entities } = ctx;
@@ -244,7 +244,7 @@ class OnceReader<Row extends object> {
  * Which posts a viewer may see: a protected author's posts only by the author and approved
  * followers. Returns the ids of the posts the viewer may not see.
  */
-export async function hiddenPosts(ctx: AppContext, view: View, posts: readonly PostRow[], reads = new ResponseReads(ctx)): Promise<Set<string>> {
+export async function hiddenPosts(ctx: PlatformContext, view: View, posts: readonly PostRow[], reads = new ResponseReads(ctx)): Promise<Set<string>> {
   const authors = await reads.usersByIds(posts.map((p) => p.author_id));
   const hidden = await hiddenAuthors(reads.db, READABLE, view.viewerId, authors);
   if (hidden.size === 0) return hidden;
@@ -298,7 +298,7 @@ export interface Hydrated {
 
 /** Loads and converts what the selected expansions name on `rows`; `reads` holds what the response has read already. */
 export async function hydrate<Row>(
-  ctx: AppContext,
+  ctx: PlatformContext,
   view: View,
   rows: readonly Row[],
   declarations: ExpansionDeclarations<Row>,
@@ -384,7 +384,7 @@ const PRIVATE_FIELDS = ['non_public_metrics', 'organic_metrics', 'promoted_metri
  * viewer did not author: the public platform answers the post without the field and says why.
  * The detail names the post, as the problem type has no member for it.
  */
-function privateFieldErrors(ctx: AppContext, view: View, selection: Selection, primaries: readonly PostRow[], included: readonly PostRow[]): Problem[] {
+function privateFieldErrors(ctx: PlatformContext, view: View, selection: Selection, primaries: readonly PostRow[], included: readonly PostRow[]): Problem[] {
   const fields = PRIVATE_FIELDS.filter((f) => selection.post.has(f));
   if (fields.length === 0) return [];
   const errors: Problem[] = [];

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, type Caller, type RouteAuth, type UserCaller } from '../auth/authenticate.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from './context.js';
 import { ProblemError } from '../http/problems.js';
 
 declare module 'fastify' {
@@ -19,7 +19,7 @@ const SECURITY_SCHEME = { app: 'BearerToken', user: 'UserToken' } as const;
  * One declaration per route drives both the check and the OpenAPI security of the operation:
  * authentication runs before validation, so a caller without credentials gets 401, not 400.
  */
-export function installRouteAuth(app: FastifyInstance, ctx: AppContext): void {
+export function installRouteAuth(app: FastifyInstance, ctx: PlatformContext): void {
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
     if (!auth) return;
@@ -58,7 +58,7 @@ export function callerOf(request: FastifyRequest): Caller {
 }
 
 /** The caller of a user-context-only route. */
-export function userCallerOf(ctx: AppContext, request: FastifyRequest): UserCaller {
+export function userCallerOf(ctx: PlatformContext, request: FastifyRequest): UserCaller {
   const caller = callerOf(request);
   if (caller.kind === 'app') throw new ProblemError(403, ctx.problems.unsupportedAuthentication('This endpoint needs user context.'));
   return caller;

@@ -1,5 +1,5 @@
 import { adsAccountIdsOf, seedAdsDemo } from '../ads/seed.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { currentAppBearerToken, issueAppBearerToken, issueOAuth1AccessToken, issueOAuth2Tokens } from '../auth/issue.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { hashToken } from '../auth/tokens.js';
@@ -71,7 +71,7 @@ export async function demoWorkspace(db: DbOrTx): Promise<DemoWorkspace | undefin
 }
 
 /** Creates the demo workspace in one transaction and returns its plaintext secrets. */
-export async function seedDemo(ctx: AppContext): Promise<CredentialsFile> {
+export async function seedDemo(ctx: PlatformContext): Promise<CredentialsFile> {
   return ctx.store.db.transaction().execute(async (tx) => {
     const now = ctx.clock.now();
     const at = (minutesAgo: number) => new Date(now.getTime() - minutesAgo * 60_000);
@@ -220,7 +220,7 @@ export async function seedDemo(ctx: AppContext): Promise<CredentialsFile> {
  * Undefined, and nothing issued, when no file of this workspace is given and the store's demo
  * tokens were minted before: that file belongs to the process that seeded.
  */
-export async function demoCredentials(ctx: AppContext, workspace: DemoWorkspace, given: CredentialsFile | undefined): Promise<CredentialsFile | undefined> {
+export async function demoCredentials(ctx: PlatformContext, workspace: DemoWorkspace, given: CredentialsFile | undefined): Promise<CredentialsFile | undefined> {
   // A file that is not this workspace's (another store's) is no file at all.
   const previous = given && workspace.app_ids.every((id) => given.apps.some((a) => a.id === id)) ? given : undefined;
   return ctx.store.db.transaction().execute(async (tx) => {
@@ -275,7 +275,7 @@ async function mintedAt(db: DbOrTx): Promise<string | undefined> {
   return row ? (JSON.parse(row.value) as { at: string }).at : undefined;
 }
 
-async function recordMinted(ctx: AppContext, db: DbOrTx): Promise<void> {
+async function recordMinted(ctx: PlatformContext, db: DbOrTx): Promise<void> {
   const value = toJson({ at: ctx.clock.now().toISOString() });
   await db.insertInto('settings').values({ key: MINTED_KEY, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
 }
@@ -291,7 +291,7 @@ function userEntry(user: { id: string; username: string }, password: string, tok
  * and the OAuth 2.0 pair `given` names while both still verify (or a new pair: the store keeps
  * only their hashes).
  */
-async function appTokens(ctx: AppContext, tx: DbOrTx, appId: string, userId: string, given: Partial<AppTokens> | undefined): Promise<AppTokens> {
+async function appTokens(ctx: PlatformContext, tx: DbOrTx, appId: string, userId: string, given: Partial<AppTokens> | undefined): Promise<AppTokens> {
   const now = ctx.clock.now().toISOString();
   const stored = await tx
     .selectFrom('oauth1_tokens')

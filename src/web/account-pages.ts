@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { bodyParam, queryParam } from '../auth/flows/request.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { checkCredentials, signUp, type SignUp } from './accounts.js';
 import { html } from './html.js';
 import { credentialFields, errorSummary, field, hidden, page } from './layout.js';
@@ -8,7 +8,7 @@ import { csrfToken, safeNext, sendHtml } from './respond.js';
 import { endSession, startSession } from './sessions.js';
 
 /** Sign in, sign up, sign out. */
-export async function accountPages(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function accountPages(app: FastifyInstance, ctx: PlatformContext): Promise<void> {
   const config = { webRateLimit: 'account' };
 
   const signInPage = (o: { csrf: string; next: string; username?: string; error?: string }) =>

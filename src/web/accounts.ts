@@ -1,6 +1,6 @@
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { UserRow } from '../auth/store.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { isUniqueViolation } from '../store/store.js';
 
 /** Accounts of the pages: signing in with a password, signing up. */
@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../store/store.js';
 let decoyHash: Promise<string> | undefined;
 
 /** The person with this username (any case) or email address and password, if both match. */
-export async function checkCredentials(ctx: AppContext, login: string, password: string): Promise<UserRow | undefined> {
+export async function checkCredentials(ctx: PlatformContext, login: string, password: string): Promise<UserRow | undefined> {
   const name = login.trim().replace(/^@/, '').toLowerCase();
   if (!name || !password) return undefined;
   const user = await ctx.store.db
@@ -41,7 +41,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * Creates an account. No mail leaves Plaza, so in development mode the address counts as confirmed
  * at once (the users.email scope then shows it); otherwise it stays unconfirmed.
  */
-export async function signUp(ctx: AppContext, input: SignUp): Promise<SignUpResult> {
+export async function signUp(ctx: PlatformContext, input: SignUp): Promise<SignUpResult> {
   const username = input.username.trim().replace(/^@/, '');
   const name = input.name.trim();
   const email = input.email.trim().toLowerCase();

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppRow, UserRow } from '../auth/store.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { ownedApp } from './console.js';
 import { PageError } from './respond.js';
 
@@ -15,7 +15,7 @@ export function signedIn(request: FastifyRequest, reply: FastifyReply): UserRow 
 }
 
 /** The app of the route's :id when the person owns it; 404 for any other (no hint that it exists). */
-export async function owned(ctx: AppContext, request: FastifyRequest, user: UserRow): Promise<AppRow> {
+export async function owned(ctx: PlatformContext, request: FastifyRequest, user: UserRow): Promise<AppRow> {
   const found = await ownedApp(ctx, user, (request.params as { id: string }).id);
   if (!found) throw new PageError(404, 'App not found', 'You have no app with this id. Apps are only shown to the account that created them.');
   return found;

@@ -1,5 +1,5 @@
 import type { AppRow } from '../auth/store.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { insertDeliveries, pendingDelivery, type DeliveryRow } from '../events/outbox.js';
 import { DEFAULT_LIMIT, RATE_LIMITS, type Window } from '../platform/rate-limits/table.js';
 import { credits } from '../platform/usage/prices.js';
@@ -51,12 +51,12 @@ export function eventTypeOf(body: string, logType: string | null): string {
 
 const originOf = (replayJobId: string): DeliveryView['origin'] => (replayJobId === '' ? 'live' : replayJobId.startsWith(RESEND_PREFIX) ? 'resend' : 'replay');
 
-export async function webhooksOf(ctx: AppContext, app: AppRow): Promise<WebhookRow[]> {
+export async function webhooksOf(ctx: PlatformContext, app: AppRow): Promise<WebhookRow[]> {
   return listWebhooksOfApp(ctx.store.db, app.id);
 }
 
 /** The app's most recent deliveries (every webhook of the app), newest first. */
-export async function recentDeliveries(ctx: AppContext, app: AppRow, limit = DELIVERIES_SHOWN): Promise<DeliveryView[]> {
+export async function recentDeliveries(ctx: PlatformContext, app: AppRow, limit = DELIVERIES_SHOWN): Promise<DeliveryView[]> {
   const rows = await ctx.store.db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
@@ -76,7 +76,7 @@ export async function recentDeliveries(ctx: AppContext, app: AppRow, limit = DEL
  * receiver that dedupes on it takes it), due now, signed, claimed and retried by the delivery
  * workers like any other. Undefined when the app has no such delivery.
  */
-export async function resendDelivery(ctx: AppContext, app: AppRow, deliveryId: string): Promise<string | undefined> {
+export async function resendDelivery(ctx: PlatformContext, app: AppRow, deliveryId: string): Promise<string | undefined> {
   if (!/^[0-9]{1,19}$/.test(deliveryId)) return undefined;
   const original = await ctx.store.db
     .selectFrom('webhook_deliveries as d')
@@ -113,7 +113,7 @@ export interface UsageFigures {
 }
 
 /** The app's charges and caps this period, and the posts it used per day (GET /2/usage/posts's figures). */
-export async function usageFigures(ctx: AppContext, app: AppRow): Promise<UsageFigures> {
+export async function usageFigures(ctx: PlatformContext, app: AppRow): Promise<UsageFigures> {
   const db = ctx.store.db;
   const now = ctx.clock.now();
   const day = periodStart('Daily', now).toISOString();
@@ -159,7 +159,7 @@ export interface RateLimitTable {
 }
 
 /** The limits every app meets (src/platform/rate-limits/table.ts): per app with a bearer token, per person with a user's token. */
-export function rateLimitTable(ctx: AppContext): RateLimitTable {
+export function rateLimitTable(ctx: PlatformContext): RateLimitTable {
   return {
     enforced: ctx.config.platformRateLimits !== 'off',
     defaultLimit: windowText(DEFAULT_LIMIT, true),
@@ -168,7 +168,7 @@ export function rateLimitTable(ctx: AppContext): RateLimitTable {
 }
 
 /** The admin interface's rate_limit faults waiting for this app (each strikes one request with a 429). */
-export async function pendingRateLimitFaults(ctx: AppContext, app: AppRow): Promise<Array<{ id: string; endpoint: string; remaining: number }>> {
+export async function pendingRateLimitFaults(ctx: PlatformContext, app: AppRow): Promise<Array<{ id: string; endpoint: string; remaining: number }>> {
   if (!ctx.faults) return [];
   return (await ctx.faults.list())
     .filter((f) => f.kind === 'rate_limit' && f.app_id === app.id)
@@ -187,7 +187,7 @@ export interface ConnectionView {
 const ALL_CONNECTION_FIELDS = CONNECTION_FIELDS.join(',');
 
 /** The app's open stream connections and its latest closed ones, as GET /2/connections lists them. */
-export async function connectionsOf(ctx: AppContext, app: AppRow): Promise<{ open: ConnectionView[]; closed: ConnectionView[] }> {
+export async function connectionsOf(ctx: PlatformContext, app: AppRow): Promise<{ open: ConnectionView[]; closed: ConnectionView[] }> {
   const list = async (status: 'active' | 'inactive') =>
     ((await getConnectionHistory(ctx, app, { status, max_results: status === 'active' ? '100' : '10', 'connection.fields': ALL_CONNECTION_FIELDS })).data ?? []) as unknown as ConnectionView[];
   const [open, closed] = await Promise.all([list('active'), list('inactive')]);
@@ -195,7 +195,7 @@ export async function connectionsOf(ctx: AppContext, app: AppRow): Promise<{ ope
 }
 
 /** Ends one of the app's open connections as DELETE /2/connections does (ForceDisconnect); false when none is open with that id. */
-export async function disconnect(ctx: AppContext, app: AppRow, uuid: string): Promise<boolean> {
+export async function disconnect(ctx: PlatformContext, app: AppRow, uuid: string): Promise<boolean> {
   if (!/^[0-9a-f-]{36}$/i.test(uuid)) return false;
   const result = await deleteConnectionsByUuids(ctx, app, [uuid]);
   return result.data.successful_kills === 1;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bodyParam, queryParam } from '../auth/flows/request.js';
 import type { AppRow, UserRow } from '../auth/store.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import {
   appsOf,
   createApp,
@@ -69,7 +69,7 @@ const NOTICES: Record<string, string> = {
   ...REGENERABLE,
 };
 
-export async function consolePages(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function consolePages(app: FastifyInstance, ctx: PlatformContext): Promise<void> {
   const config = { webRateLimit: 'developer' };
 
   const signedIn = signedInPerson;

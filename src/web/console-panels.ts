@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { bodyParam, queryParam } from '../auth/flows/request.js';
 import type { AppRow, UserRow } from '../auth/store.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { rateLimitWindowsOf } from '../platform/rate-limits/windows.js';
 import { owned, signedIn } from './console-access.js';
 import {
@@ -70,7 +70,7 @@ function statusOf(d: DeliveryView, webhookValid: boolean): Html {
   return html`Retrying at ${when(r.next_attempt_at)}${http}${why}`;
 }
 
-export async function consolePanels(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function consolePanels(app: FastifyInstance, ctx: PlatformContext): Promise<void> {
   const config = { webRateLimit: 'developer' };
 
   const frame = (o: { user: UserRow; csrf: string; app: AppRow; panel: Panel; title: string; notice?: string; body: Html }) =>

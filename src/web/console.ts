@@ -1,7 +1,7 @@
 import { invalidateBearersOfApp, findLatestOAuth1Token } from '../auth/flows/store.js';
 import { currentAppBearerToken, issueAppBearerToken, issueOAuth1AccessToken } from '../auth/issue.js';
 import type { AppRow, UserRow } from '../auth/store.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { alphanumeric } from '../store/ids.js';
 import type { Tier } from '../store/schema.js';
 import { fromJson, toJson } from '../store/store.js';
@@ -54,18 +54,18 @@ export function validateSettings(input: AppSettings): { ok: true; value: ValidSe
   return { ok: true, value: { name, tier: input.tier as Tier, callbackUrls: urls, signInEnabled: input.signInEnabled } };
 }
 
-export async function appsOf(ctx: AppContext, owner: UserRow): Promise<AppRow[]> {
+export async function appsOf(ctx: PlatformContext, owner: UserRow): Promise<AppRow[]> {
   return ctx.store.db.selectFrom('apps').selectAll().where('owner_user_id', '=', owner.id).orderBy('created_at').orderBy('id').execute();
 }
 
 /** The app, when the person owns it. */
-export async function ownedApp(ctx: AppContext, owner: UserRow, appId: string): Promise<AppRow | undefined> {
+export async function ownedApp(ctx: PlatformContext, owner: UserRow, appId: string): Promise<AppRow | undefined> {
   if (!/^[0-9]{1,19}$/.test(appId)) return undefined;
   return ctx.store.db.selectFrom('apps').selectAll().where('id', '=', appId).where('owner_user_id', '=', owner.id).executeTakeFirst();
 }
 
 /** Creates an app with its keys and its app-only bearer token. */
-export async function createApp(ctx: AppContext, owner: UserRow, settings: ValidSettings): Promise<AppRow> {
+export async function createApp(ctx: PlatformContext, owner: UserRow, settings: ValidSettings): Promise<AppRow> {
   return ctx.store.db.transaction().execute(async (tx) => {
     const app: AppRow = {
       id: ctx.ids.next(),
@@ -86,7 +86,7 @@ export async function createApp(ctx: AppContext, owner: UserRow, settings: Valid
   });
 }
 
-export async function updateApp(ctx: AppContext, app: AppRow, settings: ValidSettings): Promise<void> {
+export async function updateApp(ctx: PlatformContext, app: AppRow, settings: ValidSettings): Promise<void> {
   await ctx.store.db
     .updateTable('apps')
     .set({ name: settings.name, tier: settings.tier, callback_urls: toJson(settings.callbackUrls), sign_in_enabled: settings.signInEnabled ? 1 : 0 })
@@ -106,7 +106,7 @@ export const REGENERABLE: Record<Regenerable, string> = {
  * Regenerates a credential. New consumer keys also end the app-only bearer token (it was obtained
  * with the old keys); a new access token ends the owner's previous ones for this app.
  */
-export async function regenerate(ctx: AppContext, app: AppRow, owner: UserRow, what: Regenerable): Promise<void> {
+export async function regenerate(ctx: PlatformContext, app: AppRow, owner: UserRow, what: Regenerable): Promise<void> {
   const now = ctx.clock.now().toISOString();
   await ctx.store.db.transaction().execute(async (tx) => {
     if (what === 'consumer_keys') {
@@ -130,7 +130,7 @@ export interface AppCredentials {
   callbackUrls: string[];
 }
 
-export async function credentialsOf(ctx: AppContext, app: AppRow, owner: UserRow): Promise<AppCredentials> {
+export async function credentialsOf(ctx: PlatformContext, app: AppRow, owner: UserRow): Promise<AppCredentials> {
   const [bearerToken, access] = await Promise.all([currentAppBearerToken(ctx, ctx.store.db, app.id), findLatestOAuth1Token(ctx.store.db, app.id, owner.id)]);
   return {
     bearerToken,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { html } from './html.js';
 import { page } from './layout.js';
 import { sendHtml } from './respond.js';
@@ -11,7 +11,7 @@ const wantsHtml = (accept: string | undefined) => (accept ?? '').toLowerCase().i
  * GET / on the platform listener: to a browser, a small page saying what Plaza is and where
  * things are; to an API client, the same JSON 404 as any unknown path.
  */
-export async function homePage(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function homePage(app: FastifyInstance, ctx: PlatformContext): Promise<void> {
   app.get('/', { schema: { hide: true }, config: { webHome: true } }, async (request, reply) => {
     if (!wantsHtml(request.headers.accept)) return reply.callNotFound();
     return sendHtml(

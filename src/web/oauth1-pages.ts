@@ -13,7 +13,7 @@ import { tierRefuses } from '../platform/graph/tiers.js';
 import { SUMMONED_ONLY_FROM } from '../platform/posts/rules.js';
 import type { AccessLevel, Tier } from '../store/schema.js';
 import type { UserRow } from '../auth/store.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { checkCredentials } from './accounts.js';
 import { html } from './html.js';
 import { credentialFields, errorSummary, hidden, page } from './layout.js';
@@ -31,7 +31,7 @@ type Mode = 'authorize' | 'authenticate';
 const expired = () =>
   new PageError(400, 'This authorization request is no longer valid', 'The request token is unknown, expired or already used. Go back to the app and start signing in again.');
 
-async function pendingOrFail(ctx: AppContext, token: string | undefined): Promise<PendingAuthorization> {
+async function pendingOrFail(ctx: PlatformContext, token: string | undefined): Promise<PendingAuthorization> {
   if (!token) throw new PageError(400, 'This authorization request is incomplete', 'The oauth_token parameter is missing: the app sent you here with an incomplete link.');
   const pending = await pendingAuthorization(ctx, token);
   if (!pending) throw expired();
@@ -122,7 +122,7 @@ function pinPage(pending: PendingAuthorization, pin: string, user: UserRow) {
   });
 }
 
-export async function oauth1Pages(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function oauth1Pages(app: FastifyInstance, ctx: PlatformContext): Promise<void> {
   const config = { webRateLimit: 'oauth/authorize' };
 
   const finish = (reply: FastifyReply, pending: PendingAuthorization, approval: Approval | undefined, user: UserRow) => {

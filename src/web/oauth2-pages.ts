@@ -3,7 +3,7 @@ import { approveAuthorizeRequest, checkAuthorizeRequest, denialRedirect, type Au
 import { bodyParam, queryParam } from '../auth/flows/request.js';
 import { OAUTH2_SCOPES, scopeName } from '../auth/flows/scopes.js';
 import type { UserRow } from '../auth/store.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { checkCredentials } from './accounts.js';
 import { html } from './html.js';
 import { credentialFields, errorSummary, hidden, page } from './layout.js';
@@ -52,7 +52,7 @@ ${
   });
 }
 
-export async function oauth2Pages(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function oauth2Pages(app: FastifyInstance, ctx: PlatformContext): Promise<void> {
   const config = { webRateLimit: 'oauth2/authorize' };
 
   const checked = async (reply: FastifyReply, input: (name: string) => string | undefined): Promise<AuthorizeRequest | undefined> => {

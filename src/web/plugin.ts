@@ -5,7 +5,7 @@ import { httpsSatisfied } from '../auth/flows/https.js';
 import { bodyParam, clientAddress } from '../auth/flows/request.js';
 import { purposeKey } from '../auth/flows/server-secret.js';
 import { OAUTH_WINDOW_MS } from '../auth/flows/routes.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { FixedWindowRateLimiter, rateLimitHook } from '../http/rate-limit.js';
 import { accountPages } from './account-pages.js';
 import { PLAZA_CSS } from './assets.js';
@@ -44,7 +44,7 @@ const PAGE_HEADERS = {
  * developer console. Server-rendered, usable without JavaScript, CSRF-protected forms
  * (@fastify/csrf-protection: a signed secret cookie, a token in each form), sessions in the store.
  */
-export function webPages(ctx: AppContext) {
+export function webPages(ctx: PlatformContext) {
   return async function pages(app: FastifyInstance): Promise<void> {
     await app.register(cookie, { secret: purposeKey(ctx.config.secretFile, 'cookies').toString('hex') });
     await app.register(csrf, {

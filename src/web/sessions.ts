@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isHttps } from '../auth/flows/https.js';
 import { findUserById, type UserRow } from '../auth/store.js';
 import { hashToken } from '../auth/tokens.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { secretToken } from '../store/ids.js';
 import type { WebSessionTable } from '../store/schema-oauth.js';
 
@@ -28,7 +28,7 @@ export function cookieOptions(request: FastifyRequest) {
   return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: isHttps(request) };
 }
 
-export async function loadSession(ctx: AppContext, request: FastifyRequest): Promise<WebSession | undefined> {
+export async function loadSession(ctx: PlatformContext, request: FastifyRequest): Promise<WebSession | undefined> {
   const token = request.cookies[sessionCookieName(request)];
   if (!token) return undefined;
   const session = await ctx.store.db.selectFrom('web_sessions').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
@@ -38,7 +38,7 @@ export async function loadSession(ctx: AppContext, request: FastifyRequest): Pro
 }
 
 /** Signs a person in: ends the browser's previous session and starts a new one. */
-export async function startSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<WebSession> {
+export async function startSession(ctx: PlatformContext, request: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<WebSession> {
   await endSession(ctx, request, reply);
   const now = ctx.clock.now();
   const token = secretToken(32);
@@ -56,7 +56,7 @@ export async function startSession(ctx: AppContext, request: FastifyRequest, rep
   return request.web;
 }
 
-export async function endSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function endSession(ctx: PlatformContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const name = sessionCookieName(request);
   const token = request.cookies[name];
   if (token) {

@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { followAs, likeAs, personCaller, postAs } from '../admin/person.js';
 import { bodyParam, queryParam } from '../auth/flows/request.js';
 import type { UserRow } from '../auth/store.js';
-import type { AppContext } from '../context.js';
+import type { PlatformContext } from '../platform/context.js';
 import { ProblemError, type Problem } from '../http/problems.js';
 import { parseSelection } from '../platform/expansions.js';
-import { parseTimePage, ALL_TIME } from '../platform/graph/query.js';
+import { parseTimePage } from '../platform/graph/query.js';
+import { ALL_TIME } from '../platform/timelines/store.js';
 import { likesOf } from '../platform/likes/store.js';
 import { MAX_POST_LENGTH } from '../platform/posts/rules.js';
 import { lookupPosts, postExpansions } from '../platform/posts/service.js';
@@ -80,7 +81,7 @@ interface Timeline {
   nextToken?: string;
 }
 
-async function readTimeline(ctx: AppContext, user: UserRow, pageToken: string | undefined): Promise<Timeline> {
+async function readTimeline(ctx: PlatformContext, user: UserRow, pageToken: string | undefined): Promise<Timeline> {
   const caller = await personCaller(ctx, user.id);
   const request = {
     selection: parseSelection(ctx, TIMELINE_SELECTION, postExpansions),
@@ -96,7 +97,7 @@ async function readTimeline(ctx: AppContext, user: UserRow, pageToken: string | 
 }
 
 /** Accounts the person does not follow yet, for the "who to follow" list. */
-async function suggestions(ctx: AppContext, user: UserRow): Promise<UserRow[]> {
+async function suggestions(ctx: PlatformContext, user: UserRow): Promise<UserRow[]> {
   return ctx.store.db
     .selectFrom('users')
     .selectAll()
@@ -161,7 +162,7 @@ ${hidden('_csrf', o.csrf)}${c.replyTo ? hidden('reply_to', c.replyTo) : ''}${c.q
 </form>`;
 }
 
-export async function timelinePages(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function timelinePages(app: FastifyInstance, ctx: PlatformContext): Promise<void> {
   const config = { webRateLimit: 'home' };
 
   const signedIn = (request: FastifyRequest, reply: FastifyReply): UserRow | undefined => {

@@ -10,6 +10,7 @@ import { eventually } from '../support/wait.js';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
 import { chromiumMissing, createTestApp, FormClient, formsOf, launchChromium } from './support.js';
 import { fixtures } from '../support/fixtures.js';
+import type { FaultBook } from '../../src/admin/faults.js';
 
 /**
  * The developer console's panels of an app (issue #17 "The developer console"): webhook
@@ -119,7 +120,7 @@ test('usage in Chromium: "the rate-limit and usage figures" of a pay-per-use app
   assert.equal(read.status, 200, read.text);
   await eventually(async () => (await db().selectFrom('usage_ledger').select('id').where('app_id', '=', app.id).executeTakeFirst()) ?? false, 'the charge in the ledger');
   const ledger = await db().selectFrom('usage_ledger').selectAll().where('app_id', '=', app.id).execute();
-  const fault = (await plaza.ctx.faults!.add({ kind: 'rate_limit', app_id: app.id, endpoint: 'GET /2/posts/{id}', count: 2 })) as { id: string };
+  const fault = (await (plaza.ctx.faults as FaultBook).add({ kind: 'rate_limit', app_id: app.id, endpoint: 'GET /2/posts/{id}', count: 2 })) as { id: string };
 
   const page = await signedInPage();
   await page.goto(`${plaza.urls.base_url}/developer/apps/${app.id}`);
@@ -138,7 +139,7 @@ test('usage in Chromium: "the rate-limit and usage figures" of a pay-per-use app
   assert.match((await faults.getByRole('row', { name: new RegExp(fault.id) }).textContent())!, /2$/);
   await page.screenshot({ path: `${SHOTS}/console-usage.png`, fullPage: true });
   await page.close();
-  await plaza.ctx.faults!.clear(fault.id);
+  await (plaza.ctx.faults as FaultBook).clear(fault.id);
 });
 
 test('usage in Chromium: "per route the app has used, the limit, the remaining requests and the reset time of the current window", read without spending any', { skip }, async () => {

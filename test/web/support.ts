@@ -173,7 +173,7 @@ export async function startCallbackServer(): Promise<CallbackServer> {
 
 /** An app made through the console's own rules, owned by a demo user. */
 export async function createTestApp(
-  plaza: { ctx: import('../../src/context.js').AppContext },
+  plaza: { ctx: import('../../src/platform/context.js').PlatformContext },
   ownerId: string,
   settings: { name?: string; tier?: import('../../src/store/schema.js').Tier; callbackUrls?: string[]; signInEnabled?: boolean } = {},
 ) {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../../platform/context.js';
 import type { DbOrTx } from '../../store/store.js';
 import { AdsError, type AdsErrorItem } from '../http/errors.js';
 import { parseIsoTime, wireTime } from '../http/time.js';
@@ -175,7 +175,7 @@ export const batchRequestEcho = echoOf;
  * Applies a checked batch to one list: in request order, Update adds (or renews) each
  * identifier with its expiry and the user it matches, Delete removes it. Returns the records applied.
  */
-export async function applyUserBatch(ctx: AppContext, db: DbOrTx, listId: string, batch: ParsedBatch): Promise<number> {
+export async function applyUserBatch(ctx: PlatformContext, db: DbOrTx, listId: string, batch: ParsedBatch): Promise<number> {
   const match = await matchUsers(ctx, db);
   // The last operation on an identifier decides it: later ones replace earlier ones, in request
   // order. Per key type, digest -> expiry, or null for a Delete. Keyed by the parsed strings
@@ -228,7 +228,7 @@ export function identifierBytes(type: string, value: string): Buffer {
  * limits to split), and each value becomes its bytes in SQL, as identifierBytes says. `users`
  * holds '' where the identifier matches nobody.
  */
-async function upsertIdentifiers(ctx: AppContext, db: DbOrTx, listId: string, type: string, hashes: string[], users: string[], expiries: string[]): Promise<void> {
+async function upsertIdentifiers(ctx: PlatformContext, db: DbOrTx, listId: string, type: string, hashes: string[], users: string[], expiries: string[]): Promise<void> {
   const unhashed = type === UNHASHED_KEY;
   let rows;
   if (ctx.store.dialect === 'postgres') {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../../platform/context.js';
 import type { DbOrTx } from '../../store/store.js';
 
 /**
@@ -36,7 +36,7 @@ const cached = new WeakMap<object, { generation: string; index: UserIndex }>();
  * The digests of every user's identifiers. On SQLite it is kept while neither users nor phone
  * numbers were written; on PostgreSQL (other processes write unseen) it is built per batch.
  */
-async function userIndex(ctx: Pick<AppContext, 'store'>, db: DbOrTx): Promise<UserIndex> {
+async function userIndex(ctx: Pick<PlatformContext, 'store'>, db: DbOrTx): Promise<UserIndex> {
   const generation = ctx.store.tableGeneration('users', 'user_phone_numbers');
   const kept = cached.get(ctx.store);
   if (generation !== undefined && kept?.generation === generation) return kept.index;
@@ -65,7 +65,7 @@ async function userIndex(ctx: Pick<AppContext, 'store'>, db: DbOrTx): Promise<Us
 }
 
 /** Finds the user each (type, digest) names; unmatched ones are absent. */
-export async function matchUsers(ctx: Pick<AppContext, 'store'>, db: DbOrTx): Promise<(type: string, hash: string) => string | undefined> {
+export async function matchUsers(ctx: Pick<PlatformContext, 'store'>, db: DbOrTx): Promise<(type: string, hash: string) => string | undefined> {
   const index = await userIndex(ctx, db);
   return (type, hash) => index.get(type)?.get(hash)?.[0];
 }

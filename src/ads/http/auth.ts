@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { verifyOAuth1UserContext } from '../../auth/authenticate.js';
 import type { AppRow, UserRow } from '../../auth/store.js';
-import type { AppContext } from '../../context.js';
+import type { CoreContext } from '../../context.js';
 import type { AccessLevel } from '../../store/schema.js';
 import { AdsError } from './errors.js';
 
@@ -17,7 +17,7 @@ export interface AdsCaller {
 }
 
 /** The signed user, or 401 UNAUTHORIZED_ACCESS for anything else (no header, bearer tokens, bad signatures). */
-export async function authenticateAds(ctx: AppContext, request: FastifyRequest): Promise<AdsCaller> {
+export async function authenticateAds(ctx: CoreContext, request: FastifyRequest): Promise<AdsCaller> {
   const header = request.headers.authorization;
   if (!header || !/^OAuth\s+/i.test(header)) throw AdsError.unauthorized();
   const result = await verifyOAuth1UserContext(ctx, request);

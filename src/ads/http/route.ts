@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../../platform/context.js';
 import type { Listener } from '../../http/server.js';
 import type { AdsEnvironmentName } from '../../store/schema-ads.js';
 import type { DbOrTx } from '../../store/store.js';
@@ -104,7 +104,7 @@ export function adsRouteTable(app: object): readonly AdsRouteEntry[] {
 export class AdsRoutes {
   constructor(
     readonly app: Listener,
-    readonly ctx: AppContext,
+    readonly ctx: PlatformContext,
     readonly env: AdsEnvironmentName,
     readonly limiter: AdsRateLimiter,
   ) {}

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../../platform/context.js';
 import { duskScene } from '../../platform/media/png.js';
 import { platformBaseUrl } from '../../platform/media/public-url.js';
 import { storeMediaBytes } from '../../platform/media/service.js';
@@ -42,7 +42,7 @@ export function demoMp4(width: number, height: number, durationMs: number): Buff
  * uploads: a picture and a 16:9 promo video, which is PREROLL account media too), a website card
  * showing the image, and a promoted-only post carrying the card, promoted by `lineItemId`.
  */
-export async function seedAdsCreatives(ctx: AppContext, tx: DbOrTx, actor: AdsActor, account: AccountRow, user: UserTable, lineItemId: string): Promise<void> {
+export async function seedAdsCreatives(ctx: PlatformContext, tx: DbOrTx, actor: AdsActor, account: AccountRow, user: UserTable, lineItemId: string): Promise<void> {
   const baseUrl = platformBaseUrl(ctx);
   const own = (type: MediaTable['type']) =>
     tx.selectFrom('media').selectAll().where('owner_user_id', '=', user.id).where('type', '=', type).orderBy('created_at').orderBy('id').executeTakeFirst();

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../../platform/context.js';
 import { startPolledJob, type PolledJob } from '../../polled-job.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
 import type { AccountRow, AdsActor } from '../actor.js';
@@ -110,7 +110,7 @@ export function listScheduled(db: DbOrTx, account: AccountRow, kind: PostKind, p
  * posted as POST accounts/:account_id/post would post it, in one transaction. A post that can no
  * longer be made (its card or media deleted, the advertiser gone) becomes FAILED.
  */
-export async function publishDueScheduledPosts(ctx: AppContext): Promise<number> {
+export async function publishDueScheduledPosts(ctx: PlatformContext): Promise<number> {
   const due = await dueScheduled(ctx.store.db, ctx.clock.now().toISOString(), 50);
   let published = 0;
   for (const row of due) {
@@ -144,6 +144,6 @@ export async function publishDueScheduledPosts(ctx: AppContext): Promise<number>
 }
 
 /** Publishes due scheduled posts as the clock reaches them: polled, one run at a time. */
-export function startScheduledPublisher(ctx: AppContext, pollMs = 1_000): PolledJob {
+export function startScheduledPublisher(ctx: PlatformContext, pollMs = 1_000): PolledJob {
   return startPolledJob(ctx, 'publishing scheduled posts failed', () => publishDueScheduledPosts(ctx), pollMs);
 }

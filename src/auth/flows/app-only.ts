@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { wallClock } from '../../clock.js';
-import type { AppContext } from '../../context.js';
+import type { CoreContext } from '../../context.js';
 import { isFormBody, oauth1NonceRecorder, requestUrl } from '../authenticate.js';
 import { currentAppBearerToken, issueAppBearerToken } from '../issue.js';
 import { OAuth1Error, verifyOAuth1Request } from '../oauth1.js';
@@ -24,7 +24,7 @@ export function sameSecret(given: string, expected: string): boolean {
 }
 
 /** The app whose consumer key and secret are in the Basic header. */
-async function appFromBasic(ctx: AppContext, request: FastifyRequest): Promise<AppRow | undefined> {
+async function appFromBasic(ctx: CoreContext, request: FastifyRequest): Promise<AppRow | undefined> {
   const basic = basicCredentials(request);
   if (!basic) return undefined;
   const app = await findAppByConsumerKey(ctx.store.db, basic.id);
@@ -32,7 +32,7 @@ async function appFromBasic(ctx: AppContext, request: FastifyRequest): Promise<A
 }
 
 /** POST /oauth2/token with grant_type=client_credentials. */
-export async function obtainAppBearerToken(ctx: AppContext, request: FastifyRequest): Promise<string> {
+export async function obtainAppBearerToken(ctx: CoreContext, request: FastifyRequest): Promise<string> {
   const app = await appFromBasic(ctx, request);
   if (!app || param(request, 'grant_type') !== 'client_credentials') throw legacy.unableToVerify();
   return ctx.store.db.transaction().execute(async (tx) => (await currentAppBearerToken(ctx, tx, app.id)) ?? issueAppBearerToken(ctx, tx, app.id));
@@ -42,7 +42,7 @@ export async function obtainAppBearerToken(ctx: AppContext, request: FastifyRequ
  * The app presenting itself to invalidate_token: by its consumer key and secret (Basic), or by an
  * OAuth 1.0a signature of its consumer key (the platform's current documentation signs it).
  */
-async function appForInvalidation(ctx: AppContext, request: FastifyRequest): Promise<AppRow | undefined> {
+async function appForInvalidation(ctx: CoreContext, request: FastifyRequest): Promise<AppRow | undefined> {
   if (/^Basic\s/i.test(request.headers.authorization ?? '')) return appFromBasic(ctx, request);
   const db = ctx.store.db;
   const now = ctx.clock.now();
@@ -73,7 +73,7 @@ async function appForInvalidation(ctx: AppContext, request: FastifyRequest): Pro
 }
 
 /** POST /oauth2/invalidate_token: answers the invalidated token. */
-export async function invalidateAppBearerToken(ctx: AppContext, request: FastifyRequest): Promise<string> {
+export async function invalidateAppBearerToken(ctx: CoreContext, request: FastifyRequest): Promise<string> {
   const app = await appForInvalidation(ctx, request);
   const given = param(request, 'access_token');
   if (!app || !given) throw legacy.unableToVerify();

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { CoreContext } from '../../context.js';
 
 /** True when the client reached Plaza over HTTPS, directly or through a proxy that says so. */
 export function isHttps(request: FastifyRequest): boolean {
@@ -12,6 +12,6 @@ export function isHttps(request: FastifyRequest): boolean {
  * Spec 000: "All OAuth 1.0a authorization steps require HTTPS." Plaza holds every OAuth step and
  * page to it; development mode (the local demo's default) lets plain http through.
  */
-export function httpsSatisfied(ctx: AppContext, request: FastifyRequest): boolean {
+export function httpsSatisfied(ctx: CoreContext, request: FastifyRequest): boolean {
   return ctx.config.development || isHttps(request);
 }

@@ -1,7 +1,7 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { wallClock } from '../../clock.js';
-import type { AppContext } from '../../context.js';
+import type { CoreContext } from '../../context.js';
 import { appendEvent } from '../../events/log.js';
 import { alphanumeric } from '../../store/ids.js';
 import type { AccessLevel } from '../../store/schema.js';
@@ -71,7 +71,7 @@ interface FlowVerification {
  * with the same value is left out of the base string first, and kept on a second try for clients
  * that sign it twice, as RFC 5849 §3.4.1.3.1 reads.
  */
-async function verifyFlowRequest(ctx: AppContext, request: FastifyRequest, kind: 'consumer' | 'request-token'): Promise<FlowVerification> {
+async function verifyFlowRequest(ctx: CoreContext, request: FastifyRequest, kind: 'consumer' | 'request-token'): Promise<FlowVerification> {
   const db = ctx.store.db;
   const now = ctx.clock.now();
   const body = isFormBody(request) ? (request.body as Record<string, string | string[]>) : undefined;
@@ -168,7 +168,7 @@ const ACCESS_TYPES: Record<string, AccessLevel> = { read: 'read', write: 'read-w
 const DEFAULT_ACCESS_LEVEL: AccessLevel = 'read-write-directmessages';
 
 /** Step 1: POST /oauth/request_token. */
-export async function createRequestToken(ctx: AppContext, request: FastifyRequest): Promise<{ token: string; secret: string }> {
+export async function createRequestToken(ctx: CoreContext, request: FastifyRequest): Promise<{ token: string; secret: string }> {
   const { params, app } = await verifyFlowRequest(ctx, request, 'consumer');
   const callback = params.callback ?? param(request, 'oauth_callback');
   if (!callback) {
@@ -208,7 +208,7 @@ export interface PendingAuthorization {
 }
 
 /** Step 2: a request token the person can still approve or deny; undefined when it is not (any more). */
-export async function pendingAuthorization(ctx: AppContext, token: string): Promise<PendingAuthorization | undefined> {
+export async function pendingAuthorization(ctx: CoreContext, token: string): Promise<PendingAuthorization | undefined> {
   const row = await findRequestToken(ctx.store.db, token);
   if (!row || row.authorized_at || row.denied_at || row.used_at || row.expires_at <= ctx.clock.now().toISOString()) return undefined;
   const app = await findAppById(ctx.store.db, row.app_id);
@@ -216,7 +216,7 @@ export async function pendingAuthorization(ctx: AppContext, token: string): Prom
 }
 
 /** True when the person already granted the app at least the access this request asks for. */
-export async function alreadyGranted(ctx: AppContext, pending: PendingAuthorization, userId: string): Promise<boolean> {
+export async function alreadyGranted(ctx: CoreContext, pending: PendingAuthorization, userId: string): Promise<boolean> {
   const granted = await findOAuth1AccessLevel(ctx.store.db, pending.app.id, userId);
   return granted !== undefined && accessLevelCovers(granted, pending.requestToken.access_level);
 }
@@ -224,7 +224,7 @@ export async function alreadyGranted(ctx: AppContext, pending: PendingAuthorizat
 export type Approval = { kind: 'redirect'; location: string } | { kind: 'pin'; pin: string };
 
 /** Step 2, approved: the verifier goes back to the app by the callback, or to the person as a PIN. */
-export async function approveRequestToken(ctx: AppContext, pending: PendingAuthorization, user: UserRow): Promise<Approval | undefined> {
+export async function approveRequestToken(ctx: CoreContext, pending: PendingAuthorization, user: UserRow): Promise<Approval | undefined> {
   const oob = pending.requestToken.callback === 'oob';
   const verifier = oob ? String(randomInt(0, 10_000_000)).padStart(7, '0') : alphanumeric(32);
   const done = await authorizeRequestToken(ctx.store.db, pending.requestToken.token, user.id, hashToken(verifier), ctx.clock.now().toISOString());
@@ -237,7 +237,7 @@ export async function approveRequestToken(ctx: AppContext, pending: PendingAutho
 }
 
 /** Step 2, denied: the app learns it by `?denied=<request token>` on its callback (nothing in PIN mode). */
-export async function denyAuthorization(ctx: AppContext, pending: PendingAuthorization): Promise<string | undefined> {
+export async function denyAuthorization(ctx: CoreContext, pending: PendingAuthorization): Promise<string | undefined> {
   await denyRequestToken(ctx.store.db, pending.requestToken.token, ctx.clock.now().toISOString());
   if (pending.requestToken.callback === 'oob') return undefined;
   const location = new URL(pending.requestToken.callback);
@@ -253,7 +253,7 @@ export interface AccessTokenResult {
 }
 
 /** Step 3: POST /oauth/access_token. */
-export async function exchangeRequestToken(ctx: AppContext, request: FastifyRequest): Promise<AccessTokenResult> {
+export async function exchangeRequestToken(ctx: CoreContext, request: FastifyRequest): Promise<AccessTokenResult> {
   const { params, app, requestToken } = await verifyFlowRequest(ctx, request, 'request-token');
   // Spec 000: oauth_token "must equal the token from step 1". The signing token is looked up among
   // this app's request tokens only; one named again in the body must be the same.
@@ -286,7 +286,7 @@ export async function exchangeRequestToken(ctx: AppContext, request: FastifyRequ
 }
 
 /** POST /1.1/oauth/invalidate_token: the access token that signs the request stops working everywhere. */
-export async function invalidateAccessToken(ctx: AppContext, request: FastifyRequest): Promise<string> {
+export async function invalidateAccessToken(ctx: CoreContext, request: FastifyRequest): Promise<string> {
   const result = await verifyOAuth1UserContext(ctx, request);
   if (!result.ok) {
     request.log.info({ reason: result.reason }, 'OAuth 1.0a verification failed');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { CoreContext } from '../../context.js';
 import { appendEvent } from '../../events/log.js';
 import { secretToken } from '../../store/ids.js';
 import type { DbOrTx } from '../../store/store.js';
@@ -56,7 +56,7 @@ export type AuthorizeCheck =
   | { ok: false; redirect: string };
 
 /** Checks the parameters of GET /i/oauth2/authorize (and of the consent form sent back). */
-export async function checkAuthorizeRequest(ctx: AppContext, input: (name: string) => string | undefined): Promise<AuthorizeCheck> {
+export async function checkAuthorizeRequest(ctx: CoreContext, input: (name: string) => string | undefined): Promise<AuthorizeCheck> {
   const clientId = input('client_id');
   if (!clientId) return { ok: false, page: 'The client_id parameter is missing: the app sent you here with an incomplete link.' };
   const app = await ctx.store.db.selectFrom('apps').selectAll().where('client_id', '=', clientId).executeTakeFirst();
@@ -109,7 +109,7 @@ export function denialRedirect(request: AuthorizeRequest): string {
 }
 
 /** The person said yes: a 30-second, single-use code on the redirect_uri, with the state. */
-export async function approveAuthorizeRequest(ctx: AppContext, request: AuthorizeRequest, userId: string): Promise<string> {
+export async function approveAuthorizeRequest(ctx: CoreContext, request: AuthorizeRequest, userId: string): Promise<string> {
   const now = ctx.clock.now();
   const code = secretToken(48);
   await ctx.store.db.transaction().execute(async (tx) => {
@@ -147,7 +147,7 @@ export async function approveAuthorizeRequest(ctx: AppContext, request: Authoriz
  * The client at the token and revoke endpoints: confidential clients authenticate with Basic
  * client_id:client_secret (or client_secret in the body); public clients name their client_id.
  */
-async function authenticateClient(ctx: AppContext, request: FastifyRequest): Promise<AppRow> {
+async function authenticateClient(ctx: CoreContext, request: FastifyRequest): Promise<AppRow> {
   const basic = basicCredentials(request);
   const bodyId = param(request, 'client_id');
   const bodySecret = param(request, 'client_secret');
@@ -182,7 +182,7 @@ export interface TokenResponse {
 }
 
 /** POST /2/oauth2/token: authorization_code (with PKCE) and refresh_token are the only grants. */
-export async function tokenEndpoint(ctx: AppContext, request: FastifyRequest): Promise<TokenResponse> {
+export async function tokenEndpoint(ctx: CoreContext, request: FastifyRequest): Promise<TokenResponse> {
   const app = await authenticateClient(ctx, request);
   const grantType = required(request, 'grant_type');
   if (grantType === 'authorization_code') return exchangeCode(ctx, request, app);
@@ -194,7 +194,7 @@ function challengeOf(verifier: string, method: 'S256' | 'plain'): string {
   return method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
 }
 
-async function exchangeCode(ctx: AppContext, request: FastifyRequest, app: AppRow): Promise<TokenResponse> {
+async function exchangeCode(ctx: CoreContext, request: FastifyRequest, app: AppRow): Promise<TokenResponse> {
   const code = required(request, 'code');
   const redirectUri = required(request, 'redirect_uri');
   const verifier = required(request, 'code_verifier');
@@ -220,7 +220,7 @@ async function exchangeCode(ctx: AppContext, request: FastifyRequest, app: AppRo
   });
 }
 
-async function refresh(ctx: AppContext, request: FastifyRequest, app: AppRow): Promise<TokenResponse> {
+async function refresh(ctx: CoreContext, request: FastifyRequest, app: AppRow): Promise<TokenResponse> {
   const refreshToken = required(request, 'refresh_token');
   const invalid = () => new OAuth2Error(400, 'invalid_request', 'Value passed for the token was invalid.');
   const tokenHash = hashToken(refreshToken);
@@ -241,7 +241,7 @@ async function refresh(ctx: AppContext, request: FastifyRequest, app: AppRow): P
   });
 }
 
-async function issueUnderGrant(ctx: AppContext, tx: DbOrTx, grantId: string, appId: string, userId: string, scopes: string[], dialect: ScopeDialect): Promise<TokenResponse> {
+async function issueUnderGrant(ctx: CoreContext, tx: DbOrTx, grantId: string, appId: string, userId: string, scopes: string[], dialect: ScopeDialect): Promise<TokenResponse> {
   const issued = await issueOAuth2Tokens(ctx, tx, appId, userId, scopes);
   await linkTokensToGrant(tx, grantId, [issued.accessToken, issued.refreshToken].filter((t): t is string => !!t).map(hashToken));
   return {
@@ -254,7 +254,7 @@ async function issueUnderGrant(ctx: AppContext, tx: DbOrTx, grantId: string, app
 }
 
 /** POST /2/oauth2/revoke: an access token stops working; a refresh token ends its whole grant. */
-export async function revokeEndpoint(ctx: AppContext, request: FastifyRequest): Promise<{ revoked: true }> {
+export async function revokeEndpoint(ctx: CoreContext, request: FastifyRequest): Promise<{ revoked: true }> {
   const app = await authenticateClient(ctx, request);
   const token = required(request, 'token');
   const hint = required(request, 'token_type_hint');

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { CoreContext } from '../../context.js';
 import { sendProblem } from '../../http/platform-errors.js';
 import { ProblemError } from '../../http/problems.js';
 import { FixedWindowRateLimiter, rateLimitHook, type RateLimitRule } from '../../http/rate-limit.js';
@@ -39,7 +39,7 @@ export function rateLimitKey(request: FastifyRequest): string {
  * invalidate_token; OAuth 2.0 app-only token and invalidate_token; OAuth 2.0 user token and
  * revoke. Each is rate limited (with the x-rate-limit headers) and held to HTTPS.
  */
-export function oauthTokenRoutes(ctx: AppContext) {
+export function oauthTokenRoutes(ctx: CoreContext) {
   return async function routes(app: FastifyInstance): Promise<void> {
     const limiter = new FixedWindowRateLimiter(ctx.clock);
 

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 
 /**
  * The per-webhook Account Activity replay was deprecated on Mar 25, 2026 at 12:00 PM ET (spec 000
@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.js';
 export const REPLAY_DEPRECATED_AT = new Date('2026-03-25T16:00:00.000Z');
 
 /** RFC 9745 `Deprecation` (an `@`-prefixed Unix time) and the successor link, once deprecated. */
-export function replayDeprecation(ctx: AppContext): Record<string, string> {
+export function replayDeprecation(ctx: PlatformContext): Record<string, string> {
   if (ctx.clock.now().getTime() < REPLAY_DEPRECATED_AT.getTime()) return {};
   return {
     deprecation: `@${Math.floor(REPLAY_DEPRECATED_AT.getTime() / 1000)}`,

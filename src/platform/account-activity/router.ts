@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { EventRow } from '../../events/log.js';
 import { registerWebhookRouter } from '../../events/webhook-routers.js';
 import { selectFields } from '../../http/fields.js';
@@ -19,13 +19,13 @@ type Delivery = { userId: string; body: Record<string, unknown> };
 const ms = (iso: string) => String(Date.parse(iso));
 
 /** A post as the Account Activity payloads carry it: the full wire object. */
-async function wirePost(ctx: AppContext, db: DbOrTx, id: string): Promise<Record<string, unknown> | undefined> {
+async function wirePost(ctx: PlatformContext, db: DbOrTx, id: string): Promise<Record<string, unknown> | undefined> {
   const [row] = await findPostsAnyState(db, [id]);
   // The lead's renderer will replace this converter call (all fields, as post.create's payload).
   return row ? (selectFields(postDeclaration, row, new Set(Object.keys(postDeclaration.fields)), { now: ctx.clock.now() }) as Record<string, unknown>) : undefined;
 }
 
-export async function deliveriesFor(ctx: AppContext, db: DbOrTx, event: EventRow): Promise<Delivery[]> {
+export async function deliveriesFor(ctx: PlatformContext, db: DbOrTx, event: EventRow): Promise<Delivery[]> {
   const p = JSON.parse(event.payload) as any;
   const to = (userIds: Array<string | undefined | null>, body: Record<string, unknown>): Delivery[] =>
     [...new Set(userIds.filter((u): u is string => typeof u === 'string' && u !== ''))].map((userId) => ({ userId, body: { for_user_id: userId, ...body } }));
@@ -79,7 +79,7 @@ export async function deliveriesFor(ctx: AppContext, db: DbOrTx, event: EventRow
   }
 }
 
-async function usersOf(ctx: AppContext, db: DbOrTx, ids: string[]) {
+async function usersOf(ctx: PlatformContext, db: DbOrTx, ids: string[]) {
   const rows = await findUsersByIds(db, ids);
   return ids.map((id) => {
     const row = rows.find((r) => r.id === id);
@@ -88,7 +88,7 @@ async function usersOf(ctx: AppContext, db: DbOrTx, ids: string[]) {
 }
 
 /** The Account Activity router: one delivery per (subscribed webhook, concerned user). */
-export async function accountActivityRouter(ctx: AppContext, db: DbOrTx, event: EventRow) {
+export async function accountActivityRouter(ctx: PlatformContext, db: DbOrTx, event: EventRow) {
   const deliveries = await deliveriesFor(ctx, db, event);
   if (deliveries.length === 0) return [];
   const subs = await subscribedWebhooks(db, deliveries.map((d) => d.userId));

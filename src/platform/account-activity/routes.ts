@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { startReplay } from '../../events/replay.js';
 import { callerOf, userCallerOf } from '../route-auth.js';
@@ -12,7 +12,7 @@ const UserId = Type.String({ pattern: '^[0-9]{1,19}$', description: 'A user id.'
 const Subscribed = Type.Object({ data: Type.Object({ subscribed: Type.Boolean() }) });
 const tags = ['Account Activity'];
 
-export async function accountActivityRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function accountActivityRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.post(
     '/2/account_activity/webhooks/:webhook_id/subscriptions/all',
     {

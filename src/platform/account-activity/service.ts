@@ -1,6 +1,6 @@
 import type { UserCaller } from '../../auth/authenticate.js';
 import type { AppRow } from '../../auth/store.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import type { Tier } from '../../store/schema.js';
@@ -20,7 +20,7 @@ export const PROVISIONED_SUBSCRIPTIONS: Record<Tier, number> = { free: 1, basic:
 /** OAuth 2.0 scopes a user token needs to subscribe; dm.read in addition brings direct-message events. */
 export const SUBSCRIBE_SCOPES = ['users.read', 'post.read'];
 
-async function webhookOf(ctx: AppContext, app: AppRow, id: string): Promise<WebhookRow> {
+async function webhookOf(ctx: PlatformContext, app: AppRow, id: string): Promise<WebhookRow> {
   const row = await findWebhookOfApp(ctx.store.db, app.id, id);
   if (!row) throw invalidParameter(ctx.problems, 'webhook_id', [id], `WebhookIdInvalid: no webhook with id [${id}] belongs to this app`);
   return row;
@@ -32,7 +32,7 @@ function readsDirectMessages(caller: UserCaller): boolean {
   return caller.scopes.has('dm.read');
 }
 
-function requireScopes(ctx: AppContext, caller: UserCaller): void {
+function requireScopes(ctx: PlatformContext, caller: UserCaller): void {
   if (caller.kind !== 'oauth2') return;
   const missing = SUBSCRIBE_SCOPES.filter((s) => !caller.scopes.has(s));
   if (missing.length > 0) {
@@ -42,7 +42,7 @@ function requireScopes(ctx: AppContext, caller: UserCaller): void {
 }
 
 /** POST /2/account_activity/webhooks/{webhook_id}/subscriptions/all: the caller subscribes. */
-export async function subscribe(ctx: AppContext, caller: UserCaller, webhookId: string) {
+export async function subscribe(ctx: PlatformContext, caller: UserCaller, webhookId: string) {
   const webhook = await webhookOf(ctx, caller.app, webhookId);
   requireScopes(ctx, caller);
   if (webhook.valid !== 1) {
@@ -68,20 +68,20 @@ export async function subscribe(ctx: AppContext, caller: UserCaller, webhookId: 
 }
 
 /** GET /2/account_activity/webhooks/{webhook_id}/subscriptions/all: is the caller subscribed? */
-export async function checkSubscription(ctx: AppContext, caller: UserCaller, webhookId: string) {
+export async function checkSubscription(ctx: PlatformContext, caller: UserCaller, webhookId: string) {
   await webhookOf(ctx, caller.app, webhookId);
   return { data: { subscribed: (await findSubscription(ctx.store.db, webhookId, caller.user.id)) !== undefined } };
 }
 
 /** GET .../subscriptions/all/list (app-only). */
-export async function listWebhookSubscriptions(ctx: AppContext, app: AppRow, webhookId: string) {
+export async function listWebhookSubscriptions(ctx: PlatformContext, app: AppRow, webhookId: string) {
   const webhook = await webhookOf(ctx, app, webhookId);
   const rows = await listSubscriptions(ctx.store.db, webhookId);
   return { data: { application_id: app.id, webhook_id: webhook.id, webhook_url: webhook.url, subscriptions: rows.map((r) => ({ user_id: r.user_id })) } };
 }
 
 /** DELETE .../subscriptions/{user_id}/all: the app, or the user themself, ends a subscription. */
-export async function unsubscribe(ctx: AppContext, app: AppRow, callerUserId: string | undefined, webhookId: string, userId: string) {
+export async function unsubscribe(ctx: PlatformContext, app: AppRow, callerUserId: string | undefined, webhookId: string, userId: string) {
   await webhookOf(ctx, app, webhookId);
   if (callerUserId !== undefined && callerUserId !== userId) {
     throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `A user token may only end its own user's subscription, not user [${userId}]'s.`));
@@ -93,7 +93,7 @@ export async function unsubscribe(ctx: AppContext, app: AppRow, callerUserId: st
 }
 
 /** GET /2/account_activity/subscriptions/count (app-only): every value a string, as the reference says. */
-export async function subscriptionCount(ctx: AppContext, app: AppRow) {
+export async function subscriptionCount(ctx: PlatformContext, app: AppRow) {
   const counts = await countSubscriptionsOfApp(ctx.store.db, app.id);
   return {
     data: {

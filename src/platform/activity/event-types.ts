@@ -15,6 +15,10 @@ export interface LoggedEvent {
   created_at: string;
 }
 
+export function parseLogged(row: { seq: number | string; id: string; type: string; subject: string; payload: string; created_at: string }): LoggedEvent {
+  return { seq: Number(row.seq), id: row.id, type: row.type, subject: row.subject, payload: JSON.parse(row.payload), created_at: row.created_at };
+}
+
 export type Direction = 'sent' | 'received';
 
 export interface ActivityFilter {

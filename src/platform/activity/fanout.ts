@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { DbOrTx } from '../../store/store.js';
 import { eventUser } from '../graph/render.js';
 import { findUsersByIds } from '../users/store.js';
@@ -16,10 +16,6 @@ export interface ActivityDelivery {
   event: LoggedEvent;
   subscription: ActivitySubscriptionRow;
   body: { data: Record<string, unknown> };
-}
-
-export function parseLogged(row: { seq: number | string; id: string; type: string; subject: string; payload: string; created_at: string }): LoggedEvent {
-  return { seq: Number(row.seq), id: row.id, type: row.type, subject: row.subject, payload: JSON.parse(row.payload), created_at: row.created_at };
 }
 
 /** The activity types (their names) that read any of these entries. */
@@ -54,7 +50,7 @@ async function lookupsFor(db: DbOrTx, events: readonly LoggedEvent[], subs: read
  * The deliveries of a batch of entries to a set of subscriptions, in log order. Each envelope is
  * built once per (entry, subscription), whatever number of connections then carry it.
  */
-export async function matchDeliveries(ctx: AppContext, db: DbOrTx, events: readonly LoggedEvent[], subs: readonly ActivitySubscriptionRow[]): Promise<ActivityDelivery[]> {
+export async function matchDeliveries(ctx: PlatformContext, db: DbOrTx, events: readonly LoggedEvent[], subs: readonly ActivitySubscriptionRow[]): Promise<ActivityDelivery[]> {
   if (events.length === 0 || subs.length === 0) return [];
   const byType = new Map<string, ActivitySubscriptionRow[]>();
   for (const s of subs) byType.set(s.canonical_type, [...(byType.get(s.canonical_type) ?? []), s]);

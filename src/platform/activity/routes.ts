@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 // Registers the router that sends the events of subscriptions with a webhook_id to that webhook.
 import '../../events/activity-router.js';
 import type { Listener } from '../../http/server.js';
@@ -34,7 +34,7 @@ const TotalMeta = Type.Object({ total_subscriptions: Type.Integer() });
 const appOrUser = { schemes: ['app', 'user'] as ('app' | 'user')[] };
 const tags = ['Account Activity'];
 
-export async function activityRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function activityRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   // Before the listener waits for its connections to end: streams end themselves, saying why.
   app.addHook('preClose', async () => ctx.streams.close());
 

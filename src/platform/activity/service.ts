@@ -1,7 +1,7 @@
 import type { Caller } from '../../auth/authenticate.js';
 import { scopeAllowedAt } from '../../auth/flows/scopes.js';
 import type { AppRow } from '../../auth/store.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { decodePageToken, encodePageToken, parseMaxResults } from '../../http/pagination.js';
 import { invalidParameter, parseIdList } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
@@ -80,7 +80,7 @@ const day = (iso: string) => new Date(`${iso}T00:00:00.000Z`).toUTCString().slic
  * old names: accepted before Mar 18, 2026, refused from then on naming the new name (spec 000
  * release history). A type that does not exist yet by the clock is refused too.
  */
-export function resolveEventType(ctx: AppContext, name: string): ActivityEventType {
+export function resolveEventType(ctx: PlatformContext, name: string): ActivityEventType {
   const now = ctx.clock.now();
   const renamed = PASCAL_CASE_NAMES[name];
   if (renamed && now.toISOString().slice(0, 10) >= DOT_NAMES_ONLY_SINCE) {
@@ -96,7 +96,7 @@ export function resolveEventType(ctx: AppContext, name: string): ActivityEventTy
 
 const DIRECTIONS: readonly Direction[] = ['sent', 'received'];
 
-function checkDirection(ctx: AppContext, type: ActivityEventType, raw: unknown): ActivityFilter['direction'] {
+function checkDirection(ctx: PlatformContext, type: ActivityEventType, raw: unknown): ActivityFilter['direction'] {
   const shown = Array.isArray(raw) ? raw.map(String) : [String(raw)];
   const bad = (why: string) => invalidParameter(ctx.problems, 'filter.direction', shown, `The \`filter.direction\` value [${shown.join(', ')}] ${why}`);
   if (ctx.clock.now().toISOString().slice(0, 10) < DIRECTION_SINCE) throw bad(`is not available before ${day(DIRECTION_SINCE)}`);
@@ -109,7 +109,7 @@ function checkDirection(ctx: AppContext, type: ActivityEventType, raw: unknown):
 }
 
 /** The filter, checked against what the event type takes. */
-function checkFilter(ctx: AppContext, type: ActivityEventType, filter: ActivityFilter): ActivityFilter {
+function checkFilter(ctx: PlatformContext, type: ActivityEventType, filter: ActivityFilter): ActivityFilter {
   const out: ActivityFilter = {};
   if (filter.user_id !== undefined) {
     if (type.user === 'none') throw invalidParameter(ctx.problems, 'filter.user_id', [filter.user_id], `${type.name} subscriptions take no \`filter.user_id\``);
@@ -135,7 +135,7 @@ function checkFilter(ctx: AppContext, type: ActivityEventType, filter: ActivityF
  * about the authenticated user only. OAuth 1.0a permissions, when present, decide instead of the
  * scopes (spec 000 "Authentication"); the OAuth 2.0 caller's scopes already reflect that.
  */
-function checkPrivate(ctx: AppContext, caller: Caller, type: ActivityEventType, filter: ActivityFilter): string | null {
+function checkPrivate(ctx: PlatformContext, caller: Caller, type: ActivityEventType, filter: ActivityFilter): string | null {
   if (!type.scope) return null;
   const scope = type.scope;
   if (caller.kind === 'app') {
@@ -162,24 +162,24 @@ function filterKey(filter: ActivityFilter): string {
   return JSON.stringify([filter.user_id ?? null, filter.keyword?.toLowerCase() ?? null, direction]);
 }
 
-async function checkWebhook(ctx: AppContext, app: AppRow, webhookId: string | undefined): Promise<void> {
+async function checkWebhook(ctx: PlatformContext, app: AppRow, webhookId: string | undefined): Promise<void> {
   if (webhookId !== undefined && !(await webhookBelongsToApp(ctx.store.db, app.id, webhookId))) {
     throw invalidParameter(ctx.problems, 'webhook_id', [webhookId], `WebhookIdInvalid: no webhook with id [${webhookId}] belongs to this app`);
   }
 }
 
-async function checkUserExists(ctx: AppContext, userId: string | undefined): Promise<void> {
+async function checkUserExists(ctx: PlatformContext, userId: string | undefined): Promise<void> {
   if (userId === undefined) return;
   const found = await ctx.store.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
   if (!found) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter: 'filter.user_id', value: userId, resource_id: userId, resource_type: 'user' }));
 }
 
-function duplicate(ctx: AppContext, name: string, existing: string) {
+function duplicate(ctx: PlatformContext, name: string, existing: string) {
   return invalidParameter(ctx.problems, 'filter', [name], `DuplicateSubscription: subscription [${existing}] already delivers ${name} events for this filter`);
 }
 
 /** POST /2/activity/subscriptions. */
-export async function createSubscription(ctx: AppContext, caller: Caller, body: NewSubscription) {
+export async function createSubscription(ctx: PlatformContext, caller: Caller, body: NewSubscription) {
   const app = caller.app;
   const type = resolveEventType(ctx, body.event_type);
   const filter = checkFilter(ctx, type, body.filter ?? {});
@@ -222,7 +222,7 @@ export async function createSubscription(ctx: AppContext, caller: Caller, body: 
 }
 
 /** GET /2/activity/subscriptions: the app's subscriptions, oldest first. */
-export async function listSubscriptions(ctx: AppContext, app: AppRow, query: { max_results?: unknown; pagination_token?: unknown }) {
+export async function listSubscriptions(ctx: PlatformContext, app: AppRow, query: { max_results?: unknown; pagination_token?: unknown }) {
   const max = parseMaxResults(ctx.problems, query.max_results, LIST_RANGE);
   const after = decodePageToken(ctx.problems, query.pagination_token);
   const [rows, total] = await Promise.all([listSubscriptionsOfApp(ctx.store.db, app.id, max + 1, after), countSubscriptionsOfApp(ctx.store.db, app.id)]);
@@ -232,12 +232,12 @@ export async function listSubscriptions(ctx: AppContext, app: AppRow, query: { m
   return { ...(items.length > 0 ? { data: items.map(subscriptionWire) } : {}), meta };
 }
 
-function unknownSubscription(ctx: AppContext, id: string) {
+function unknownSubscription(ctx: PlatformContext, id: string) {
   return invalidParameter(ctx.problems, 'subscription_id', [id], `SubscriptionNotFound: no subscription with id [${id}] belongs to this app`);
 }
 
 /** PUT /2/activity/subscriptions/{id}: only the tag and the webhook change (reference §7). */
-export async function updateSubscription(ctx: AppContext, app: AppRow, id: string, body: { tag?: string; webhook_id?: string }) {
+export async function updateSubscription(ctx: PlatformContext, app: AppRow, id: string, body: { tag?: string; webhook_id?: string }) {
   if (body.tag === undefined && body.webhook_id === undefined) {
     throw invalidParameter(ctx.problems, 'tag', [], 'Give a `tag` or a `webhook_id` to change: only they can change');
   }
@@ -254,14 +254,14 @@ export async function updateSubscription(ctx: AppContext, app: AppRow, id: strin
 }
 
 /** DELETE /2/activity/subscriptions/{id}. */
-export async function deleteSubscription(ctx: AppContext, app: AppRow, id: string) {
+export async function deleteSubscription(ctx: PlatformContext, app: AppRow, id: string) {
   const deleted = await deleteSubscriptionsOfApp(ctx.store.db, app.id, [id]);
   if (deleted.length === 0) throw unknownSubscription(ctx, id);
   return { data: { deleted: true }, meta: { total_subscriptions: await countSubscriptionsOfApp(ctx.store.db, app.id) } };
 }
 
 /** DELETE /2/activity/subscriptions?ids=: each id deleted or reported; the rest go on. */
-export async function deleteSubscriptions(ctx: AppContext, app: AppRow, rawIds: string | undefined) {
+export async function deleteSubscriptions(ctx: PlatformContext, app: AppRow, rawIds: string | undefined) {
   const ids = [...new Set(parseIdList(ctx.problems, 'ids', rawIds, 100))];
   const deleted = new Set(await deleteSubscriptionsOfApp(ctx.store.db, app.id, ids));
   const errors = ids

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppRow } from '../../auth/store.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { ProblemError } from '../../http/problems.js';
 import { streamLine, type Send, type StreamChannel, type StreamConnection } from '../streams/engine.js';
 import { parseStreamWindow, type StreamWindowQuery } from '../streams/window.js';
@@ -20,7 +20,7 @@ export type StreamQuery = StreamWindowQuery;
 class ActivityChannel implements StreamChannel {
   readonly logTypes: ReadonlySet<string> = new Set(TYPES_BY_LOG_TYPE.keys());
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: PlatformContext) {}
 
   async dispatch(events: readonly LoggedEvent[], conns: readonly StreamConnection[], send: Send<StreamConnection>): Promise<void> {
     const db = this.ctx.store.db;
@@ -34,10 +34,10 @@ class ActivityChannel implements StreamChannel {
   }
 }
 
-const channels = new WeakMap<AppContext, ActivityChannel>();
+const channels = new WeakMap<PlatformContext, ActivityChannel>();
 
 /** Opens an activity stream: at most activityStreamConnections per app on this process. */
-export async function openActivityStream(ctx: AppContext, app: AppRow, query: StreamQuery, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function openActivityStream(ctx: PlatformContext, app: AppRow, query: StreamQuery, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const window = parseStreamWindow(ctx, query);
   ctx.streams.assertOpen();
   let channel = channels.get(ctx);

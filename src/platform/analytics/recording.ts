@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { PostRow } from '../posts/wire.js';
 import { addHourlyImpressions } from './store.js';
 
@@ -7,7 +7,7 @@ const HOUR_MS = 60 * 60 * 1000;
 /** The start of the UTC hour holding `at`, as stored. */
 export const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS).toISOString();
 
-const ledgers = new WeakMap<AppContext, PendingImpressions>();
+const ledgers = new WeakMap<PlatformContext, PendingImpressions>();
 
 /**
  * The impression ledger's source: each post an answer lists in `data` for a signed-in user who is
@@ -19,17 +19,17 @@ const ledgers = new WeakMap<AppContext, PendingImpressions>();
  * impression this process counted; other processes' reach the ledger within a second. A failed
  * write is logged and never reaches a client.
  */
-export function recordImpressions(ctx: AppContext, viewerId: string | undefined, posts: readonly PostRow[]): void {
+export function recordImpressions(ctx: PlatformContext, viewerId: string | undefined, posts: readonly PostRow[]): void {
   if (!viewerId || posts.length === 0) return;
   ledgerOf(ctx).add(viewerId, hourOf(ctx.clock.now()), posts);
 }
 
 /** Writes the impressions this process has counted and not yet written. */
-export function flushImpressions(ctx: AppContext): Promise<void> {
+export function flushImpressions(ctx: PlatformContext): Promise<void> {
   return ledgerOf(ctx).flush();
 }
 
-function ledgerOf(ctx: AppContext): PendingImpressions {
+function ledgerOf(ctx: PlatformContext): PendingImpressions {
   let ledger = ledgers.get(ctx);
   if (!ledger) ledgers.set(ctx, (ledger = new PendingImpressions(ctx)));
   return ledger;
@@ -44,7 +44,7 @@ class PendingImpressions {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: PlatformContext) {}
 
   add(viewerId: string, hour: string, posts: readonly PostRow[]): void {
     let counts = this.pending.get(hour);

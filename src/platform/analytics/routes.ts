@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { listParam, parseSelectionText } from '../../http/fields.js';
 import { invalidParameter, parseIdList } from '../../http/params.js';
 import type { Listener } from '../../http/server.js';
@@ -11,7 +11,7 @@ import { flushImpressions } from './recording.js';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-function parseTime(ctx: AppContext, name: string, raw: string): Date {
+function parseTime(ctx: PlatformContext, name: string, raw: string): Date {
   const time = RFC3339.test(raw) ? new Date(raw) : new Date(NaN);
   if (Number.isNaN(time.getTime())) {
     throw invalidParameter(ctx.problems, name, [raw], `The \`${name}\` query parameter value [${raw}] is not a valid RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z`);
@@ -28,7 +28,7 @@ interface AnalyticsQuery {
 }
 
 /** Parses the query at the edge: every check before anything is read. */
-function analyticsRequest(ctx: AppContext, q: AnalyticsQuery): AnalyticsRequest {
+function analyticsRequest(ctx: PlatformContext, q: AnalyticsQuery): AnalyticsRequest {
   const ids = parseIdList(ctx.problems, 'ids', q.ids);
   const fields = parseSelectionText(ctx.problems, 'analytics.fields', q['analytics.fields'], ANALYTICS_FIELDS);
   const req: AnalyticsRequest = {
@@ -53,7 +53,7 @@ const AnalyticsSchema = Type.Object(
 );
 
 /** Post analytics (the reference's GET /2/tweets/analytics, 'tweet' renamed 'post'), and the impression ledger it reads. */
-export async function analyticsRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function analyticsRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   // The listener closes before the store: impressions counted and not yet written are kept.
   app.addHook('onClose', async () => flushImpressions(ctx));
 

@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { invalidParameter } from '../../http/params.js';
 import type { Problem } from '../../http/problems.js';
 import { flushImpressions } from './recording.js';
@@ -61,7 +61,7 @@ function bucketStarts(req: AnalyticsRequest): number[] {
 }
 
 /** The window is checked before anything is read. */
-export function checkWindow(ctx: AppContext, req: Pick<AnalyticsRequest, 'start' | 'end' | 'granularity'>, rawEnd: string): void {
+export function checkWindow(ctx: PlatformContext, req: Pick<AnalyticsRequest, 'start' | 'end' | 'granularity'>, rawEnd: string): void {
   if (req.end.getTime() <= req.start.getTime()) {
     throw invalidParameter(ctx.problems, 'end_time', [rawEnd], 'The `end_time` query parameter value must be after the `start_time` query parameter value');
   }
@@ -83,7 +83,7 @@ const zero = (): Counts => Object.fromEntries(METRICS.map((m) => [m, 0])) as Cou
  * their own tables by when they were made. Plaza observes no clicks, expands, shares, opens or
  * follows from a post: those count 0. Someone else's post, or a missing one, is an item of `errors`.
  */
-export async function postsAnalytics(ctx: AppContext, caller: UserCaller, req: AnalyticsRequest): Promise<{ data: Record<string, unknown>[]; errors: Problem[] }> {
+export async function postsAnalytics(ctx: PlatformContext, caller: UserCaller, req: AnalyticsRequest): Promise<{ data: Record<string, unknown>[]; errors: Problem[] }> {
   const db = ctx.store.db;
   const posts = new Map((await livePostAuthors(db, req.ids)).map((p) => [p.id, p.author_id]));
   const errors: Problem[] = [];

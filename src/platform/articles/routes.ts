@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { idParams, userAuth } from '../graph/route-kit.js';
 import { userCallerOf } from '../route-auth.js';
@@ -69,7 +69,7 @@ const contentState = Type.Object(
 );
 
 /** Articles (spec 000 release history, Jun 11, 2026): draft, then publish as a post. */
-export async function articleRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function articleRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.post(
     '/2/articles/draft',
     {

@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
@@ -33,10 +33,10 @@ export interface ContentState {
 /** The reference: "Max weighted length is enforced by the Articles backend (10,000 per article)" for markdown. */
 export const MAX_ARTICLE_MARKDOWN = 10_000;
 
-const bad = (ctx: AppContext, name: string, values: string[], message: string) => invalidParameter(ctx.problems, name, values, message);
+const bad = (ctx: PlatformContext, name: string, values: string[], message: string) => invalidParameter(ctx.problems, name, values, message);
 
 /** What the content state must hold together before anything is read: ranges inside their block, keys naming entities. */
-function checkContentShape(ctx: AppContext, body: ArticleDraftBody): void {
+function checkContentShape(ctx: PlatformContext, body: ArticleDraftBody): void {
   if (body.title.trim().length === 0) throw bad(ctx, 'title', [body.title], 'The `title` body field must not be blank');
   // The title becomes the text of the post that publishes the article.
   if (postLength(body.title) > MAX_POST_LENGTH) throw bad(ctx, 'title', [], `The \`title\` body field may be at most ${MAX_POST_LENGTH} characters`);
@@ -70,7 +70,7 @@ function checkContentShape(ctx: AppContext, body: ArticleDraftBody): void {
 }
 
 /** The media keys of media ids the caller uploaded (or may use); `video` says whether a video may stand here. */
-async function ownedMediaKeys(ctx: AppContext, db: DbOrTx, caller: UserCaller, items: ReadonlyArray<{ item: MediaItem; parameter: string; video: boolean }>): Promise<string[]> {
+async function ownedMediaKeys(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, items: ReadonlyArray<{ item: MediaItem; parameter: string; video: boolean }>): Promise<string[]> {
   const rows = await findMediaByIdList(db, [...new Set(items.map((i) => i.item.media_id))]);
   return items.map(({ item, parameter, video }) => {
     const row = rows.find((m) => m.id === item.media_id);
@@ -88,7 +88,7 @@ async function ownedMediaKeys(ctx: AppContext, db: DbOrTx, caller: UserCaller, i
  * POST /2/articles/draft: a draft owned by the caller. The media it names must be the caller's,
  * the posts it embeds must exist and be visible to them; nothing is published yet.
  */
-export async function createArticleDraft(ctx: AppContext, caller: UserCaller, body: ArticleDraftBody): Promise<{ id: string; title: string }> {
+export async function createArticleDraft(ctx: PlatformContext, caller: UserCaller, body: ArticleDraftBody): Promise<{ id: string; title: string }> {
   requireWriteAccess(ctx, caller);
   checkContentShape(ctx, body);
   return ctx.store.db.transaction().execute(async (tx) => {
@@ -125,7 +125,7 @@ export async function createArticleDraft(ctx: AppContext, caller: UserCaller, bo
  * makes the article's post through the post-creation path (post.create event, timelines, search)
  * and links the two; the post's `article` field shows the article.
  */
-export async function publishArticle(ctx: AppContext, caller: UserCaller, articleId: string): Promise<{ post_id: string }> {
+export async function publishArticle(ctx: PlatformContext, caller: UserCaller, articleId: string): Promise<{ post_id: string }> {
   requireWriteAccess(ctx, caller);
   return ctx.store.db.transaction().execute(async (tx) => {
     const article = await findArticle(tx, articleId);

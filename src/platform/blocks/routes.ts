@@ -1,9 +1,9 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { userRelationRoutes } from '../graph/relation-routes.js';
 import { blockedBy, blockUser, unblockUser } from './service.js';
 
-export async function blockRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function blockRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   await userRelationRoutes(app, ctx, {
     name: 'blocking',
     scope: 'block',

@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { page } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
@@ -15,7 +15,7 @@ import type { View } from '../view.js';
 import { deleteBlock, insertBlock, listBlocked } from './store.js';
 
 /** The payload of block.* and mute.* events: both users, as follow.* carries them. */
-export async function pairPayload(ctx: AppContext, db: DbOrTx, sourceId: string, targetId: string) {
+export async function pairPayload(ctx: PlatformContext, db: DbOrTx, sourceId: string, targetId: string) {
   const users = await findUsersByIds(db, [sourceId, targetId]);
   const byId = new Map(users.map((u) => [u.id, u]));
   return { source: { data: eventUser(ctx, byId.get(sourceId)!) }, target: { data: eventUser(ctx, byId.get(targetId)!) } };
@@ -26,7 +26,7 @@ export async function pairPayload(ctx: AppContext, db: DbOrTx, sourceId: string,
  * (spec 000 release history); enterprise keeps it. Blocking ends follows and follow requests
  * both ways, as on the public platform.
  */
-export async function blockUser(ctx: AppContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ blocking: boolean }> {
+export async function blockUser(ctx: PlatformContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ blocking: boolean }> {
   requireSelf(ctx, caller, sourceId, 'id', 'block accounts on behalf');
   requireWriteAccess(ctx, caller);
   checkTier(ctx, caller, 'manageBlocks');
@@ -44,7 +44,7 @@ export async function blockUser(ctx: AppContext, caller: UserCaller, sourceId: s
 }
 
 /** DELETE /2/users/{source_user_id}/blocking/{target_user_id}. */
-export async function unblockUser(ctx: AppContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ blocking: boolean }> {
+export async function unblockUser(ctx: PlatformContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ blocking: boolean }> {
   requireSelf(ctx, caller, sourceId, 'source_user_id', 'unblock accounts on behalf');
   requireWriteAccess(ctx, caller);
   checkTier(ctx, caller, 'manageBlocks');
@@ -56,7 +56,7 @@ export async function unblockUser(ctx: AppContext, caller: UserCaller, sourceId:
 }
 
 /** GET /2/users/{id}/blocking: the authenticated user's blocked accounts, newest first. */
-export async function blockedBy(ctx: AppContext, caller: UserCaller, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
+export async function blockedBy(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'list the blocked accounts');
   const rows = await listBlocked(ctx.store.db, userId, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);

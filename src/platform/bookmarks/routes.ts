@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { parsePage } from '../graph/query.js';
 import { idParams, idString, listQuery, listRequest, pageParams, query, userAuth } from '../graph/route-kit.js';
@@ -17,7 +17,7 @@ const BOOKMARKS = { min: 1, max: 100, default: 100 };
 const FOLDERS = { min: 1, max: 100, default: 100 };
 const FolderSchema = Type.Object({ id: Type.String(), name: Type.String() });
 
-export async function bookmarkRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function bookmarkRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.get(
     '/2/users/:id/bookmarks',
     {

@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { page } from '../../http/pagination.js';
 import { hiddenPosts, ResponseReads } from '../expansions.js';
 import { invalidParameter } from '../../http/params.js';
@@ -27,7 +27,7 @@ import {
 } from './store.js';
 
 /** Records a bookmark of `post` (its latest version) and moves its bookmark_count; false when a version of it is bookmarked already. */
-export async function recordBookmark(ctx: AppContext, db: DbOrTx, userId: string, post: PostRow): Promise<boolean> {
+export async function recordBookmark(ctx: PlatformContext, db: DbOrTx, userId: string, post: PostRow): Promise<boolean> {
   if (await hasBookmarked(db, userId, versionIds(post))) return false;
   if (!(await insertBookmark(db, ctx.ids.next(), userId, post.id, ctx.clock.now().toISOString()))) return false;
   await moveBookmarkCount(db, post.id, 1);
@@ -35,7 +35,7 @@ export async function recordBookmark(ctx: AppContext, db: DbOrTx, userId: string
 }
 
 /** POST /2/users/{id}/bookmarks: bookmarks are private to their owner; the post's bookmark_count moves. */
-export async function bookmarkPost(ctx: AppContext, caller: UserCaller, view: View, userId: string, postId: string, folderId?: string): Promise<{ bookmarked: boolean }> {
+export async function bookmarkPost(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, postId: string, folderId?: string): Promise<{ bookmarked: boolean }> {
   requireSelf(ctx, caller, userId, 'id', 'bookmark posts on behalf');
   requireWriteAccess(ctx, caller);
   await ctx.store.db.transaction().execute(async (tx) => {
@@ -54,7 +54,7 @@ export async function bookmarkPost(ctx: AppContext, caller: UserCaller, view: Vi
 }
 
 /** DELETE /2/users/{id}/bookmarks/{post_id}: idempotent. */
-export async function removeBookmark(ctx: AppContext, caller: UserCaller, userId: string, postId: string): Promise<{ bookmarked: boolean }> {
+export async function removeBookmark(ctx: PlatformContext, caller: UserCaller, userId: string, postId: string): Promise<{ bookmarked: boolean }> {
   requireSelf(ctx, caller, userId, 'id', 'remove bookmarks on behalf');
   requireWriteAccess(ctx, caller);
   await ctx.store.db.transaction().execute(async (tx) => {
@@ -68,7 +68,7 @@ export async function removeBookmark(ctx: AppContext, caller: UserCaller, userId
 }
 
 /** GET /2/users/{id}/bookmarks: the authenticated user's bookmarks, newest first. */
-export async function bookmarksOf(ctx: AppContext, caller: UserCaller, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
+export async function bookmarksOf(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'read the bookmarks');
   const rows = await postsThrough(ctx.store.db, 'bookmarks', userId, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);
@@ -76,7 +76,7 @@ export async function bookmarksOf(ctx: AppContext, caller: UserCaller, view: Vie
 }
 
 /** POST /2/users/{id}/bookmarks/folders: a new, empty folder of the user's (names 1 to 25 characters, as the description says). */
-export async function createBookmarkFolder(ctx: AppContext, caller: UserCaller, userId: string, name: string): Promise<{ id: string; name: string }> {
+export async function createBookmarkFolder(ctx: PlatformContext, caller: UserCaller, userId: string, name: string): Promise<{ id: string; name: string }> {
   requireSelf(ctx, caller, userId, 'id', 'create bookmark folders on behalf');
   requireWriteAccess(ctx, caller);
   const trimmed = name.trim();
@@ -87,7 +87,7 @@ export async function createBookmarkFolder(ctx: AppContext, caller: UserCaller, 
 }
 
 /** GET /2/users/{id}/bookmarks/folders: the user's folders, newest first. */
-export async function bookmarkFoldersOf(ctx: AppContext, caller: UserCaller, userId: string, request: PageRequest): Promise<PageResult> {
+export async function bookmarkFoldersOf(ctx: PlatformContext, caller: UserCaller, userId: string, request: PageRequest): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'read the bookmark folders');
   const rows = await listBookmarkFolders(ctx.store.db, userId, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (f) => f.id);
@@ -99,7 +99,7 @@ export async function bookmarkFoldersOf(ctx: AppContext, caller: UserCaller, use
  * first; an edited post shows as its latest version, and a post the user may no longer see (its
  * author became protected) as a partial error, as on the bookmarks list.
  */
-export async function bookmarkFolderPosts(ctx: AppContext, caller: UserCaller, view: View, userId: string, folderId: string, request: PageRequest): Promise<PageResult> {
+export async function bookmarkFolderPosts(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, folderId: string, request: PageRequest): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'read the bookmark folders');
   if (!(await findBookmarkFolder(ctx.store.db, userId, folderId))) {
     throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find bookmark folder with folder_id: [${folderId}].`));

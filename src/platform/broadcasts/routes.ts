@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { parseMaxResults } from '../../http/pagination.js';
 import type { Listener } from '../../http/server.js';
 import { query, userAuth } from '../graph/route-kit.js';
@@ -66,7 +66,7 @@ const idParams = Type.Object({ id: Type.String({ pattern: BROADCAST_ID_TEXT }) }
 const TAGS = ['Broadcasts'];
 
 /** Scheduled broadcasts (description 2.167): the owner's schedule, going live, and chat. */
-export async function broadcastRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function broadcastRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.get(
     '/2/broadcasts/scheduled',
     {

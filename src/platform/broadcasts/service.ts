@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { decodePageToken, encodePageToken } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
@@ -49,11 +49,11 @@ export interface BroadcastListRequest {
   after?: { start: string; broadcastId: string };
 }
 
-const notFound = (ctx: AppContext, id: string) => new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find scheduled broadcast with id: [${id}].`));
-const conflict = (ctx: AppContext, detail: string) => new ProblemError(409, ctx.problems.aboutBlank(409, 'Conflict', detail));
+const notFound = (ctx: PlatformContext, id: string) => new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find scheduled broadcast with id: [${id}].`));
+const conflict = (ctx: PlatformContext, detail: string) => new ProblemError(409, ctx.problems.aboutBlank(409, 'Conflict', detail));
 
 /** A decimal string of epoch milliseconds as an ISO time; anything else is a 400 naming `name`. */
-function timeOf(ctx: AppContext, name: string, ms: string): string {
+function timeOf(ctx: PlatformContext, name: string, ms: string): string {
   const n = Number(ms);
   const at = new Date(n);
   if (!/^[0-9]{1,19}$/.test(ms) || !Number.isSafeInteger(n) || Number.isNaN(at.getTime())) {
@@ -63,7 +63,7 @@ function timeOf(ctx: AppContext, name: string, ms: string): string {
 }
 
 /** The start and end of a schedule: the start in the future by Plaza's clock, the end after it. */
-function scheduleTimes(ctx: AppContext, body: ScheduleFields): { start: string; end: string } {
+function scheduleTimes(ctx: PlatformContext, body: ScheduleFields): { start: string; end: string } {
   const start = timeOf(ctx, 'scheduled_start_ms', body.scheduled_start_ms);
   const end = timeOf(ctx, 'scheduled_end_ms', body.scheduled_end_ms);
   if (start <= ctx.clock.now().toISOString()) {
@@ -73,19 +73,19 @@ function scheduleTimes(ctx: AppContext, body: ScheduleFields): { start: string; 
   return { start, end };
 }
 
-async function checkThumbnail(ctx: AppContext, db: DbOrTx, caller: UserCaller, mediaId: string | undefined): Promise<void> {
+async function checkThumbnail(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, mediaId: string | undefined): Promise<void> {
   if (mediaId === undefined) return;
   if (!(await mediaOwnedBy(db, mediaId, caller.user.id))) {
     throw invalidParameter(ctx.problems, 'thumbnail_media_id', [mediaId], `The \`thumbnail_media_id\` value [${mediaId}] is not media uploaded by the authenticated user`);
   }
 }
 
-function checkText(ctx: AppContext, name: string, value: string | undefined): void {
+function checkText(ctx: PlatformContext, name: string, value: string | undefined): void {
   if (value !== undefined && value.trim().length === 0) throw invalidParameter(ctx.problems, name, [value], `The \`${name}\` value can not be blank`);
 }
 
 /** The caller's own broadcast, or a 404: another user's schedule is not theirs to see. */
-async function ownBroadcast(ctx: AppContext, db: DbOrTx, caller: UserCaller, id: string): Promise<BroadcastRow> {
+async function ownBroadcast(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, id: string): Promise<BroadcastRow> {
   const row = await findBroadcast(db, id);
   if (!row || row.owner_id !== caller.user.id) throw notFound(ctx, id);
   return row;
@@ -98,7 +98,7 @@ const newBroadcastId = () => `1${alphanumeric(12)}`;
  * first at the given times, each next one a day or a week later), all sharing recurring_schedule_id.
  * Answers the first occurrence.
  */
-export async function createBroadcast(ctx: AppContext, caller: UserCaller, body: NewBroadcast): Promise<BroadcastWire> {
+export async function createBroadcast(ctx: PlatformContext, caller: UserCaller, body: NewBroadcast): Promise<BroadcastWire> {
   requireWriteAccess(ctx, caller);
   const { start, end } = scheduleTimes(ctx, body);
   checkText(ctx, 'source_id', body.source_id);
@@ -152,12 +152,12 @@ export async function createBroadcast(ctx: AppContext, caller: UserCaller, body:
 }
 
 /** GET /2/broadcasts/scheduled/{id}: the caller's own broadcast, its state by the clock. */
-export async function getBroadcast(ctx: AppContext, caller: UserCaller, id: string): Promise<BroadcastWire> {
+export async function getBroadcast(ctx: PlatformContext, caller: UserCaller, id: string): Promise<BroadcastWire> {
   return broadcastObject(await ownBroadcast(ctx, ctx.store.db, caller, id), ctx.clock.now());
 }
 
 /** GET /2/broadcasts/scheduled: the caller's broadcasts, earliest start first. */
-export async function listBroadcasts(ctx: AppContext, caller: UserCaller, request: BroadcastListRequest): Promise<{ data: BroadcastWire[]; meta: { result_count: number; next_token?: string } }> {
+export async function listBroadcasts(ctx: PlatformContext, caller: UserCaller, request: BroadcastListRequest): Promise<{ data: BroadcastWire[]; meta: { result_count: number; next_token?: string } }> {
   const rows = await broadcastsOfOwner(ctx.store.db, caller.user.id, {
     oldestStart: request.oldestStart,
     newestStart: request.newestStart,
@@ -175,7 +175,7 @@ export async function listBroadcasts(ctx: AppContext, caller: UserCaller, reques
 const LIST_KEY = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z) ([a-zA-Z0-9]{1,13})$/;
 
 /** The cursor of the list, from its pagination_token. */
-export function parseBroadcastCursor(ctx: AppContext, raw: unknown): BroadcastListRequest['after'] {
+export function parseBroadcastCursor(ctx: PlatformContext, raw: unknown): BroadcastListRequest['after'] {
   const key = decodePageToken(ctx.problems, raw);
   if (key === undefined) return undefined;
   const match = LIST_KEY.exec(key);
@@ -184,7 +184,7 @@ export function parseBroadcastCursor(ctx: AppContext, raw: unknown): BroadcastLi
 }
 
 /** oldest_start_time / newest_start_time: epoch milliseconds (as the schedule's times are) or RFC 3339. */
-export function parseStartBound(ctx: AppContext, name: string, raw: string | undefined): string | undefined {
+export function parseStartBound(ctx: PlatformContext, name: string, raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (/^[0-9]{1,19}$/.test(raw)) return timeOf(ctx, name, raw);
   if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(raw) && !Number.isNaN(new Date(raw).getTime())) return new Date(raw).toISOString();
@@ -197,7 +197,7 @@ export function parseStartBound(ctx: AppContext, name: string, raw: string | und
  * roll_forward on an occurrence of a series, the later occurrences move by the same shift of
  * start and take the new duration, so the series follows its new head.
  */
-export async function updateBroadcastSchedule(ctx: AppContext, caller: UserCaller, id: string, body: BroadcastUpdate): Promise<BroadcastWire> {
+export async function updateBroadcastSchedule(ctx: PlatformContext, caller: UserCaller, id: string, body: BroadcastUpdate): Promise<BroadcastWire> {
   requireWriteAccess(ctx, caller);
   const { start, end } = scheduleTimes(ctx, body);
   checkText(ctx, 'source_id', body.source_id);
@@ -255,7 +255,7 @@ export async function updateBroadcastSchedule(ctx: AppContext, caller: UserCalle
  * then only this occurrence goes and the series rolls forward to its next one. Deleting a running
  * broadcast ends it (broadcast.end).
  */
-export async function deleteBroadcast(ctx: AppContext, caller: UserCaller, id: string, rollForward: boolean): Promise<{ deleted: boolean }> {
+export async function deleteBroadcast(ctx: PlatformContext, caller: UserCaller, id: string, rollForward: boolean): Promise<{ deleted: boolean }> {
   requireWriteAccess(ctx, caller);
   return ctx.store.db.transaction().execute(async (tx) => {
     const row = await ownBroadcast(ctx, tx, caller, id);
@@ -277,7 +277,7 @@ export async function deleteBroadcast(ctx: AppContext, caller: UserCaller, id: s
  * (broadcast.start). One without manual_publish is published by the coordinator at its start, so
  * the call is refused, as the description says.
  */
-export async function goLive(ctx: AppContext, caller: UserCaller, id: string): Promise<BroadcastWire> {
+export async function goLive(ctx: PlatformContext, caller: UserCaller, id: string): Promise<BroadcastWire> {
   requireWriteAccess(ctx, caller);
   return ctx.store.db.transaction().execute(async (tx) => {
     const row = await ownBroadcast(ctx, tx, caller, id);
@@ -297,7 +297,7 @@ export async function goLive(ctx: AppContext, caller: UserCaller, id: string): P
  * broadcast.chat event about the broadcaster. A broadcast that has not started, has ended or is
  * gone refuses it, and so does one whose broadcaster blocks the caller.
  */
-export async function sendChat(ctx: AppContext, caller: UserCaller, id: string, text: string): Promise<{ success: boolean; timestamp: string }> {
+export async function sendChat(ctx: PlatformContext, caller: UserCaller, id: string, text: string): Promise<{ success: boolean; timestamp: string }> {
   requireWriteAccess(ctx, caller);
   if (text.trim().length === 0) throw invalidParameter(ctx.problems, 'text', [text], 'The `text` value can not be blank');
   return ctx.store.db.transaction().execute(async (tx) => {
@@ -325,7 +325,7 @@ export async function sendChat(ctx: AppContext, caller: UserCaller, id: string, 
  * end; each once, whichever process claims it. A broadcast whose whole window passed between two
  * ticks (a moved clock) gets both, in order. Returns how many were announced.
  */
-export async function announceDueBroadcasts(ctx: AppContext): Promise<number> {
+export async function announceDueBroadcasts(ctx: PlatformContext): Promise<number> {
   const now = ctx.clock.now();
   const at = now.toISOString();
   if (!(await anyDueAnnouncement(ctx.store.db, at))) return 0;
@@ -342,7 +342,7 @@ export async function announceDueBroadcasts(ctx: AppContext): Promise<number> {
  * broadcast.start (the broadcast is now Running) or broadcast.end (Ended) about its broadcaster:
  * the broadcast object in that state, with the broadcaster's user_id.
  */
-async function announce(ctx: AppContext, db: DbOrTx, row: BroadcastRow, now: Date, state: 'Running' | 'Ended'): Promise<void> {
+async function announce(ctx: PlatformContext, db: DbOrTx, row: BroadcastRow, now: Date, state: 'Running' | 'Ended'): Promise<void> {
   const type = state === 'Running' ? 'broadcast.start' : 'broadcast.end';
   await appendEvent(ctx, db, { type, subject: row.owner_id, payload: { ...broadcastObject(row, now), state, user_id: row.owner_id } });
 }

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { invalidValue } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import type { ChatMediaTable } from '../../store/schema-chats.js';
@@ -14,14 +14,14 @@ import { requireMembership, resolveConversationId } from './service.js';
 /** Chat media is ciphertext of any kind: it may be as large as the largest media (a video). */
 export const CHAT_MEDIA_MAX_BYTES = MEDIA_LIMITS.video;
 
-const bad = (ctx: AppContext, parameter: string, value: unknown, message: string) => invalidValue(ctx.problems, parameter, value, message);
+const bad = (ctx: PlatformContext, parameter: string, value: unknown, message: string) => invalidValue(ctx.problems, parameter, value, message);
 const epochSeconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
 
 /**
  * POST /2/chat/media/upload/initialize: a member of a conversation opens an upload for it. The
  * media hash key addresses the media from then on (append, finalize, download).
  */
-export async function initializeChatMedia(ctx: AppContext, caller: UserCaller, input: { conversation_id: string; total_bytes: number }) {
+export async function initializeChatMedia(ctx: PlatformContext, caller: UserCaller, input: { conversation_id: string; total_bytes: number }) {
   requireWriteAccess(ctx, caller);
   if (input.total_bytes < 1 || input.total_bytes > CHAT_MEDIA_MAX_BYTES) {
     throw bad(ctx, 'total_bytes', input.total_bytes, `The \`total_bytes\` value must be between 1 and ${CHAT_MEDIA_MAX_BYTES} bytes.`);
@@ -48,7 +48,7 @@ export async function initializeChatMedia(ctx: AppContext, caller: UserCaller, i
 }
 
 /** The caller's open upload session, which the body's conversation_id and media_hash_key must name too. */
-async function openSession(ctx: AppContext, caller: UserCaller, sessionId: string, conversationId: string, hashKey: string): Promise<ChatMediaTable> {
+async function openSession(ctx: PlatformContext, caller: UserCaller, sessionId: string, conversationId: string, hashKey: string): Promise<ChatMediaTable> {
   const session = await findChatMedia(ctx.store.db, sessionId);
   if (!session || session.owner_user_id !== caller.user.id) {
     throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find a chat media upload with id: [${sessionId}].`));
@@ -63,7 +63,7 @@ async function openSession(ctx: AppContext, caller: UserCaller, sessionId: strin
 
 /** POST /2/chat/media/upload/{id}/append: one segment (0 to 999); sending an index again replaces it. */
 export async function appendChatMedia(
-  ctx: AppContext,
+  ctx: PlatformContext,
   caller: UserCaller,
   sessionId: string,
   input: { conversation_id: string; media_hash_key: string; segment_index: number; bytes: Buffer },
@@ -92,7 +92,7 @@ export interface FinalizeInput {
  * and stored. Naming message_id attaches the media to that message: from then on every member of
  * the conversation may download it, before then only its uploader.
  */
-export async function finalizeChatMedia(ctx: AppContext, caller: UserCaller, sessionId: string, input: FinalizeInput): Promise<{ success: boolean }> {
+export async function finalizeChatMedia(ctx: PlatformContext, caller: UserCaller, sessionId: string, input: FinalizeInput): Promise<{ success: boolean }> {
   requireWriteAccess(ctx, caller);
   if (!/^[0-9]{1,4}$/.test(input.num_parts) || Number(input.num_parts) < 1 || Number(input.num_parts) > 1000) {
     throw bad(ctx, 'num_parts', input.num_parts, `The \`num_parts\` value [${input.num_parts}] is not a number of parts between 1 and 1000.`);
@@ -133,7 +133,7 @@ export async function finalizeChatMedia(ctx: AppContext, caller: UserCaller, ses
  * GET /2/chat/media/{id}/{media_hash_key}: the stored bytes, to a member of the conversation the
  * media belongs to once attached to a message, and to its uploader at any time; expired media is gone.
  */
-export async function downloadChatMedia(ctx: AppContext, caller: UserCaller, rawId: string, hashKey: string): Promise<{ path: string; size: number }> {
+export async function downloadChatMedia(ctx: PlatformContext, caller: UserCaller, rawId: string, hashKey: string): Promise<{ path: string; size: number }> {
   const me = caller.user.id;
   const resolved = resolveConversationId(ctx, me, rawId);
   const gone = () => new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find chat media [${hashKey}] in conversation [${resolved.id}].`));

@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { selectFields } from '../../http/fields.js';
 import { invalidValue } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
@@ -28,7 +28,7 @@ const VERSION = /^[0-9]{1,18}$/;
  * POST /2/users/{id}/public_keys: a user registers a version of their own chat key. Versions are
  * decimal and never reused; generate_version asks for the next one after the newest.
  */
-export async function addPublicKey(ctx: AppContext, caller: UserCaller, userId: string, input: NewPublicKey): Promise<{ public_key_version: string }> {
+export async function addPublicKey(ctx: PlatformContext, caller: UserCaller, userId: string, input: NewPublicKey): Promise<{ public_key_version: string }> {
   requireSelf(ctx, caller, userId, 'id', 'register chat public keys');
   requireDmAccess(ctx, caller);
   const key = input.public_key;
@@ -60,10 +60,10 @@ export async function addPublicKey(ctx: AppContext, caller: UserCaller, userId: 
   });
 }
 
-const notFound = (ctx: AppContext, parameter: string, id: string) => ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'user' });
+const notFound = (ctx: PlatformContext, parameter: string, id: string) => ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'user' });
 
 /** GET /2/users/{id}/public_keys: every version a user registered, newest first. */
-export async function userPublicKeys(ctx: AppContext, userId: string, fields: ReadonlySet<string>) {
+export async function userPublicKeys(ctx: PlatformContext, userId: string, fields: ReadonlySet<string>) {
   const [user] = await findUsersByIds(ctx.store.db, [userId]);
   if (!user) return { data: [], errors: [notFound(ctx, 'id', userId)] };
   const keys = await publicKeysOf(ctx.store.db, userId);
@@ -74,7 +74,7 @@ export async function userPublicKeys(ctx: AppContext, userId: string, fields: Re
  * GET /2/users/public_keys: the current (newest) key of each user, in the order of `ids` (the
  * PublicKey object names no user); a user who is unknown or has no key is an error instead.
  */
-export async function usersPublicKeys(ctx: AppContext, ids: string[], fields: ReadonlySet<string>) {
+export async function usersPublicKeys(ctx: PlatformContext, ids: string[], fields: ReadonlySet<string>) {
   const unique = [...new Set(ids)];
   const found = new Set((await findUsersByIds(ctx.store.db, unique)).map((u) => u.id));
   const keys = await publicKeysOfUsers(ctx.store.db, unique.filter((id) => found.has(id)));

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { acceptMultipart } from '../media/routes.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { fieldsParamOf, parseFieldSelection } from '../../http/fields.js';
 import { jsonBody } from '../../http/json-body.js';
 import { parseIdList, invalidValue } from '../../http/params.js';
@@ -125,12 +125,12 @@ const keyChangeFields = {
   conversation_key_version: Type.Optional(Type.String({ description: 'Version of the conversation key (typically a time in milliseconds).' })),
 };
 
-function conversationRequest(ctx: AppContext, q: Record<string, unknown>): ConversationRequest {
+function conversationRequest(ctx: PlatformContext, q: Record<string, unknown>): ConversationRequest {
   return { fields: parseFieldSelection(ctx.problems, chatConversationDeclaration, q), selection: parseSelection(ctx, q, chatConversationExpansions) };
 }
 
 /** The Chats tag of the public description: encrypted conversations, their keys, messages and media, and users' public keys. */
-export async function chatRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function chatRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.get(
     '/2/chat/conversations',
     {

@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { selectFields } from '../../http/fields.js';
 import { decodePageToken, encodePageToken, type MaxResultsRange } from '../../http/pagination.js';
@@ -45,12 +45,12 @@ export const CHAT_LIMITS = { groupMembers: DM_LIMITS.groupParticipants };
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 const DECIMAL = /^[0-9]{1,19}$/;
 
-const forbidden = (ctx: AppContext, detail: string) => new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', detail));
-const notFound = (ctx: AppContext, detail: string) => new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', detail));
-const conflict = (ctx: AppContext, detail: string) => new ProblemError(409, ctx.problems.conflict(detail));
+const forbidden = (ctx: PlatformContext, detail: string) => new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', detail));
+const notFound = (ctx: PlatformContext, detail: string) => new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', detail));
+const conflict = (ctx: PlatformContext, detail: string) => new ProblemError(409, ctx.problems.conflict(detail));
 
 /** Refuses a body member the description says is base64 when it is not. */
-export function requireBase64(ctx: AppContext, parameter: string, value: string | undefined): void {
+export function requireBase64(ctx: PlatformContext, parameter: string, value: string | undefined): void {
   if (value !== undefined && !BASE64.test(value)) throw invalidValue(ctx.problems, parameter, value, `The \`${parameter}\` body field is not base64-encoded data`);
 }
 
@@ -65,7 +65,7 @@ export interface ResolvedId {
  * that user ("the server constructs the canonical conversation ID from the authenticated user and
  * recipient"), a pair names it directly (smaller id first), `g<id>` names a group.
  */
-export function resolveConversationId(ctx: AppContext, callerId: string, raw: string, parameter = 'id'): ResolvedId {
+export function resolveConversationId(ctx: PlatformContext, callerId: string, raw: string, parameter = 'id'): ResolvedId {
   if (raw.startsWith('g')) return { id: raw };
   const pair = raw.split('-');
   if (pair.length === 1) {
@@ -84,7 +84,7 @@ export interface Membership {
 }
 
 /** The active conversation `id` names, which the caller is a member of. */
-export async function requireMembership(ctx: AppContext, db: DbOrTx, callerId: string, resolved: ResolvedId): Promise<Membership> {
+export async function requireMembership(ctx: PlatformContext, db: DbOrTx, callerId: string, resolved: ResolvedId): Promise<Membership> {
   const conversation = await findConversation(db, resolved.id);
   if (!conversation || conversation.state !== 'active') {
     if (resolved.otherId) {
@@ -98,7 +98,7 @@ export async function requireMembership(ctx: AppContext, db: DbOrTx, callerId: s
 }
 
 /** Users a chat names must exist, not block the caller (or be DM-blocked either way), and have a public key. */
-async function requireReachable(ctx: AppContext, db: DbOrTx, callerId: string, ids: readonly string[], parameter: string): Promise<void> {
+async function requireReachable(ctx: PlatformContext, db: DbOrTx, callerId: string, ids: readonly string[], parameter: string): Promise<void> {
   const found = new Set((await findUsersByIds(db, ids)).map((u) => u.id));
   for (const id of ids) {
     if (!found.has(id)) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'user' }));
@@ -110,7 +110,7 @@ async function requireReachable(ctx: AppContext, db: DbOrTx, callerId: string, i
 }
 
 /** Nobody can be given a conversation key without a public key to encrypt it to. */
-async function requirePublicKeys(ctx: AppContext, db: DbOrTx, ids: readonly string[], parameter: string): Promise<Map<string, Set<string>>> {
+async function requirePublicKeys(ctx: PlatformContext, db: DbOrTx, ids: readonly string[], parameter: string): Promise<Map<string, Set<string>>> {
   const versions = new Map<string, Set<string>>();
   for (const key of await publicKeysOfUsers(db, ids)) {
     if (!versions.has(key.user_id)) versions.set(key.user_id, new Set());
@@ -148,7 +148,7 @@ export interface KeyChange {
  * Checks a new conversation key version: newer than the current one, encrypted for exactly the
  * members (each once, to one of their registered public key versions).
  */
-async function checkKeyChange(ctx: AppContext, db: DbOrTx, current: string | null, change: KeyChange, memberIds: readonly string[]): Promise<{ version: string; keys: Required<ParticipantKey>[] }> {
+async function checkKeyChange(ctx: PlatformContext, db: DbOrTx, current: string | null, change: KeyChange, memberIds: readonly string[]): Promise<{ version: string; keys: Required<ParticipantKey>[] }> {
   const version = change.conversation_key_version;
   if (version === undefined) throw invalidValue(ctx.problems, 'conversation_key_version', undefined, 'The `conversation_key_version` body field is missing: the conversation key must be rotated.');
   if (!DECIMAL.test(version)) throw invalidValue(ctx.problems, 'conversation_key_version', version, `The \`conversation_key_version\` value [${version}] is not a decimal number (such as a time in milliseconds).`);
@@ -185,7 +185,7 @@ async function checkKeyChange(ctx: AppContext, db: DbOrTx, current: string | nul
 }
 
 /** Stores a key change as an event of the conversation and makes its version current; its sequence id. */
-async function recordKeyChange(ctx: AppContext, db: DbOrTx, conversationId: string, senderId: string, change: KeyChange, checked: { version: string; keys: Required<ParticipantKey>[] }): Promise<string> {
+async function recordKeyChange(ctx: PlatformContext, db: DbOrTx, conversationId: string, senderId: string, change: KeyChange, checked: { version: string; keys: Required<ParticipantKey>[] }): Promise<string> {
   const sequenceId = ctx.ids.next();
   const now = ctx.clock.now().toISOString();
   await insertEvent(db, {
@@ -212,7 +212,7 @@ async function recordKeyChange(ctx: AppContext, db: DbOrTx, conversationId: stri
 }
 
 /** The Activity API's chat.conversation_join, in the shape the direct-message groups give it. */
-async function announceJoin(ctx: AppContext, db: DbOrTx, conversationId: string, senderId: string, sequenceId: string, joined: string[]): Promise<void> {
+async function announceJoin(ctx: PlatformContext, db: DbOrTx, conversationId: string, senderId: string, sequenceId: string, joined: string[]): Promise<void> {
   await appendEvent(ctx, db, {
     type: 'chat.conversation_join',
     subject: senderId,
@@ -230,7 +230,7 @@ async function announceJoin(ctx: AppContext, db: DbOrTx, conversationId: string,
  * their own log entries: a chat message is ciphertext, so the payload carries the event as
  * stored, never its text, and direct-message consumers (which read dm.*) never take it for a DM.
  */
-async function announceMessage(ctx: AppContext, db: DbOrTx, event: ChatEventTable): Promise<void> {
+async function announceMessage(ctx: PlatformContext, db: DbOrTx, event: ChatEventTable): Promise<void> {
   const recipients = (await membersOf(db, [event.conversation_id])).map((m) => m.user_id).filter((id) => id !== event.sender_id);
   const item = (recipientId?: string) => ({
     type: 'message_create',
@@ -261,7 +261,7 @@ const member = (conversationId: string, userId: string, isAdmin: boolean, from: 
 });
 
 /** POST /2/chat/conversations/group/initialize: a group id for the caller to create the group under. */
-export async function initializeGroup(ctx: AppContext, caller: UserCaller): Promise<{ conversation_id: string }> {
+export async function initializeGroup(ctx: PlatformContext, caller: UserCaller): Promise<{ conversation_id: string }> {
   requireDmAccess(ctx, caller);
   const now = ctx.clock.now().toISOString();
   const id = `g${ctx.ids.next()}`;
@@ -283,7 +283,7 @@ export interface NewGroup extends KeyChange {
 }
 
 /** POST /2/chat/conversations/group: the creator makes an initialized group real, with its members and first key. */
-export async function createGroup(ctx: AppContext, caller: UserCaller, input: NewGroup): Promise<{ conversation_id: string; conversation_key_change_sequence_id: string }> {
+export async function createGroup(ctx: PlatformContext, caller: UserCaller, input: NewGroup): Promise<{ conversation_id: string; conversation_key_change_sequence_id: string }> {
   requireDmAccess(ctx, caller);
   const me = caller.user.id;
   const others = [...new Set(input.group_members)].filter((id) => id !== me);
@@ -322,7 +322,7 @@ export async function createGroup(ctx: AppContext, caller: UserCaller, input: Ne
  * POST /2/chat/conversations/{id}/keys: initializes or rotates the conversation key. The first
  * keys of a one-to-one conversation are what opens it.
  */
-export async function addConversationKeys(ctx: AppContext, caller: UserCaller, rawId: string, change: KeyChange): Promise<{ conversation_id: string; sequence_id: string }> {
+export async function addConversationKeys(ctx: PlatformContext, caller: UserCaller, rawId: string, change: KeyChange): Promise<{ conversation_id: string; sequence_id: string }> {
   requireDmAccess(ctx, caller);
   const me = caller.user.id;
   const resolved = resolveConversationId(ctx, me, rawId);
@@ -356,7 +356,7 @@ export interface NewMembers extends KeyChange {
 }
 
 /** POST /2/chat/conversations/{id}/members: a group admin adds members, rotating the conversation key to include them. */
-export async function addGroupMembers(ctx: AppContext, caller: UserCaller, rawId: string, input: NewMembers): Promise<{ conversation_id: string; sequence_id: string }> {
+export async function addGroupMembers(ctx: PlatformContext, caller: UserCaller, rawId: string, input: NewMembers): Promise<{ conversation_id: string; sequence_id: string }> {
   requireDmAccess(ctx, caller);
   const me = caller.user.id;
   const resolved = resolveConversationId(ctx, me, rawId);
@@ -392,7 +392,7 @@ export interface NewMessage {
 }
 
 /** POST /2/chat/conversations/{id}/messages: a member sends ciphertext, stored as sent. A retry with the same message_id finds the same message. */
-export async function sendMessage(ctx: AppContext, caller: UserCaller, rawId: string, message: NewMessage): Promise<{ encoded_message_event: string; sequence_id: string; conversation_id: string }> {
+export async function sendMessage(ctx: PlatformContext, caller: UserCaller, rawId: string, message: NewMessage): Promise<{ encoded_message_event: string; sequence_id: string; conversation_id: string }> {
   requireDmAccess(ctx, caller);
   const me = caller.user.id;
   requireBase64(ctx, 'encoded_message_create_event', message.encoded_message_create_event);
@@ -434,7 +434,7 @@ export async function sendMessage(ctx: AppContext, caller: UserCaller, rawId: st
 }
 
 /** POST /2/chat/conversations/{id}/read: the caller has seen the conversation up to a sequence id; marks never move back. */
-export async function markRead(ctx: AppContext, caller: UserCaller, rawId: string, seenUntil: string): Promise<{ success: boolean }> {
+export async function markRead(ctx: PlatformContext, caller: UserCaller, rawId: string, seenUntil: string): Promise<{ success: boolean }> {
   requireDmAccess(ctx, caller);
   const me = caller.user.id;
   const resolved = resolveConversationId(ctx, me, rawId);
@@ -451,7 +451,7 @@ export async function markRead(ctx: AppContext, caller: UserCaller, rawId: strin
 }
 
 /** POST /2/chat/conversations/{id}/typing: only a member may say they are typing; Plaza keeps no state for it. */
-export async function sendTyping(ctx: AppContext, caller: UserCaller, rawId: string): Promise<{ success: boolean }> {
+export async function sendTyping(ctx: PlatformContext, caller: UserCaller, rawId: string): Promise<{ success: boolean }> {
   requireDmAccess(ctx, caller);
   await requireMembership(ctx, ctx.store.db, caller.user.id, resolveConversationId(ctx, caller.user.id, rawId));
   return { success: true };
@@ -463,7 +463,7 @@ export interface ConversationRequest {
 }
 
 /** Wire conversations with the id lists of the selected expansions, and their users in includes. */
-async function renderConversations(ctx: AppContext, view: View, viewerId: string, conversations: ChatConversationTable[], request: ConversationRequest) {
+async function renderConversations(ctx: PlatformContext, view: View, viewerId: string, conversations: ChatConversationTable[], request: ConversationRequest) {
   const members = await membersOf(ctx.store.db, conversations.map((c) => c.id));
   const rows: ConversationRow[] = conversations.map((conversation) => {
     const own = members.filter((m) => m.conversation_id === conversation.id);
@@ -479,7 +479,7 @@ async function renderConversations(ctx: AppContext, view: View, viewerId: string
 }
 
 /** GET /2/chat/conversations/{id}. */
-export async function getConversation(ctx: AppContext, caller: UserCaller, view: View, rawId: string, request: ConversationRequest) {
+export async function getConversation(ctx: PlatformContext, caller: UserCaller, view: View, rawId: string, request: ConversationRequest) {
   requireDmAccess(ctx, caller);
   const { conversation } = await requireMembership(ctx, ctx.store.db, caller.user.id, resolveConversationId(ctx, caller.user.id, rawId));
   return renderConversations(ctx, view, caller.user.id, [conversation], request);
@@ -488,7 +488,7 @@ export async function getConversation(ctx: AppContext, caller: UserCaller, view:
 const INBOX_KEY = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z) ([0-9]{1,19}-[0-9]{1,19}|g[0-9]{1,19})$/;
 
 /** Parses an inbox page: conversations are ordered by last activity, then id. */
-export function parseInboxPage(ctx: AppContext, q: Record<string, unknown>, range: MaxResultsRange): { maxResults: number; after?: { createdAt: string; id: string } } {
+export function parseInboxPage(ctx: PlatformContext, q: Record<string, unknown>, range: MaxResultsRange): { maxResults: number; after?: { createdAt: string; id: string } } {
   const maxResults = q.max_results === undefined ? range.default : Number(q.max_results);
   const key = decodePageToken(ctx.problems, q.pagination_token);
   if (key === undefined) return { maxResults };
@@ -498,7 +498,7 @@ export function parseInboxPage(ctx: AppContext, q: Record<string, unknown>, rang
 }
 
 /** GET /2/chat/conversations: the caller's inbox, most recently active first. */
-export async function listConversations(ctx: AppContext, caller: UserCaller, view: View, page: ReturnType<typeof parseInboxPage>, request: ConversationRequest) {
+export async function listConversations(ctx: PlatformContext, caller: UserCaller, view: View, page: ReturnType<typeof parseInboxPage>, request: ConversationRequest) {
   requireDmAccess(ctx, caller);
   const me = caller.user.id;
   const rows = await conversationsOf(ctx.store.db, me, { limit: page.maxResults + 1, after: page.after });
@@ -538,7 +538,7 @@ export interface EventsRequest {
  * they joined, and not past the group's message time-to-live), with the conversation keys
  * encrypted for them in meta.conversation_key_events.
  */
-export async function listEvents(ctx: AppContext, caller: UserCaller, rawId: string, { fields, page }: EventsRequest) {
+export async function listEvents(ctx: PlatformContext, caller: UserCaller, rawId: string, { fields, page }: EventsRequest) {
   requireDmAccess(ctx, caller);
   const me = caller.user.id;
   const { conversation, member: self } = await requireMembership(ctx, ctx.store.db, me, resolveConversationId(ctx, me, rawId));

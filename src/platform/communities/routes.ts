@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { listParam, parseSelectionText } from '../../http/fields.js';
 import type { Listener } from '../../http/server.js';
 import { idParams, listQuery, listRequest, query, userAuth, userOrAppAuth } from '../graph/route-kit.js';
@@ -16,7 +16,7 @@ const COMMUNITY_POSTS = { min: 5, max: 100, default: 10 };
 const COMMUNITY_SEARCH = { min: 10, max: 100, default: 10 };
 const COMMUNITY_FIELDS = Object.keys(communityFields).sort();
 
-export async function communityRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function communityRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.get(
     '/2/communities/:id',
     {

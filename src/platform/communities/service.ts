@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { decodePageToken, encodePageToken, parseMaxResults, type MaxResultsRange } from '../../http/pagination.js';
 import { page } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
@@ -11,7 +11,7 @@ import { findCommunity, isCommunityMember, listCommunityPosts, searchCommunityRo
 import { communityWire } from './wire.js';
 
 
-function notFound(ctx: AppContext, id: string): ProblemError {
+function notFound(ctx: PlatformContext, id: string): ProblemError {
   return new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find community with id: [${id}].`));
 }
 
@@ -19,7 +19,7 @@ function notFound(ctx: AppContext, id: string): ProblemError {
  * The community a new post names: it must exist (bad input otherwise) and the author must be a
  * member (posting to a community requires membership).
  */
-export async function requireCommunityMember(ctx: AppContext, db: DbOrTx, communityId: string, userId: string): Promise<CommunityRow> {
+export async function requireCommunityMember(ctx: PlatformContext, db: DbOrTx, communityId: string, userId: string): Promise<CommunityRow> {
   const community = await findCommunity(db, communityId);
   if (!community) throw invalidParameter(ctx.problems, 'community_id', [communityId], `The \`community_id\` body field value [${communityId}] is not a community`);
   if (!(await isCommunityMember(db, communityId, userId))) {
@@ -29,14 +29,14 @@ export async function requireCommunityMember(ctx: AppContext, db: DbOrTx, commun
 }
 
 /** GET /2/communities/{id} with community.fields. */
-export async function lookupCommunity(ctx: AppContext, view: View, id: string, selected: ReadonlySet<string>): Promise<Record<string, unknown>> {
+export async function lookupCommunity(ctx: PlatformContext, view: View, id: string, selected: ReadonlySet<string>): Promise<Record<string, unknown>> {
   const community = await findCommunity(ctx.store.db, id);
   if (!community) throw notFound(ctx, id);
   return communityWire(community, view, selected);
 }
 
 /** GET /2/communities/{id}/posts: the community's posts, newest first (public communities are readable by anyone). */
-export async function communityPosts(ctx: AppContext, view: View, id: string, { selection, page: request }: ListRequest): Promise<PageResult> {
+export async function communityPosts(ctx: PlatformContext, view: View, id: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   if (!(await findCommunity(ctx.store.db, id))) throw notFound(ctx, id);
   const rows = await listCommunityPosts(ctx.store.db, id, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (p) => p.id, { ids: (p) => p.id });
@@ -54,7 +54,7 @@ export interface CommunitySearch {
 const SEARCH_KEY = /^([0-9]{1,15}) ([0-9]{1,19})$/;
 
 /** query (its words), max_results, and next_token or its synonym pagination_token (one of them). */
-export function parseCommunitySearch(ctx: AppContext, q: Record<string, unknown>, range: MaxResultsRange, selected: ReadonlySet<string>): CommunitySearch {
+export function parseCommunitySearch(ctx: PlatformContext, q: Record<string, unknown>, range: MaxResultsRange, selected: ReadonlySet<string>): CommunitySearch {
   const text = String(q.query ?? '');
   const words = text.toLowerCase().split(/\s+/).filter((w) => w.length > 0);
   if (words.length === 0) throw invalidParameter(ctx.problems, 'query', [text], 'The `query` query parameter must hold at least one word');
@@ -77,7 +77,7 @@ export function parseCommunitySearch(ctx: AppContext, q: Record<string, unknown>
  * Communities whose name or description holds every word of the query (case-insensitive), the
  * largest first, then the newest: the order a person searching for a community expects.
  */
-export async function searchCommunities(ctx: AppContext, view: View, search: CommunitySearch): Promise<{ data: Record<string, unknown>[]; meta: { result_count: number; next_token?: string } }> {
+export async function searchCommunities(ctx: PlatformContext, view: View, search: CommunitySearch): Promise<{ data: Record<string, unknown>[]; meta: { result_count: number; next_token?: string } }> {
   const rows = await searchCommunityRows(ctx.store.db, search.words, search.maxResults + 1, search.after);
   const items = rows.slice(0, search.maxResults);
   const last = items[items.length - 1];

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { requestUrl } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { listParam, parseSelectionText } from '../../http/fields.js';
 import type { Listener } from '../../http/server.js';
 import type { ComplianceJobStatus, ComplianceJobType } from '../../store/schema-compliance-misc.js';
@@ -42,7 +42,7 @@ const baseUrlOf = (request: FastifyRequest) => new URL(requestUrl(request)).orig
  * Batch compliance jobs (app-only), and Plaza's own upload and download URLs for them: outside
  * the description, as the public platform's signed storage URLs are, opened by their secret alone.
  */
-export async function complianceRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function complianceRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   const render = (request: FastifyRequest, job: ComplianceJobRow, raw: string | undefined) =>
     complianceJobWire(job, jobUrls(baseUrlOf(request), job), raw === undefined ? undefined : parseSelectionText(ctx.problems, 'compliance_job.fields', raw, COMPLIANCE_JOB_FIELDS));
 

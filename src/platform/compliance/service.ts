@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { ID_PATTERN, invalidParameter, invalidValue } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import { secretToken } from '../../store/ids.js';
@@ -32,7 +32,7 @@ export interface NewComplianceJob {
   resumable?: boolean;
 }
 
-export async function createComplianceJob(ctx: AppContext, appId: string, body: NewComplianceJob): Promise<ComplianceJobRow> {
+export async function createComplianceJob(ctx: PlatformContext, appId: string, body: NewComplianceJob): Promise<ComplianceJobRow> {
   const now = ctx.clock.now();
   const job: ComplianceJobRow = {
     id: ctx.ids.next(),
@@ -56,20 +56,20 @@ export async function createComplianceJob(ctx: AppContext, appId: string, body: 
 }
 
 /** GET /2/compliance/jobs/{id}: only the app's own jobs; another app's is not found. */
-export async function lookupComplianceJob(ctx: AppContext, appId: string, id: string): Promise<ComplianceJobRow> {
+export async function lookupComplianceJob(ctx: PlatformContext, appId: string, id: string): Promise<ComplianceJobRow> {
   const job = await findComplianceJob(ctx.store.db, appId, id);
   if (!job) throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find compliance job with id: [${id}].`));
   return advanceJob(ctx, job);
 }
 
 /** GET /2/compliance/jobs: the app's jobs of a type, newest first, optionally of one status. */
-export async function listJobs(ctx: AppContext, appId: string, type: ComplianceJobType, status?: ComplianceJobStatus): Promise<ComplianceJobRow[]> {
+export async function listJobs(ctx: PlatformContext, appId: string, type: ComplianceJobType, status?: ComplianceJobStatus): Promise<ComplianceJobRow[]> {
   const jobs = await Promise.all((await listComplianceJobs(ctx.store.db, appId, SAME_TYPE[type])).map((j) => advanceJob(ctx, j)));
   return status ? jobs.filter((j) => j.status === status) : jobs;
 }
 
 /** Where the clock has put the job: upload window missed, processing done, download window over. */
-async function advanceJob(ctx: AppContext, job: ComplianceJobRow): Promise<ComplianceJobRow> {
+async function advanceJob(ctx: PlatformContext, job: ComplianceJobRow): Promise<ComplianceJobRow> {
   const now = ctx.clock.now();
   const at = now.toISOString();
   if (job.status === 'created' && at >= job.upload_expires_at) return moved(ctx, job, { status: 'expired' });
@@ -86,7 +86,7 @@ async function advanceJob(ctx: AppContext, job: ComplianceJobRow): Promise<Compl
   return job;
 }
 
-async function moved(ctx: AppContext, job: ComplianceJobRow, set: Partial<ComplianceJobRow>): Promise<ComplianceJobRow> {
+async function moved(ctx: PlatformContext, job: ComplianceJobRow, set: Partial<ComplianceJobRow>): Promise<ComplianceJobRow> {
   if (await moveJob(ctx.store.db, job.id, job.status, set)) return { ...job, ...set };
   // Another reader moved it first: what it wrote is the truth.
   return (await findComplianceJob(ctx.store.db, job.app_id, job.id)) ?? job;
@@ -108,7 +108,7 @@ function idTime(id: string): string {
 }
 
 /** Posts deleted (or never there) and posts of protected authors must be removed from the app's copy. */
-async function postActions(ctx: AppContext, ids: readonly string[]): Promise<ComplianceAction[]> {
+async function postActions(ctx: PlatformContext, ids: readonly string[]): Promise<ComplianceAction[]> {
   const out: ComplianceAction[] = [];
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
@@ -124,7 +124,7 @@ async function postActions(ctx: AppContext, ids: readonly string[]): Promise<Com
   return out;
 }
 
-async function userActions(ctx: AppContext, ids: readonly string[]): Promise<ComplianceAction[]> {
+async function userActions(ctx: PlatformContext, ids: readonly string[]): Promise<ComplianceAction[]> {
   const out: ComplianceAction[] = [];
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
@@ -139,12 +139,12 @@ async function userActions(ctx: AppContext, ids: readonly string[]): Promise<Com
   return out;
 }
 
-function notFound(ctx: AppContext): ProblemError {
+function notFound(ctx: PlatformContext): ProblemError {
   return new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', 'No compliance job has this URL.'));
 }
 
 /** PUT to upload_url: the ids, one a line, once, while the job is created and the upload window open. */
-export async function uploadJobIds(ctx: AppContext, token: string, body: Buffer): Promise<void> {
+export async function uploadJobIds(ctx: PlatformContext, token: string, body: Buffer): Promise<void> {
   const found = await findJobByToken(ctx.store.db, 'upload_token', token);
   if (!found) throw notFound(ctx);
   const job = await advanceJob(ctx, found);
@@ -165,7 +165,7 @@ export async function uploadJobIds(ctx: AppContext, token: string, body: Buffer)
 }
 
 /** GET of download_url: the answer once complete, until download_expires_at. */
-export async function jobResult(ctx: AppContext, token: string): Promise<string> {
+export async function jobResult(ctx: PlatformContext, token: string): Promise<string> {
   const found = await findJobByToken(ctx.store.db, 'download_token', token);
   if (!found) throw notFound(ctx);
   const job = await advanceJob(ctx, found);

@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
@@ -12,7 +12,7 @@ import { deleteDmBlock, dmBlocksBetween, insertDmBlock } from './store.js';
  * blocks direct messages to and from the user of the path, without blocking the account. Neither
  * can then message the other, start a group with the other, or add the other to a group.
  */
-async function requireTarget(ctx: AppContext, caller: UserCaller, targetId: string): Promise<void> {
+async function requireTarget(ctx: PlatformContext, caller: UserCaller, targetId: string): Promise<void> {
   requireDmAccess(ctx, caller);
   requireWriteAccess(ctx, caller);
   if (targetId === caller.user.id) throw invalidParameter(ctx.problems, 'id', [targetId], 'The `id` path parameter must name another user: you cannot DM-block yourself.');
@@ -22,21 +22,21 @@ async function requireTarget(ctx: AppContext, caller: UserCaller, targetId: stri
 }
 
 /** POST /2/users/{id}/dm/block; blocking again changes nothing. */
-export async function blockDms(ctx: AppContext, caller: UserCaller, targetId: string): Promise<{ blocked: boolean }> {
+export async function blockDms(ctx: PlatformContext, caller: UserCaller, targetId: string): Promise<{ blocked: boolean }> {
   await requireTarget(ctx, caller, targetId);
   await insertDmBlock(ctx.store.db, caller.user.id, targetId, ctx.clock.now().toISOString());
   return { blocked: true };
 }
 
 /** POST /2/users/{id}/dm/unblock; unblocking a user not blocked changes nothing. */
-export async function unblockDms(ctx: AppContext, caller: UserCaller, targetId: string): Promise<{ blocked: boolean }> {
+export async function unblockDms(ctx: PlatformContext, caller: UserCaller, targetId: string): Promise<{ blocked: boolean }> {
   await requireTarget(ctx, caller, targetId);
   await deleteDmBlock(ctx.store.db, caller.user.id, targetId);
   return { blocked: false };
 }
 
 /** Refuses a message or membership between `senderId` and any of `others` that a DM block stands between. */
-export async function requireNoDmBlock(ctx: AppContext, db: DbOrTx, senderId: string, others: readonly string[]): Promise<void> {
+export async function requireNoDmBlock(ctx: PlatformContext, db: DbOrTx, senderId: string, others: readonly string[]): Promise<void> {
   const [block] = await dmBlocksBetween(db, senderId, others);
   if (!block) return;
   const detail =

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { ProblemError } from '../../http/problems.js';
 import { fromJson } from '../../store/store.js';
 import { requireDmAccess } from '../graph/access.js';
@@ -14,7 +14,7 @@ export interface DmMediaFile {
   size: number;
 }
 
-function notFound(ctx: AppContext, what: string): ProblemError {
+function notFound(ctx: PlatformContext, what: string): ProblemError {
   return new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', what));
 }
 
@@ -29,7 +29,7 @@ function resourceIdsOf(media: MediaRow): string[] {
  * a message event, only for a participant who may see that event (within their window in the
  * conversation). Anyone else learns only that they may not: 403 when the event exists.
  */
-export async function dmMediaFile(ctx: AppContext, caller: UserCaller, dmId: string, mediaId: string, resourceId: string): Promise<DmMediaFile> {
+export async function dmMediaFile(ctx: PlatformContext, caller: UserCaller, dmId: string, mediaId: string, resourceId: string): Promise<DmMediaFile> {
   requireDmAccess(ctx, caller);
   const db = ctx.store.db;
   const [event] = await eventsVisibleTo(db, caller.user.id, { types: ['MessageCreate'], eventId: dmId, limit: 1 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText } from '../../http/fields.js';
 import { expansionsParam, parseSelection } from '../expansions.js';
@@ -48,7 +48,7 @@ const listQuery = query({
 });
 
 /** dm_event.fields, the selection and event_types; the page of a list, or the one event of a lookup. */
-function dmEventsRequest(ctx: AppContext, q: Record<string, unknown>, single: boolean): DmEventsRequest {
+function dmEventsRequest(ctx: PlatformContext, q: Record<string, unknown>, single: boolean): DmEventsRequest {
   return {
     fields: parseFieldSelection(ctx.problems, dmEventDeclaration, q),
     selection: parseSelection(ctx, q, dmEventExpansions),
@@ -63,7 +63,7 @@ const message = {
 const sent = { 201: writeResponse({ dm_conversation_id: Type.String(), dm_event_id: Type.String() }), default: defaultErrorResponse };
 const eventsPage = { 200: pageResponse(DmEventSchema), default: defaultErrorResponse };
 
-export async function dmRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function dmRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   for (const [verb, operationId, summary, action] of [
     ['block', 'blockUsersDms', 'Block direct messages to and from a user', blockDms],
     ['unblock', 'unblockUsersDms', 'Unblock direct messages to and from a user', unblockDms],

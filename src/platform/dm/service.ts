@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { selectFields } from '../../http/fields.js';
 import { page } from '../../http/pagination.js';
@@ -47,10 +47,10 @@ export interface Sent {
   dm_event_id: string;
 }
 
-const forbidden = (ctx: AppContext, detail: string) => new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', detail));
+const forbidden = (ctx: PlatformContext, detail: string) => new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', detail));
 
 /** A message needs text or an attachment (the reference's anyOf); text of at most 10,000 characters. */
-function checkMessage(ctx: AppContext, message: NewMessage, prefix = ''): void {
+function checkMessage(ctx: PlatformContext, message: NewMessage, prefix = ''): void {
   const text = message.text;
   if ((text === undefined || text.length === 0) && !(message.attachments && message.attachments.length > 0)) {
     throw invalidParameter(ctx.problems, `${prefix}text`, [], `A message needs \`${prefix}text\` or \`${prefix}attachments\``);
@@ -71,7 +71,7 @@ async function referencedPostsOf(db: DbOrTx, text: string | undefined): Promise<
  * Stores a MessageCreate event and appends dm.sent (for the sender) and dm.received (for each
  * other participant), with the legacy payload `{direct_message_events, users}`.
  */
-async function recordMessage(ctx: AppContext, db: DbOrTx, conversationId: string, senderId: string, message: NewMessage, oneToOne: boolean): Promise<string> {
+async function recordMessage(ctx: PlatformContext, db: DbOrTx, conversationId: string, senderId: string, message: NewMessage, oneToOne: boolean): Promise<string> {
   const mediaIds = (message.attachments ?? []).map((a) => a.media_id);
   const media = await findMediaByIds(db, mediaIds);
   for (const id of mediaIds) {
@@ -111,7 +111,7 @@ async function recordMessage(ctx: AppContext, db: DbOrTx, conversationId: string
 }
 
 /** Join and leave events carry participant_ids: only who joined or left (spec 000, Jun 3, 2025). */
-async function recordMembership(ctx: AppContext, db: DbOrTx, conversationId: string, senderId: string, type: Exclude<DmEventType, 'MessageCreate'>, participantIds: string[]): Promise<string> {
+async function recordMembership(ctx: PlatformContext, db: DbOrTx, conversationId: string, senderId: string, type: Exclude<DmEventType, 'MessageCreate'>, participantIds: string[]): Promise<string> {
   const event: DmEventRow = {
     id: ctx.ids.next(),
     conversation_id: conversationId,
@@ -141,7 +141,7 @@ async function recordMembership(ctx: AppContext, db: DbOrTx, conversationId: str
   return event.id;
 }
 
-async function requireRecipients(ctx: AppContext, db: DbOrTx, senderId: string, ids: readonly string[], parameter: string): Promise<void> {
+async function requireRecipients(ctx: PlatformContext, db: DbOrTx, senderId: string, ids: readonly string[], parameter: string): Promise<void> {
   const found = new Set((await findUsersByIds(db, ids)).map((u) => u.id));
   for (const id of ids) {
     if (!found.has(id)) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'user' }));
@@ -151,7 +151,7 @@ async function requireRecipients(ctx: AppContext, db: DbOrTx, senderId: string, 
 }
 
 /** POST /2/dm_conversations/with/{participant_id}/messages: the one-to-one conversation, made on first use. */
-export async function sendToParticipant(ctx: AppContext, caller: UserCaller, participantId: string, message: NewMessage): Promise<Sent> {
+export async function sendToParticipant(ctx: PlatformContext, caller: UserCaller, participantId: string, message: NewMessage): Promise<Sent> {
   requireDmAccess(ctx, caller);
   checkMessage(ctx, message);
   const senderId = caller.user.id;
@@ -164,7 +164,7 @@ export async function sendToParticipant(ctx: AppContext, caller: UserCaller, par
 }
 
 /** Stores a message of the one-to-one conversation of two users, opening it on first use. */
-export async function recordDirectMessage(ctx: AppContext, db: DbOrTx, senderId: string, participantId: string, message: NewMessage): Promise<Sent> {
+export async function recordDirectMessage(ctx: PlatformContext, db: DbOrTx, senderId: string, participantId: string, message: NewMessage): Promise<Sent> {
   const conversationId = oneToOneId(senderId, participantId);
   if (await insertConversation(db, { id: conversationId, kind: 'one_to_one', creator_id: senderId, created_at: ctx.clock.now().toISOString() })) {
     await joinParticipant(db, conversationId, senderId, null);
@@ -177,7 +177,7 @@ export async function recordDirectMessage(ctx: AppContext, db: DbOrTx, senderId:
  * POST /2/dm_conversations: a group with the caller and 2 to 49 others. It opens with a
  * ParticipantsJoin event naming the invited participants, then the first message.
  */
-export async function createGroup(ctx: AppContext, caller: UserCaller, participantIds: string[], message: NewMessage): Promise<Sent> {
+export async function createGroup(ctx: PlatformContext, caller: UserCaller, participantIds: string[], message: NewMessage): Promise<Sent> {
   requireDmAccess(ctx, caller);
   checkMessage(ctx, message, 'message.');
   const senderId = caller.user.id;
@@ -190,7 +190,7 @@ export async function createGroup(ctx: AppContext, caller: UserCaller, participa
 }
 
 /** Stores a group conversation: a ParticipantsJoin event naming the invited participants, then the first message. */
-export async function recordGroup(ctx: AppContext, db: DbOrTx, creatorId: string, others: string[], message: NewMessage): Promise<Sent> {
+export async function recordGroup(ctx: PlatformContext, db: DbOrTx, creatorId: string, others: string[], message: NewMessage): Promise<Sent> {
   const conversationId = ctx.ids.next();
   await insertConversation(db, { id: conversationId, kind: 'group', creator_id: creatorId, created_at: ctx.clock.now().toISOString() });
   for (const id of [creatorId, ...others]) await joinParticipant(db, conversationId, id, null);
@@ -199,7 +199,7 @@ export async function recordGroup(ctx: AppContext, db: DbOrTx, creatorId: string
 }
 
 /** The conversation a write names, which the caller takes part in now. */
-async function requireActive(ctx: AppContext, db: DbOrTx, conversationId: string, userId: string) {
+async function requireActive(ctx: PlatformContext, db: DbOrTx, conversationId: string, userId: string) {
   const [conversation, participant] = await Promise.all([findConversation(db, conversationId), findParticipant(db, conversationId, userId)]);
   if (!conversation || !participant || participant.until_event_id !== null) {
     throw forbidden(ctx, `You do not take part in a direct message conversation with dm_conversation_id: [${conversationId}].`);
@@ -208,7 +208,7 @@ async function requireActive(ctx: AppContext, db: DbOrTx, conversationId: string
 }
 
 /** POST /2/dm_conversations/{dm_conversation_id}/messages. */
-export async function sendToConversation(ctx: AppContext, caller: UserCaller, conversationId: string, message: NewMessage): Promise<Sent> {
+export async function sendToConversation(ctx: PlatformContext, caller: UserCaller, conversationId: string, message: NewMessage): Promise<Sent> {
   requireDmAccess(ctx, caller);
   const senderId = caller.user.id;
   const pair = conversationId.split('-');
@@ -225,7 +225,7 @@ export async function sendToConversation(ctx: AppContext, caller: UserCaller, co
 }
 
 /** Plaza's POST /2/dm_conversations/{id}/participants: a participant adds others to a group (ParticipantsJoin). */
-export async function addParticipants(ctx: AppContext, caller: UserCaller, conversationId: string, participantIds: string[]): Promise<{ dm_event_id: string }> {
+export async function addParticipants(ctx: PlatformContext, caller: UserCaller, conversationId: string, participantIds: string[]): Promise<{ dm_event_id: string }> {
   requireDmAccess(ctx, caller);
   return ctx.store.db.transaction().execute(async (tx) => {
     const conversation = await requireActive(ctx, tx, conversationId, caller.user.id);
@@ -244,7 +244,7 @@ export async function addParticipants(ctx: AppContext, caller: UserCaller, conve
 }
 
 /** Plaza's DELETE /2/dm_conversations/{id}/participants/{user_id}: the caller leaves a group (ParticipantsLeave). */
-export async function leaveConversation(ctx: AppContext, caller: UserCaller, conversationId: string, userId: string): Promise<{ dm_event_id: string }> {
+export async function leaveConversation(ctx: PlatformContext, caller: UserCaller, conversationId: string, userId: string): Promise<{ dm_event_id: string }> {
   requireDmAccess(ctx, caller);
   if (userId !== caller.user.id) throw forbidden(ctx, 'You can only remove yourself from a conversation: the `user_id` path parameter must be yours.');
   return ctx.store.db.transaction().execute(async (tx) => {
@@ -257,7 +257,7 @@ export async function leaveConversation(ctx: AppContext, caller: UserCaller, con
 }
 
 /** Read receipts and typing indicators reach every other participant: one item each, in one event. */
-async function signal(ctx: AppContext, db: DbOrTx, type: 'dm.read' | 'dm.indicate_typing', conversationId: string, userId: string, lastReadEventId?: string): Promise<void> {
+async function signal(ctx: PlatformContext, db: DbOrTx, type: 'dm.read' | 'dm.indicate_typing', conversationId: string, userId: string, lastReadEventId?: string): Promise<void> {
   const others = (await activeParticipantIds(db, conversationId)).filter((id) => id !== userId);
   const at = ctx.clock.now().toISOString();
   const kind = type === 'dm.read' ? 'mark_read' : 'indicate_typing';
@@ -272,7 +272,7 @@ async function signal(ctx: AppContext, db: DbOrTx, type: 'dm.read' | 'dm.indicat
 }
 
 /** Plaza's POST /2/dm_conversations/{id}/read: marks events up to last_read_event_id read (dm.read). */
-export async function markRead(ctx: AppContext, caller: UserCaller, conversationId: string, lastReadEventId: string): Promise<{ success: boolean }> {
+export async function markRead(ctx: PlatformContext, caller: UserCaller, conversationId: string, lastReadEventId: string): Promise<{ success: boolean }> {
   requireDmAccess(ctx, caller);
   const userId = caller.user.id;
   await ctx.store.db.transaction().execute(async (tx) => {
@@ -288,7 +288,7 @@ export async function markRead(ctx: AppContext, caller: UserCaller, conversation
 }
 
 /** Plaza's POST /2/dm_conversations/{id}/typing: a typing indicator to the other participants (dm.indicate_typing). */
-export async function indicateTyping(ctx: AppContext, caller: UserCaller, conversationId: string): Promise<{ success: boolean }> {
+export async function indicateTyping(ctx: PlatformContext, caller: UserCaller, conversationId: string): Promise<{ success: boolean }> {
   requireDmAccess(ctx, caller);
   await ctx.store.db.transaction().execute(async (tx) => {
     await requireActive(ctx, tx, conversationId, caller.user.id);
@@ -298,7 +298,7 @@ export async function indicateTyping(ctx: AppContext, caller: UserCaller, conver
 }
 
 /** DELETE /2/dm_events/{event_id}: the sender deletes their message. */
-export async function deleteDmEvent(ctx: AppContext, caller: UserCaller, eventId: string): Promise<{ deleted: boolean }> {
+export async function deleteDmEvent(ctx: PlatformContext, caller: UserCaller, eventId: string): Promise<{ deleted: boolean }> {
   requireDmAccess(ctx, caller);
   await ctx.store.db.transaction().execute(async (tx) => {
     const [event] = await eventsVisibleTo(tx, caller.user.id, { types: ['MessageCreate'], eventId, limit: 1 });
@@ -320,7 +320,7 @@ export type DmScope = { kind: 'all' } | { kind: 'conversation'; id: string } | {
  * GET /2/dm_events, /2/dm_conversations/{id}/dm_events, /with/{participant_id}/dm_events and
  * /2/dm_events/{event_id}: newest first, event_types filtered, dm_event.fields selected.
  */
-export async function listDmEvents(ctx: AppContext, caller: UserCaller, view: View, scope: DmScope, { fields, selection, types, page: request }: DmEventsRequest): Promise<PageResult> {
+export async function listDmEvents(ctx: PlatformContext, caller: UserCaller, view: View, scope: DmScope, { fields, selection, types, page: request }: DmEventsRequest): Promise<PageResult> {
   requireDmAccess(ctx, caller);
   const userId = caller.user.id;
   let conversationId: string | undefined;

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { idParams, idString, listQuery, listRequest, timeListRequest, userAuth, userOrAppAuth } from '../graph/route-kit.js';
 import { callerOf, userCallerOf } from '../route-auth.js';
@@ -13,7 +13,7 @@ const FOLLOWS_RANGE = { min: 1, max: 1000, default: 100 };
 const followsQuery = listQuery(FOLLOWS_RANGE, userExpansions);
 const usersPage = { 200: pageResponse(UserSchema), default: defaultErrorResponse };
 
-export async function followRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function followRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   for (const direction of ['followers', 'following'] as const) {
     app.get(
       `/2/users/:id/${direction}`,

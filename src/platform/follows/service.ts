@@ -1,5 +1,5 @@
 import type { Caller, UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { page } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
@@ -28,21 +28,21 @@ import {
 /** max_results of the followers and following lists (1 to 1000, default 100). */
 
 /** A user a write names, or 404 resource-not-found naming the parameter. */
-export async function requireUser(ctx: AppContext, db: DbOrTx, id: string, parameter: string): Promise<UserRow> {
+export async function requireUser(ctx: PlatformContext, db: DbOrTx, id: string, parameter: string): Promise<UserRow> {
   const [user] = await findUsersByIds(db, [id]);
   if (!user) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'user' }));
   return user;
 }
 
 /** The follow.* payload (shared/reference/platform.md §7): both users as they are after the change. */
-async function followPayload(ctx: AppContext, db: DbOrTx, sourceId: string, targetId: string) {
+async function followPayload(ctx: PlatformContext, db: DbOrTx, sourceId: string, targetId: string) {
   const users = await findUsersByIds(db, [sourceId, targetId]);
   const byId = new Map(users.map((u) => [u.id, u]));
   return { source: { data: eventUser(ctx, byId.get(sourceId)!) }, target: { data: eventUser(ctx, byId.get(targetId)!) } };
 }
 
 /** Records a follow with its counters and its follow.follow event; false when it already existed. */
-export async function recordFollow(ctx: AppContext, db: DbOrTx, sourceId: string, targetId: string): Promise<boolean> {
+export async function recordFollow(ctx: PlatformContext, db: DbOrTx, sourceId: string, targetId: string): Promise<boolean> {
   if (!(await insertFollow(db, sourceId, targetId, ctx.clock.now().toISOString()))) return false;
   await deleteFollowRequest(db, sourceId, targetId);
   await moveFollowCounters(db, sourceId, targetId, 1);
@@ -51,7 +51,7 @@ export async function recordFollow(ctx: AppContext, db: DbOrTx, sourceId: string
 }
 
 /** Removes a follow with its counters and its follow.unfollow event; false when there was none. */
-export async function removeFollow(ctx: AppContext, db: DbOrTx, sourceId: string, targetId: string): Promise<boolean> {
+export async function removeFollow(ctx: PlatformContext, db: DbOrTx, sourceId: string, targetId: string): Promise<boolean> {
   if (!(await deleteFollow(db, sourceId, targetId))) return false;
   await moveFollowCounters(db, sourceId, targetId, -1);
   await appendEvent(ctx, db, { type: 'follow.unfollow', subject: targetId, payload: await followPayload(ctx, db, sourceId, targetId) });
@@ -62,7 +62,7 @@ export async function removeFollow(ctx: AppContext, db: DbOrTx, sourceId: string
  * POST /2/users/{id}/following. Refused on every self-serve tier (spec 000 release history);
  * a blocked user cannot follow; following a protected account asks it (pending_follow).
  */
-export async function followUser(ctx: AppContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ following: boolean; pending_follow: boolean }> {
+export async function followUser(ctx: PlatformContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ following: boolean; pending_follow: boolean }> {
   requireSelf(ctx, caller, sourceId, 'id', 'follow accounts on behalf');
   requireWriteAccess(ctx, caller);
   checkTier(ctx, caller, 'manageFollows', 'follows');
@@ -86,7 +86,7 @@ export async function followUser(ctx: AppContext, caller: UserCaller, sourceId: 
 }
 
 /** DELETE /2/users/{source_user_id}/following/{target_user_id}: unfollows, or withdraws a pending request. */
-export async function unfollowUser(ctx: AppContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ following: boolean }> {
+export async function unfollowUser(ctx: PlatformContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ following: boolean }> {
   requireSelf(ctx, caller, sourceId, 'source_user_id', 'unfollow accounts on behalf');
   requireWriteAccess(ctx, caller);
   checkTier(ctx, caller, 'follows');
@@ -98,7 +98,7 @@ export async function unfollowUser(ctx: AppContext, caller: UserCaller, sourceId
 }
 
 /** Accepting (or declining) a pending follow of a protected account: Plaza's choice of path, see routes. */
-export async function answerFollowRequest(ctx: AppContext, caller: UserCaller, userId: string, requesterId: string, accept: boolean): Promise<{ accepted: boolean }> {
+export async function answerFollowRequest(ctx: PlatformContext, caller: UserCaller, userId: string, requesterId: string, accept: boolean): Promise<{ accepted: boolean }> {
   requireSelf(ctx, caller, userId, 'id', 'answer follow requests');
   requireWriteAccess(ctx, caller);
   return ctx.store.db.transaction().execute(async (tx) => {
@@ -121,7 +121,7 @@ export async function answerFollowRequest(ctx: AppContext, caller: UserCaller, u
 
 /** GET /2/users/{id}/followers and /following: newest follow first; a protected account's only for approved followers. */
 export async function followsOf(
-  ctx: AppContext,
+  ctx: PlatformContext,
   caller: Caller,
   view: View,
   userId: string,
@@ -137,7 +137,7 @@ export async function followsOf(
 }
 
 /** GET /2/users/{id}/follow_requests: who asked to follow the authenticated (protected) user. */
-export async function followRequestsOf(ctx: AppContext, caller: UserCaller, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
+export async function followRequestsOf(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'list the follow requests');
   const rows = await listFollowRequests(ctx.store.db, userId, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);

@@ -1,12 +1,12 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { ProblemError } from '../../http/problems.js';
 
 /**
  * Endpoints that act for, or read the private data of, the user in the path: the path id must be
  * the authenticated user's (as on the public platform).
  */
-export function requireSelf(ctx: AppContext, caller: UserCaller, id: string, parameter: string, what: string): void {
+export function requireSelf(ctx: PlatformContext, caller: UserCaller, id: string, parameter: string, what: string): void {
   if (caller.user.id === id) return;
   throw new ProblemError(
     403,
@@ -15,14 +15,14 @@ export function requireSelf(ctx: AppContext, caller: UserCaller, id: string, par
 }
 
 /** OAuth 1.0a permissions fully override OAuth 2.0 scopes (spec 000): a read-only token cannot write. */
-export function requireWriteAccess(ctx: AppContext, caller: UserCaller): void {
+export function requireWriteAccess(ctx: PlatformContext, caller: UserCaller): void {
   if (caller.kind === 'oauth1' && caller.accessLevel === 'read') {
     throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', 'This access token has read-only permission; writing needs read-write access.'));
   }
 }
 
 /** Direct messages, read or written, need the read-write-directmessages permission of OAuth 1.0a. */
-export function requireDmAccess(ctx: AppContext, caller: UserCaller): void {
+export function requireDmAccess(ctx: PlatformContext, caller: UserCaller): void {
   if (caller.kind === 'oauth1' && caller.accessLevel !== 'read-write-directmessages') {
     throw new ProblemError(
       403,

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { DbOrTx } from '../../store/store.js';
 import { recordBookmark } from '../bookmarks/service.js';
 import { recordDirectMessage, recordGroup } from '../dm/service.js';
@@ -13,14 +13,14 @@ import type { PostRow } from '../posts/wire.js';
 import { recordSpace } from '../spaces/service.js';
 import { pagedPosts, authoredBy } from '../timelines/store.js';
 import { findUsersByUsernames } from '../users/store.js';
-import { ALL_TIME } from './query.js';
+import { ALL_TIME } from '../timelines/store.js';
 
 /**
  * The social side of the demo workspace, inside seedDemo's transaction: more follows (and a
  * pending request to the protected account), a few recent posts, likes, bookmarks, a mute, lists,
  * a live and a scheduled space, and direct messages, each written as the endpoints write it.
  */
-export async function seedGraphDemo(ctx: AppContext, tx: DbOrTx): Promise<void> {
+export async function seedGraphDemo(ctx: PlatformContext, tx: DbOrTx): Promise<void> {
   const users = await findUsersByUsernames(tx, ['ada', 'bruno', 'plazanews', 'chen', 'dana']);
   const by = (username: string) => users.find((u) => u.username === username)!;
   const [ada, bruno, news, chen, dana] = ['ada', 'bruno', 'plazanews', 'chen', 'dana'].map(by);

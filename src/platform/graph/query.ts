@@ -1,7 +1,8 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { decodePageToken, parseMaxResults, type MaxResultsRange } from '../../http/pagination.js';
 import { ID_PATTERN, invalidParameter, parseEnumList } from '../../http/params.js';
 import type { Selection } from '../expansions.js';
+import type { TimeWindow } from '../timelines/store.js';
 
 /**
  * Query parameters shared by the list endpoints, parsed at the edge (routes) before anything is
@@ -22,12 +23,12 @@ export interface ListRequest<Page = PageRequest, S = Selection> {
   page: Page;
 }
 
-function badToken(ctx: AppContext, tokenName: string, raw: unknown) {
+function badToken(ctx: PlatformContext, tokenName: string, raw: unknown) {
   return invalidParameter(ctx.problems, tokenName, [String(raw)], `The \`${tokenName}\` query parameter value [${String(raw)}] is not a valid token`);
 }
 
 /** Lists keyed by a time-ordered id, newest first. */
-export function parsePage(ctx: AppContext, query: Record<string, unknown>, range: MaxResultsRange, tokenName = 'pagination_token'): PageRequest {
+export function parsePage(ctx: PlatformContext, query: Record<string, unknown>, range: MaxResultsRange, tokenName = 'pagination_token'): PageRequest {
   const maxResults = parseMaxResults(ctx.problems, query.max_results, range);
   const after = decodePageToken(ctx.problems, query[tokenName], tokenName);
   // A token is opaque to clients but not to us: only a key we could have made reaches the store.
@@ -48,7 +49,7 @@ export interface TimePageRequest {
 }
 
 /** Lists ordered by (time, id), newest first: the token carries both. */
-export function parseTimePage(ctx: AppContext, query: Record<string, unknown>, range: MaxResultsRange, tokenName = 'pagination_token'): TimePageRequest {
+export function parseTimePage(ctx: PlatformContext, query: Record<string, unknown>, range: MaxResultsRange, tokenName = 'pagination_token'): TimePageRequest {
   const maxResults = parseMaxResults(ctx.problems, query.max_results, range);
   const key = decodePageToken(ctx.problems, query[tokenName], tokenName);
   if (key === undefined) return { maxResults };
@@ -57,22 +58,7 @@ export function parseTimePage(ctx: AppContext, query: Record<string, unknown>, r
   return { maxResults, after: { createdAt: match[1], id: match[2] } };
 }
 
-/** since_id / until_id / start_time / end_time / exclude of the post timelines (shared/reference §9 semantics). */
-export interface TimeWindow {
-  sinceId?: string;
-  untilId?: string;
-  /** Inclusive. */
-  startTime?: string;
-  /** Exclusive. */
-  endTime?: string;
-  excludeReplies: boolean;
-  excludeReposts: boolean;
-}
-
-/** No time limits, nothing excluded. */
-export const ALL_TIME: TimeWindow = { excludeReplies: false, excludeReposts: false };
-
-function parseTime(ctx: AppContext, name: string, raw: unknown): string | undefined {
+function parseTime(ctx: PlatformContext, name: string, raw: unknown): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   const text = String(raw);
   const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text) ? new Date(text) : new Date(NaN);
@@ -82,7 +68,7 @@ function parseTime(ctx: AppContext, name: string, raw: unknown): string | undefi
   return time.toISOString();
 }
 
-export function parseTimeWindow(ctx: AppContext, query: Record<string, unknown>): TimeWindow {
+export function parseTimeWindow(ctx: PlatformContext, query: Record<string, unknown>): TimeWindow {
   const exclude = parseEnumList(ctx.problems, 'exclude', typeof query.exclude === 'string' ? query.exclude : undefined, EXCLUDE);
   const window: TimeWindow = {
     sinceId: typeof query.since_id === 'string' ? query.since_id : undefined,

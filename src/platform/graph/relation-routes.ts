@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { userCallerOf } from '../route-auth.js';
 import { defaultErrorResponse, pageBody, pageResponse, UserSchema, writeResponse } from '../schemas.js';
@@ -24,12 +24,12 @@ export interface UserRelation {
   operationIds: { list: string; create: string; remove: string };
   summaries: { list: string; create: string; remove: string };
   targetDescription: string;
-  list(ctx: AppContext, caller: UserCaller, view: View, userId: string, request: ListRequest): Promise<Parameters<typeof pageBody>[0]>;
-  create(ctx: AppContext, caller: UserCaller, sourceId: string, targetId: string): Promise<unknown>;
-  remove(ctx: AppContext, caller: UserCaller, sourceId: string, targetId: string): Promise<unknown>;
+  list(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, request: ListRequest): Promise<Parameters<typeof pageBody>[0]>;
+  create(ctx: PlatformContext, caller: UserCaller, sourceId: string, targetId: string): Promise<unknown>;
+  remove(ctx: PlatformContext, caller: UserCaller, sourceId: string, targetId: string): Promise<unknown>;
 }
 
-export async function userRelationRoutes(app: Listener, ctx: AppContext, relation: UserRelation): Promise<void> {
+export async function userRelationRoutes(app: Listener, ctx: PlatformContext, relation: UserRelation): Promise<void> {
   const flag = writeResponse({ [relation.name]: Type.Boolean() });
   app.get(
     `/2/users/:id/${relation.name}`,

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { selectFields } from '../../http/fields.js';
 import type { PageMeta } from '../../http/pagination.js';
 import type { WireItem } from '../../http/json-body.js';
@@ -23,7 +23,7 @@ export interface PageResult {
  * Posts of a timeline or list: a protected author's posts only for the author and approved
  * followers; every other one leaves `data` and becomes a not-authorized-for-resource item.
  */
-export async function renderPosts(ctx: AppContext, view: View, selection: Selection, rows: readonly PostRow[], meta?: PageMeta, reads = new ResponseReads(ctx)): Promise<PageResult> {
+export async function renderPosts(ctx: PlatformContext, view: View, selection: Selection, rows: readonly PostRow[], meta?: PageMeta, reads = new ResponseReads(ctx)): Promise<PageResult> {
   reads.holdPosts(rows);
   const hidden = await hiddenPosts(ctx, view, rows, reads);
   const errors: Problem[] = [...hidden].map((id) =>
@@ -52,7 +52,7 @@ function visibleMeta(meta: PageMeta, visible: readonly PostRow[]): PageMeta {
 }
 
 /** Users of a list endpoint (followers, members, search...), with connection_status on the primaries too. */
-export async function renderUsers(ctx: AppContext, view: View, selection: Selection, rows: readonly UserRow[], meta?: PageMeta): Promise<PageResult> {
+export async function renderUsers(ctx: PlatformContext, view: View, selection: Selection, rows: readonly UserRow[], meta?: PageMeta): Promise<PageResult> {
   const hydrated = await hydrate(ctx, view, rows, userExpansions, selection, rows.map((u) => u.id));
   return {
     data: rows.map(hydrated.user),
@@ -73,6 +73,6 @@ const EVENT_USER_FIELDS = new Set([
   'verified_type', 'subscription_type', 'public_metrics', 'pinned_post_id', 'affiliation', 'entities',
 ]);
 
-export function eventUser(ctx: AppContext, row: UserRow): Record<string, unknown> {
+export function eventUser(ctx: PlatformContext, row: UserRow): Record<string, unknown> {
   return selectFields(userDeclaration, row, EVENT_USER_FIELDS, { now: ctx.clock.now() });
 }

@@ -1,5 +1,5 @@
 import type { Caller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { ProblemError } from '../../http/problems.js';
 import { tierWayOut } from '../../seed/way-out.js';
 import type { Tier } from '../../store/schema.js';
@@ -54,7 +54,7 @@ export function tierRefuses(rule: TierRuleName, tier: Tier, now: Date): boolean 
  * Refuses the request with the client-forbidden problem (HTTP 403) when the calling app's tier
  * lost the endpoint group, in the shape the public platform sends (shared/reference/platform.md §2).
  */
-export function checkTier(ctx: AppContext, caller: Caller, ...rules: TierRuleName[]): void {
+export function checkTier(ctx: PlatformContext, caller: Caller, ...rules: TierRuleName[]): void {
   const now = ctx.clock.now();
   for (const rule of rules) {
     if (!tierRefuses(rule, caller.app.tier, now)) continue;

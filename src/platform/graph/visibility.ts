@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { ProblemError, type Problem } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { findPostsByIds } from '../posts/store.js';
@@ -11,13 +11,13 @@ import { hiddenAuthors } from '../visibility/memory.js';
 import { READABLE } from '../visibility/rule.js';
 
 /** A protected account's posts and likes: only for the account itself and its approved followers. */
-export async function canSeeContentOf(ctx: AppContext, view: View, user: UserRow, db: DbOrTx = ctx.store.db): Promise<boolean> {
+export async function canSeeContentOf(ctx: PlatformContext, view: View, user: UserRow, db: DbOrTx = ctx.store.db): Promise<boolean> {
   return (await hiddenAuthors(db, READABLE, view.viewerId, [user])).size === 0;
 }
 
 /** The user a list endpoint is about, or the problem to answer instead (200 with `errors`, as lookups do). */
 export async function subjectUser(
-  ctx: AppContext,
+  ctx: PlatformContext,
   view: View,
   userId: string,
   opts: { parameter?: string; protectedContent?: boolean; reads?: ResponseReads } = {},
@@ -60,7 +60,7 @@ export const versionIds = (post: PostRow): string[] => editHistoryOf(post);
  * The post a write names (like, bookmark): 404 resource-not-found when it does not exist or was
  * deleted, 403 not-authorized-for-resource when its protected author has not approved the caller.
  */
-export async function requireVisiblePost(ctx: AppContext, db: DbOrTx, view: View, postId: string, parameter: string): Promise<PostRow> {
+export async function requireVisiblePost(ctx: PlatformContext, db: DbOrTx, view: View, postId: string, parameter: string): Promise<PostRow> {
   const [named] = await findPostsByIds(db, [postId]);
   const post = named && (await latestOf(db, named));
   if (!post) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: postId, resource_id: postId, resource_type: 'post' }));

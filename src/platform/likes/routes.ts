@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { idParams, idString, listQuery, listRequest, userAuth } from '../graph/route-kit.js';
 import { postExpansions } from '../posts/service.js';
@@ -15,7 +15,7 @@ const liked = { 200: writeResponse({ liked: Type.Boolean() }), default: defaultE
 const LIKING_USERS = { min: 1, max: 100, default: 100 };
 const LIKED_POSTS = { min: 5, max: 100, default: 100 };
 
-export async function likeRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function likeRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.post(
     '/2/users/:id/likes',
     {

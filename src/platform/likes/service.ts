@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { page } from '../../http/pagination.js';
 import { ProblemError } from '../../http/problems.js';
@@ -21,7 +21,7 @@ import { deleteLike, hasLiked, insertLike, likesOf, listLikingUsers, moveLikeCou
  * Records a like of `post` (its latest version) with its counters and its like.create event;
  * false when the user already likes a version of it.
  */
-export async function recordLike(ctx: AppContext, db: DbOrTx, userId: string, post: PostRow): Promise<boolean> {
+export async function recordLike(ctx: PlatformContext, db: DbOrTx, userId: string, post: PostRow): Promise<boolean> {
   if (await hasLiked(db, userId, versionIds(post))) return false;
   const likeId = ctx.ids.next();
   const now = ctx.clock.now();
@@ -41,7 +41,7 @@ export async function recordLike(ctx: AppContext, db: DbOrTx, userId: string, po
  * POST /2/users/{id}/likes. Removed from the free tier on Aug 22, 2025 and from every self-serve
  * tier on Apr 20, 2026 (spec 000 release history); enterprise keeps it.
  */
-export async function likePost(ctx: AppContext, caller: UserCaller, view: View, userId: string, postId: string): Promise<{ liked: boolean }> {
+export async function likePost(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, postId: string): Promise<{ liked: boolean }> {
   requireSelf(ctx, caller, userId, 'id', 'like posts on behalf');
   requireWriteAccess(ctx, caller);
   checkTier(ctx, caller, 'manageLikes');
@@ -56,7 +56,7 @@ export async function likePost(ctx: AppContext, caller: UserCaller, view: View, 
 }
 
 /** DELETE /2/users/{id}/likes/{post_id}: idempotent, like the public platform; any version of an edited post names it. */
-export async function unlikePost(ctx: AppContext, caller: UserCaller, userId: string, postId: string): Promise<{ liked: boolean }> {
+export async function unlikePost(ctx: PlatformContext, caller: UserCaller, userId: string, postId: string): Promise<{ liked: boolean }> {
   requireSelf(ctx, caller, userId, 'id', 'unlike posts on behalf');
   requireWriteAccess(ctx, caller);
   await ctx.store.db.transaction().execute(async (tx) => {
@@ -76,7 +76,7 @@ export async function unlikePost(ctx: AppContext, caller: UserCaller, userId: st
 }
 
 /** GET /2/posts/{id}/liking_users: newest like first. */
-export async function likingUsers(ctx: AppContext, view: View, postId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
+export async function likingUsers(ctx: PlatformContext, view: View, postId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   const [named] = await findPostsByIds(ctx.store.db, [postId]);
   const post = named && (await latestOf(ctx.store.db, named));
   if (!post) return errorsOnly(ctx.problems.resourceNotFound({ parameter: 'id', value: postId, resource_id: postId, resource_type: 'post' }));
@@ -89,7 +89,7 @@ export async function likingUsers(ctx: AppContext, view: View, postId: string, {
 }
 
 /** GET /2/users/{id}/liked_posts: newest like first; a protected user's likes only for approved followers. */
-export async function likedPosts(ctx: AppContext, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
+export async function likedPosts(ctx: PlatformContext, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   const subject = await subjectUser(ctx, view, userId, { protectedContent: true });
   if (subject.problem) return errorsOnly(subject.problem);
   const rows = await postsThrough(ctx.store.db, 'likes', userId, request.maxResults + 1, request.after);

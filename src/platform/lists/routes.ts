@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { fieldsParamOf, parseFieldSelection } from '../../http/fields.js';
 import { expansionsParam, parseSelection } from '../expansions.js';
@@ -34,7 +34,7 @@ const listRange = { min: 1, max: 100, default: 100 };
 /** The selection parameters of list objects. */
 const listSelection = { 'list.fields': fieldsParamOf(listDeclaration), expansions: expansionsParam(listExpansions), 'user.fields': fieldsParamOf(userDeclaration) };
 
-function parseListSelection(ctx: AppContext, q: Record<string, unknown>): ListSelection {
+function parseListSelection(ctx: PlatformContext, q: Record<string, unknown>): ListSelection {
   return { list: parseFieldSelection(ctx.problems, listDeclaration, q), rest: parseSelection(ctx, q, listExpansions) };
 }
 const listsPage = { 200: pageResponse(ListSchema), default: defaultErrorResponse };
@@ -43,7 +43,7 @@ const description = Type.String({ maxLength: 100 });
 const readAuth = userOrAppAuth('list.read', 'post.read', 'users.read');
 const writeAuth = userAuth('list.write', 'post.read', 'users.read');
 
-export async function listRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function listRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.post(
     '/2/lists',
     {

@@ -1,5 +1,5 @@
 import type { Caller, UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { selectFields } from '../../http/fields.js';
 import { page, type PageMeta } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
@@ -9,7 +9,8 @@ import { isBlocking } from '../blocks/store.js';
 import { hydrate, type Selection } from '../expansions.js';
 import { requireUser } from '../follows/service.js';
 import { requireSelf, requireWriteAccess } from '../graph/access.js';
-import { ALL_TIME, compositeKey, type ListRequest, type PageRequest, type TimePageRequest } from '../graph/query.js';
+import { ALL_TIME } from '../timelines/store.js';
+import { compositeKey, type ListRequest, type PageRequest, type TimePageRequest } from '../graph/query.js';
 import { errorsOnly, renderPosts, renderUsers, type PageResult } from '../graph/render.js';
 import { checkTier } from '../graph/tiers.js';
 import { subjectUser } from '../graph/visibility.js';
@@ -40,7 +41,7 @@ export const LIST_LIMITS = { owned: 1000, members: 5000, pinned: 5 };
 const canSee = (view: View, list: ListRow) => list.private === 0 || list.owner_id === view.viewerId;
 
 /** A list a request names: absent, or private to someone else, is a problem for the caller to show. */
-async function visibleList(ctx: AppContext, db: DbOrTx, view: View, listId: string, parameter: string): Promise<{ list: ListRow; problem?: undefined } | { list?: undefined; problem: Problem }> {
+async function visibleList(ctx: PlatformContext, db: DbOrTx, view: View, listId: string, parameter: string): Promise<{ list: ListRow; problem?: undefined } | { list?: undefined; problem: Problem }> {
   const [list] = await findListsByIds(db, [listId]);
   if (!list) return { problem: ctx.problems.resourceNotFound({ parameter, value: listId, resource_id: listId, resource_type: 'list' }) };
   if (!canSee(view, list)) return { problem: ctx.problems.notAuthorizedForResource({ value: listId, resource_id: listId, resource_type: 'list', section: 'data', parameter }) };
@@ -48,14 +49,14 @@ async function visibleList(ctx: AppContext, db: DbOrTx, view: View, listId: stri
 }
 
 /** The list a write names: 404 when absent, 403 when private to someone else. */
-async function requireList(ctx: AppContext, db: DbOrTx, view: View, listId: string, parameter: string): Promise<ListRow> {
+async function requireList(ctx: PlatformContext, db: DbOrTx, view: View, listId: string, parameter: string): Promise<ListRow> {
   const found = await visibleList(ctx, db, view, listId, parameter);
   if (found.problem) throw new ProblemError(found.problem.type.endsWith('resource-not-found') ? 404 : 403, found.problem);
   return found.list!;
 }
 
 /** The list an owner-only write names. */
-async function requireOwnList(ctx: AppContext, db: DbOrTx, caller: UserCaller, listId: string): Promise<ListRow> {
+async function requireOwnList(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, listId: string): Promise<ListRow> {
   const list = await requireList(ctx, db, { viewerId: caller.user.id, now: ctx.clock.now() }, listId, 'id');
   if (list.owner_id !== caller.user.id) {
     throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `Only the owner of list ${listId} can change it.`));
@@ -69,12 +70,12 @@ export interface ListChanges {
   private?: boolean;
 }
 
-function checkName(ctx: AppContext, name: string | undefined): void {
+function checkName(ctx: PlatformContext, name: string | undefined): void {
   if (name !== undefined && name.trim().length === 0) throw invalidParameter(ctx.problems, 'name', [name], 'The `name` body field can not be blank');
 }
 
 /** Stores a new list of `ownerId`. */
-export async function recordList(ctx: AppContext, db: DbOrTx, ownerId: string, body: ListChanges & { name: string }): Promise<ListRow> {
+export async function recordList(ctx: PlatformContext, db: DbOrTx, ownerId: string, body: ListChanges & { name: string }): Promise<ListRow> {
   const now = ctx.clock.now().toISOString();
   const row: ListRow = {
     id: ctx.ids.next(),
@@ -92,14 +93,14 @@ export async function recordList(ctx: AppContext, db: DbOrTx, ownerId: string, b
 }
 
 /** Adds a member (table list_members) or a follower (list_followers) with the counters they move. */
-export async function recordListUser(ctx: AppContext, db: DbOrTx, table: 'list_members' | 'list_followers', listId: string, userId: string): Promise<boolean> {
+export async function recordListUser(ctx: PlatformContext, db: DbOrTx, table: 'list_members' | 'list_followers', listId: string, userId: string): Promise<boolean> {
   if (!(await insertListUser(db, table, ctx.ids.next(), listId, userId, ctx.clock.now().toISOString()))) return false;
   await moveListCounters(db, table, listId, userId, 1);
   return true;
 }
 
 /** POST /2/lists. */
-export async function createList(ctx: AppContext, caller: UserCaller, body: ListChanges & { name: string }): Promise<{ id: string; name: string }> {
+export async function createList(ctx: PlatformContext, caller: UserCaller, body: ListChanges & { name: string }): Promise<{ id: string; name: string }> {
   requireWriteAccess(ctx, caller);
   checkName(ctx, body.name);
   return ctx.store.db.transaction().execute(async (tx) => {
@@ -112,7 +113,7 @@ export async function createList(ctx: AppContext, caller: UserCaller, body: List
 }
 
 /** PUT /2/lists/{id}: the owner changes name, description or privacy. */
-export async function updateList(ctx: AppContext, caller: UserCaller, listId: string, body: ListChanges): Promise<{ updated: boolean }> {
+export async function updateList(ctx: PlatformContext, caller: UserCaller, listId: string, body: ListChanges): Promise<{ updated: boolean }> {
   requireWriteAccess(ctx, caller);
   checkName(ctx, body.name);
   await ctx.store.db.transaction().execute(async (tx) => {
@@ -128,7 +129,7 @@ export async function updateList(ctx: AppContext, caller: UserCaller, listId: st
 }
 
 /** DELETE /2/lists/{id}. */
-export async function deleteList(ctx: AppContext, caller: UserCaller, listId: string): Promise<{ deleted: boolean }> {
+export async function deleteList(ctx: PlatformContext, caller: UserCaller, listId: string): Promise<{ deleted: boolean }> {
   requireWriteAccess(ctx, caller);
   await ctx.store.db.transaction().execute(async (tx) => {
     await requireOwnList(ctx, tx, caller, listId);
@@ -138,7 +139,7 @@ export async function deleteList(ctx: AppContext, caller: UserCaller, listId: st
 }
 
 /** POST /2/lists/{id}/members: the owner adds a user; a user who blocks the owner cannot be added. */
-export async function addMember(ctx: AppContext, caller: UserCaller, listId: string, userId: string): Promise<{ is_member: boolean }> {
+export async function addMember(ctx: PlatformContext, caller: UserCaller, listId: string, userId: string): Promise<{ is_member: boolean }> {
   requireWriteAccess(ctx, caller);
   await ctx.store.db.transaction().execute(async (tx) => {
     const list = await requireOwnList(ctx, tx, caller, listId);
@@ -155,7 +156,7 @@ export async function addMember(ctx: AppContext, caller: UserCaller, listId: str
 }
 
 /** DELETE /2/lists/{id}/members/{user_id}. */
-export async function removeMember(ctx: AppContext, caller: UserCaller, listId: string, userId: string): Promise<{ is_member: boolean }> {
+export async function removeMember(ctx: PlatformContext, caller: UserCaller, listId: string, userId: string): Promise<{ is_member: boolean }> {
   requireWriteAccess(ctx, caller);
   await ctx.store.db.transaction().execute(async (tx) => {
     await requireOwnList(ctx, tx, caller, listId);
@@ -165,7 +166,7 @@ export async function removeMember(ctx: AppContext, caller: UserCaller, listId: 
 }
 
 /** POST /2/users/{id}/followed_lists (a list-follows endpoint: gone from basic and pro). */
-export async function followList(ctx: AppContext, caller: UserCaller, userId: string, listId: string): Promise<{ following: boolean }> {
+export async function followList(ctx: PlatformContext, caller: UserCaller, userId: string, listId: string): Promise<{ following: boolean }> {
   requireSelf(ctx, caller, userId, 'id', 'follow lists on behalf');
   requireWriteAccess(ctx, caller);
   checkTier(ctx, caller, 'listFollows');
@@ -177,7 +178,7 @@ export async function followList(ctx: AppContext, caller: UserCaller, userId: st
 }
 
 /** DELETE /2/users/{id}/followed_lists/{list_id}. */
-export async function unfollowList(ctx: AppContext, caller: UserCaller, userId: string, listId: string): Promise<{ following: boolean }> {
+export async function unfollowList(ctx: PlatformContext, caller: UserCaller, userId: string, listId: string): Promise<{ following: boolean }> {
   requireSelf(ctx, caller, userId, 'id', 'unfollow lists on behalf');
   requireWriteAccess(ctx, caller);
   checkTier(ctx, caller, 'listFollows');
@@ -188,7 +189,7 @@ export async function unfollowList(ctx: AppContext, caller: UserCaller, userId: 
 }
 
 /** POST /2/users/{id}/pinned_lists: at most five pinned lists. */
-export async function pinList(ctx: AppContext, caller: UserCaller, userId: string, listId: string): Promise<{ pinned: boolean }> {
+export async function pinList(ctx: PlatformContext, caller: UserCaller, userId: string, listId: string): Promise<{ pinned: boolean }> {
   requireSelf(ctx, caller, userId, 'id', 'pin lists on behalf');
   requireWriteAccess(ctx, caller);
   await ctx.store.db.transaction().execute(async (tx) => {
@@ -203,7 +204,7 @@ export async function pinList(ctx: AppContext, caller: UserCaller, userId: strin
 }
 
 /** DELETE /2/users/{id}/pinned_lists/{list_id}. */
-export async function unpinList(ctx: AppContext, caller: UserCaller, userId: string, listId: string): Promise<{ pinned: boolean }> {
+export async function unpinList(ctx: PlatformContext, caller: UserCaller, userId: string, listId: string): Promise<{ pinned: boolean }> {
   requireSelf(ctx, caller, userId, 'id', 'unpin lists on behalf');
   requireWriteAccess(ctx, caller);
   await ctx.store.db.transaction().execute((tx) => deletePin(tx, userId, listId));
@@ -216,7 +217,7 @@ export interface ListSelection {
   rest: Selection;
 }
 
-async function renderLists(ctx: AppContext, view: View, selection: ListSelection, rows: readonly ListRow[], meta?: PageMeta): Promise<PageResult> {
+async function renderLists(ctx: PlatformContext, view: View, selection: ListSelection, rows: readonly ListRow[], meta?: PageMeta): Promise<PageResult> {
   const hydrated = await hydrate(ctx, view, rows, listExpansions, selection.rest);
   return {
     data: rows.map((l) => selectFields(listDeclaration, l, selection.list, hydrated.view)),
@@ -227,14 +228,14 @@ async function renderLists(ctx: AppContext, view: View, selection: ListSelection
 }
 
 /** GET /2/lists/{id}: a private list only for its owner (not-authorized-for-resource otherwise). */
-export async function lookupList(ctx: AppContext, view: View, listId: string, selection: ListSelection): Promise<PageResult> {
+export async function lookupList(ctx: PlatformContext, view: View, listId: string, selection: ListSelection): Promise<PageResult> {
   const found = await visibleList(ctx, ctx.store.db, view, listId, 'id');
   if (found.problem) return errorsOnly(found.problem);
   return renderLists(ctx, view, selection, [found.list]);
 }
 
 /** GET /2/lists/{id}/members and /followers, newest first. */
-export async function usersOf(ctx: AppContext, caller: Caller, view: View, listId: string, table: 'list_members' | 'list_followers', { selection, page: request }: ListRequest): Promise<PageResult> {
+export async function usersOf(ctx: PlatformContext, caller: Caller, view: View, listId: string, table: 'list_members' | 'list_followers', { selection, page: request }: ListRequest): Promise<PageResult> {
   if (table === 'list_followers') checkTier(ctx, caller, 'listFollows');
   const found = await visibleList(ctx, ctx.store.db, view, listId, 'id');
   if (found.problem) return errorsOnly(found.problem);
@@ -244,7 +245,7 @@ export async function usersOf(ctx: AppContext, caller: Caller, view: View, listI
 }
 
 /** GET /2/lists/{id}/posts: the members' posts, newest first. */
-export async function listPosts(ctx: AppContext, view: View, listId: string, { selection, page: request }: ListRequest<TimePageRequest>): Promise<PageResult> {
+export async function listPosts(ctx: PlatformContext, view: View, listId: string, { selection, page: request }: ListRequest<TimePageRequest>): Promise<PageResult> {
   const found = await visibleList(ctx, ctx.store.db, view, listId, 'id');
   if (found.problem) return errorsOnly(found.problem);
   const rows = await pagedPosts(ctx.store.db, byMembersOf(listId), ALL_TIME, request.maxResults + 1, request.after);
@@ -258,17 +259,17 @@ export type UserListsKind = 'owned' | 'followed' | 'memberships' | 'pinned';
  * GET /2/users/{id}/owned_lists, /followed_lists, /list_memberships and /pinned_lists. Private
  * lists appear only to their owner; pinned lists are the authenticated user's own and unpaged.
  */
-export async function listsOfUser(ctx: AppContext, caller: Caller, view: View, userId: string, kind: Exclude<UserListsKind, 'pinned'>, request: ListRequest<PageRequest, ListSelection>): Promise<PageResult> {
+export async function listsOfUser(ctx: PlatformContext, caller: Caller, view: View, userId: string, kind: Exclude<UserListsKind, 'pinned'>, request: ListRequest<PageRequest, ListSelection>): Promise<PageResult> {
   if (kind === 'followed') checkTier(ctx, caller, 'listFollows');
   return userLists(ctx, view, userId, kind, request);
 }
 
-export async function pinnedListsOf(ctx: AppContext, caller: UserCaller, view: View, userId: string, selection: ListSelection): Promise<PageResult> {
+export async function pinnedListsOf(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, selection: ListSelection): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'read the pinned lists');
   return userLists(ctx, view, userId, 'pinned', { selection, page: { maxResults: LIST_LIMITS.pinned } });
 }
 
-async function userLists(ctx: AppContext, view: View, userId: string, kind: UserListsKind, { selection, page: request }: ListRequest<PageRequest, ListSelection>): Promise<PageResult> {
+async function userLists(ctx: PlatformContext, view: View, userId: string, kind: UserListsKind, { selection, page: request }: ListRequest<PageRequest, ListSelection>): Promise<PageResult> {
   const after = request.after;
   const subject = await subjectUser(ctx, view, userId);
   if (subject.problem) return errorsOnly(subject.problem);

@@ -1,30 +1,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 
 /**
  * Where uploaded bytes live: `${dataDir}/media/<media_key>.<ext>` for media, and one folder of
  * numbered segments per chunked upload under `${dataDir}/media/uploads/`. Names are built from
  * ids Plaza made, never from anything a client sent.
  */
-export function mediaDir(ctx: AppContext): string {
+export function mediaDir(ctx: PlatformContext): string {
   return path.join(ctx.config.dataDir, 'media');
 }
 
-export function mediaFilePath(ctx: AppContext, mediaKey: string, ext: string): string {
+export function mediaFilePath(ctx: PlatformContext, mediaKey: string, ext: string): string {
   return path.join(mediaDir(ctx), `${mediaKey}.${ext}`);
 }
 
-export function uploadDir(ctx: AppContext, mediaId: string): string {
+export function uploadDir(ctx: PlatformContext, mediaId: string): string {
   return path.join(mediaDir(ctx), 'uploads', mediaId);
 }
 
-export function segmentPath(ctx: AppContext, mediaId: string, index: number): string {
+export function segmentPath(ctx: PlatformContext, mediaId: string, index: number): string {
   return path.join(uploadDir(ctx, mediaId), `${index}.part`);
 }
 
 /** A temporary file in the media folder, renamed into place once the upload checks out. */
-export function tempFilePath(ctx: AppContext, mediaId: string): string {
+export function tempFilePath(ctx: PlatformContext, mediaId: string): string {
   return path.join(mediaDir(ctx), `.${mediaId}.${process.pid}.${Date.now()}.tmp`);
 }
 
@@ -36,7 +36,7 @@ export function writeFileAtomically(file: string, data: Buffer): void {
 }
 
 /** The segments of an upload, by index. */
-export function listSegments(ctx: AppContext, mediaId: string): Map<number, { path: string; size: number }> {
+export function listSegments(ctx: PlatformContext, mediaId: string): Map<number, { path: string; size: number }> {
   const dir = uploadDir(ctx, mediaId);
   const out = new Map<number, { path: string; size: number }>();
   if (!fs.existsSync(dir)) return out;

@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { selectFieldsJson } from '../../http/fields.js';
 import type { RawJson } from '../../http/json-body.js';
 import { invalidParameter } from '../../http/params.js';
@@ -26,7 +26,7 @@ const ownersOf = (row: MediaRow) => [row.owner_user_id, ...(fromJson<string[]>(r
  * rule of posts applies to their media). Direct-message media shows only to its owners.
  * Answers the keys hidden behind posts the viewer may not see apart from the keys seen.
  */
-async function visibleMedia(ctx: AppContext, view: View, rows: readonly MediaRow[], reads: ResponseReads): Promise<{ visible: Set<string>; hidden: Set<string> }> {
+async function visibleMedia(ctx: PlatformContext, view: View, rows: readonly MediaRow[], reads: ResponseReads): Promise<{ visible: Set<string>; hidden: Set<string> }> {
   const visible = new Set(rows.filter((m) => view.viewerId !== undefined && ownersOf(m).includes(view.viewerId)).map((m) => m.media_key));
   const rest = rows.filter((m) => !visible.has(m.media_key) && !m.media_category?.startsWith('dm_')).map((m) => m.media_key);
   const hidden = new Set<string>();
@@ -47,7 +47,7 @@ async function visibleMedia(ctx: AppContext, view: View, rows: readonly MediaRow
 
 /** GET /2/media and /2/media/{media_key}: the media the viewer may see, in the order asked; partial errors for the others. */
 export async function lookupMedia(
-  ctx: AppContext,
+  ctx: PlatformContext,
   view: View,
   keys: readonly string[],
   parameter: 'media_keys' | 'media_key',
@@ -71,7 +71,7 @@ export async function lookupMedia(
 }
 
 /** The caller's own media by id: others' are refused, missing ones not found (parameter `parameter`). */
-export async function ownMedia(ctx: AppContext, db: DbOrTx, caller: UserCaller, id: string, parameter: string): Promise<MediaRow> {
+export async function ownMedia(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, id: string, parameter: string): Promise<MediaRow> {
   const [row] = await findMediaByIdList(db, [id]);
   if (!row) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'media', detail: `Could not find media with ${parameter}: [${id}].` }));
   if (row.owner_user_id !== caller.user.id) {
@@ -90,7 +90,7 @@ export interface MediaMetadataInput {
  * media's alt_text field) and the other metadata of the reference, which are kept and answered as
  * associated_metadata. A later call replaces the kinds it names and keeps the others.
  */
-export async function createMediaMetadata(ctx: AppContext, caller: UserCaller, id: string, metadata: MediaMetadataInput | undefined): Promise<{ id: string; associated_metadata: Record<string, unknown> }> {
+export async function createMediaMetadata(ctx: PlatformContext, caller: UserCaller, id: string, metadata: MediaMetadataInput | undefined): Promise<{ id: string; associated_metadata: Record<string, unknown> }> {
   requireWriteAccess(ctx, caller);
   if (!metadata || Object.keys(metadata).length === 0) {
     throw invalidParameter(ctx.problems, 'metadata', [], 'The `metadata` body field needs at least one kind of metadata, e.g. alt_text: {text}');
@@ -120,7 +120,7 @@ export interface MediaAnalyticsRequest {
 }
 
 /** Parses start_time and end_time: RFC 3339, start before end, at most ANALYTICS_MAX_DAYS apart. */
-export function analyticsWindow(ctx: AppContext, startText: string, endText: string): { start: Date; end: Date } {
+export function analyticsWindow(ctx: PlatformContext, startText: string, endText: string): { start: Date; end: Date } {
   const parse = (name: string, text: string) => {
     const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) ? new Date(text) : new Date(NaN);
     if (Number.isNaN(at.getTime())) throw invalidParameter(ctx.problems, name, [text], `The \`${name}\` query parameter value [${text}] is not an RFC 3339 date-time, e.g. 2026-01-02T03:04:05Z`);
@@ -141,7 +141,7 @@ const floorTo = (ms: number, unit: number) => Math.floor(ms / unit) * unit;
  * GET /2/media/analytics: the owner's view and playback counts of their media, per hour, per day
  * (UTC) or in total over the window; media of others are not the caller's to measure.
  */
-export async function mediaAnalytics(ctx: AppContext, caller: UserCaller, request: MediaAnalyticsRequest): Promise<{ data: Record<string, unknown>[]; errors: Problem[] }> {
+export async function mediaAnalytics(ctx: PlatformContext, caller: UserCaller, request: MediaAnalyticsRequest): Promise<{ data: Record<string, unknown>[]; errors: Problem[] }> {
   const rows = await findMediaByKeys(ctx.store.db, request.keys);
   const byKey = new Map(rows.map((m) => [m.media_key, m]));
   const errors: Problem[] = [];
@@ -180,17 +180,17 @@ function addCounts(into: MediaCounts, more: MediaCounts): void {
   for (const name of Object.keys(into) as (keyof MediaCounts)[]) into[name] += more[name];
 }
 
-const hourOf = (ctx: AppContext) => new Date(floorTo(ctx.clock.now().getTime(), HOUR)).toISOString();
+const hourOf = (ctx: PlatformContext) => new Date(floorTo(ctx.clock.now().getTime(), HOUR)).toISOString();
 
 /** One view of each video and GIF among these media keys (a post lookup showed them), in this hour's bucket. */
-export async function recordMediaViews(ctx: AppContext, db: DbOrTx, keys: readonly string[]): Promise<void> {
+export async function recordMediaViews(ctx: PlatformContext, db: DbOrTx, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
   const played = (await findMediaByKeys(db, [...new Set(keys)])).filter((m) => m.type === 'video' || m.type === 'animated_gif').map((m) => m.media_key);
   await addMediaMetrics(db, played, hourOf(ctx), { video_views: 1 });
 }
 
 /** A whole fetch of a video's or GIF's file: one playback started and watched to the end. */
-export async function recordPlayback(ctx: AppContext, row: MediaRow): Promise<void> {
+export async function recordPlayback(ctx: PlatformContext, row: MediaRow): Promise<void> {
   // Images and subtitle files are not played.
   if (row.type !== 'video' && row.type !== 'animated_gif') return;
   await addMediaMetrics(ctx.store.db, [row.media_key], hourOf(ctx), {

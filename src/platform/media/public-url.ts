@@ -1,18 +1,18 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 
 /**
  * Where the platform listener can be reached, for media URLs written outside a request (the demo
  * seed runs after the listeners are up). Uploads use the address the client called instead.
  */
-const listeners = new WeakMap<AppContext, Server>();
+const listeners = new WeakMap<PlatformContext, Server>();
 
-export function registerPlatformServer(ctx: AppContext, server: Server): void {
+export function registerPlatformServer(ctx: PlatformContext, server: Server): void {
   listeners.set(ctx, server);
 }
 
-export function platformBaseUrl(ctx: AppContext): string {
+export function platformBaseUrl(ctx: PlatformContext): string {
   const address = listeners.get(ctx)?.address() as AddressInfo | string | null | undefined;
   if (!address || typeof address === 'string') return `http://${ctx.config.host}:${ctx.config.port}`;
   // A wildcard address is reachable on loopback, as the credentials file records it.

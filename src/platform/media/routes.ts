@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestUrl } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import type { Listener } from '../../http/server.js';
@@ -31,7 +31,7 @@ const idPattern = '^[0-9]{1,19}$';
 const MEDIA_KEY_TEXT = '^([0-9]+)_([0-9]+)$';
 const MEDIA_KEY = /^([0-9]+)_([0-9]+)$/;
 const mediaKeysParam = Type.String({ description: 'A comma separated list of media keys, 1 to 100.' });
-const parseMediaKeys = (ctx: AppContext, raw: string) => parseList(ctx.problems, 'media_keys', raw, { max: 100, pattern: MEDIA_KEY, patternText: MEDIA_KEY_TEXT });
+const parseMediaKeys = (ctx: PlatformContext, raw: string) => parseList(ctx.problems, 'media_keys', raw, { max: 100, pattern: MEDIA_KEY, patternText: MEDIA_KEY_TEXT });
 /** alt_text and the other kinds of media metadata of the reference (CreateMediaMetadataMetadata). */
 const metadataBody = Type.Object(
   {
@@ -103,7 +103,7 @@ function baseUrlOf(request: FastifyRequest): string {
  * The file of a request, raw (multipart `media`) or base64 (`media` or `media_data` in JSON,
  * form or multipart fields), named by the parameter that carried it for error messages.
  */
-function fileOf(ctx: AppContext, body: Record<string, unknown>): { bytes?: Buffer; parameter: string } {
+function fileOf(ctx: PlatformContext, body: Record<string, unknown>): { bytes?: Buffer; parameter: string } {
   for (const parameter of ['media', 'media_data']) {
     const value = body[parameter];
     if (value === undefined) continue;
@@ -123,7 +123,7 @@ function listOf(value: unknown): string[] | undefined {
 }
 
 /** One set of upload parameters from the query (the older v2 form) and the body (which wins). */
-function uploadParams(ctx: AppContext, request: FastifyRequest, pathMediaId?: string): UploadParams {
+function uploadParams(ctx: PlatformContext, request: FastifyRequest, pathMediaId?: string): UploadParams {
   const query = (request.query ?? {}) as Record<string, unknown>;
   const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
   const all = { ...query, ...body };
@@ -144,7 +144,7 @@ function uploadParams(ctx: AppContext, request: FastifyRequest, pathMediaId?: st
 
 const MULTIPART_BOUNDARY = /;\s*boundary=("[^"]+"|[^\s;]+)/i;
 
-function badMultipartType(ctx: AppContext): ProblemError {
+function badMultipartType(ctx: PlatformContext): ProblemError {
   return invalidParameter(ctx.problems, 'Content-Type', [], 'The `Content-Type` header must name the multipart boundary: multipart/form-data; boundary=...');
 }
 
@@ -155,7 +155,7 @@ const TOO_LARGE = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_ERR_CTP_BODY_TOO_LARGE
  * refusals: a multipart body without a boundary, or one busboy cannot read, is bad input naming
  * Content-Type; a file over `limits` is bad input naming `media`, not a bare 413.
  */
-export async function acceptMultipart(scope: FastifyInstance, ctx: AppContext, limits: { fileSize: number; fieldSize?: number; files: number; fields: number }): Promise<void> {
+export async function acceptMultipart(scope: FastifyInstance, ctx: PlatformContext, limits: { fileSize: number; fieldSize?: number; files: number; fields: number }): Promise<void> {
   await scope.register(multipart, { attachFieldsToBody: 'keyValues', limits });
   scope.setErrorHandler((error: { code?: string; message?: string; statusCode?: number }, _request, _reply) => {
     if (error.code && TOO_LARGE.has(error.code)) {
@@ -177,7 +177,7 @@ export async function acceptMultipart(scope: FastifyInstance, ctx: AppContext, l
  * Media upload (shared/reference S167 /2/media/upload, its older command form, and the
  * initialize/append/finalize paths) and the uploaded bytes, served at /media/<media_key>.<ext>.
  */
-export async function mediaRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function mediaRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   registerPlatformServer(ctx, app.server);
 
   await app.register(async (plain) => {

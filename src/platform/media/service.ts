@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import { fromJson, toJson, type DbOrTx } from '../../store/store.js';
@@ -69,11 +69,11 @@ export interface UploadData {
   processing_info?: { state: string; progress_percent: number };
 }
 
-function bad(ctx: AppContext, name: string, value: string | undefined, message: string): ProblemError {
+function bad(ctx: PlatformContext, name: string, value: string | undefined, message: string): ProblemError {
   return invalidParameter(ctx.problems, name, value === undefined ? [] : [value], message);
 }
 
-function normalizeCategory(ctx: AppContext, raw: string | undefined): string | undefined {
+function normalizeCategory(ctx: PlatformContext, raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   const category = CATEGORY_ALIASES[raw] ?? raw;
   if (!(category in CATEGORY_TYPE)) throw bad(ctx, 'media_category', raw, `The \`media_category\` value [${raw}] is not one of [${MEDIA_CATEGORY_VALUES.join(',')}]`);
@@ -88,7 +88,7 @@ function categoryFor(mime: Probed['mime'], declared: string | undefined): string
 }
 
 /** The media type a file of `mime` becomes in `category`, or why it cannot. */
-function mediaTypeOf(ctx: AppContext, mime: Probed['mime'], category: string, categoryParam: string): MediaType {
+function mediaTypeOf(ctx: PlatformContext, mime: Probed['mime'], category: string, categoryParam: string): MediaType {
   const type = CATEGORY_TYPE[category];
   if (type === 'subtitles' && mime !== 'text/srt') {
     throw bad(ctx, categoryParam, category, `The \`${categoryParam}\` value [${category}] does not fit the uploaded file, which is ${mime}: ${mime} is not supported as subtitles, which are SubRip (SRT) text`);
@@ -98,13 +98,13 @@ function mediaTypeOf(ctx: AppContext, mime: Probed['mime'], category: string, ca
   return type;
 }
 
-function checkSize(ctx: AppContext, parameter: string, type: MediaType, bytes: number): void {
+function checkSize(ctx: PlatformContext, parameter: string, type: MediaType, bytes: number): void {
   if (bytes > MEDIA_LIMITS[type]) {
     throw bad(ctx, parameter, String(bytes), `The \`${parameter}\` is ${bytes} bytes; ${LIMIT_LABEL[type]} (${MEDIA_LIMITS[type]} bytes)`);
   }
 }
 
-async function checkAdditionalOwners(ctx: AppContext, db: DbOrTx, ids: readonly string[] | undefined): Promise<string[]> {
+async function checkAdditionalOwners(ctx: PlatformContext, db: DbOrTx, ids: readonly string[] | undefined): Promise<string[]> {
   const owners = [...new Set(ids ?? [])];
   if (owners.length > 100) throw bad(ctx, 'additional_owners', undefined, 'The `additional_owners` list may name at most 100 users');
   const bad_ = owners.filter((id) => !/^[0-9]{1,19}$/.test(id));
@@ -115,7 +115,7 @@ async function checkAdditionalOwners(ctx: AppContext, db: DbOrTx, ids: readonly 
   return owners;
 }
 
-function mediaRow(ctx: AppContext, p: { id: string; key: string; owner: string; type: MediaType; probed: Probed; size: number; file: string; category: string; owners: string[]; baseUrl: string }): MediaRow {
+function mediaRow(ctx: PlatformContext, p: { id: string; key: string; owner: string; type: MediaType; probed: Probed; size: number; file: string; category: string; owners: string[]; baseUrl: string }): MediaRow {
   const url = `${p.baseUrl}/media/${p.key}.${EXTENSIONS[p.probed.mime]}`;
   const pictured = p.type !== 'subtitles';
   const variants = p.type === 'photo' || !pictured ? [] : [{ ...(p.type === 'video' && p.probed.durationMs ? { bit_rate: Math.round((p.size * 8 * 1000) / p.probed.durationMs) } : {}), content_type: p.probed.mime, url }];
@@ -155,7 +155,7 @@ export function uploadData(row: MediaRow): UploadData {
   return data;
 }
 
-function probeOrRefuse<T>(ctx: AppContext, parameter: string, run: () => T): T {
+function probeOrRefuse<T>(ctx: PlatformContext, parameter: string, run: () => T): T {
   try {
     return run();
   } catch (err) {
@@ -169,7 +169,7 @@ function probeOrRefuse<T>(ctx: AppContext, parameter: string, run: () => T): T {
  * (the file is removed again when the row cannot be written). Used by simple uploads and the seed.
  */
 export async function storeMediaBytes(
-  ctx: AppContext,
+  ctx: PlatformContext,
   db: DbOrTx,
   p: { ownerId: string; bytes: Buffer; parameter: string; category?: string; additionalOwners?: string[]; baseUrl: string; altText?: string },
 ): Promise<MediaRow> {
@@ -196,7 +196,7 @@ export async function storeMediaBytes(
 
 /** Simple upload: the whole file in one request (multipart `media`, or base64 `media`/`media_data`). */
 export async function uploadSimple(
-  ctx: AppContext,
+  ctx: PlatformContext,
   caller: UserCaller,
   input: { bytes: Buffer; parameter: string; category?: string; additionalOwners?: string[] },
   baseUrl: string,
@@ -207,7 +207,7 @@ export async function uploadSimple(
 
 /** Chunked upload, INIT: declares the size and type; the media id and key exist from here on. */
 export async function initUpload(
-  ctx: AppContext,
+  ctx: PlatformContext,
   caller: UserCaller,
   input: { totalBytes?: number; mediaType?: string; category?: string; additionalOwners?: string[] },
 ): Promise<UploadData> {
@@ -242,7 +242,7 @@ export async function initUpload(
 }
 
 /** The caller's own upload session, still open: others' sessions are as unknown as missing ones. */
-async function openSession(ctx: AppContext, caller: UserCaller, mediaId: string | undefined): Promise<MediaUploadRow> {
+async function openSession(ctx: PlatformContext, caller: UserCaller, mediaId: string | undefined): Promise<MediaUploadRow> {
   if (mediaId === undefined) throw bad(ctx, 'media_id', undefined, 'The `media_id` parameter is missing');
   if (!/^[0-9]{1,19}$/.test(mediaId)) throw bad(ctx, 'media_id', mediaId, `The \`media_id\` value [${mediaId}] does not match ^[0-9]{1,19}$`);
   const session = await findUpload(ctx.store.db, mediaId);
@@ -256,7 +256,7 @@ async function openSession(ctx: AppContext, caller: UserCaller, mediaId: string 
 
 /** Chunked upload, APPEND: one segment (0 to 999); sending an index again replaces that segment. */
 export async function appendUpload(
-  ctx: AppContext,
+  ctx: PlatformContext,
   caller: UserCaller,
   input: { mediaId?: string; segmentIndex?: number; bytes?: Buffer; parameter: string },
 ): Promise<{ expires_at: number }> {
@@ -275,7 +275,7 @@ export async function appendUpload(
 }
 
 /** Chunked upload, FINALIZE: segments 0..n-1 joined, checked against INIT, stored as media. */
-export async function finalizeUpload(ctx: AppContext, caller: UserCaller, mediaId: string | undefined, baseUrl: string): Promise<UploadData> {
+export async function finalizeUpload(ctx: PlatformContext, caller: UserCaller, mediaId: string | undefined, baseUrl: string): Promise<UploadData> {
   requireWriteAccess(ctx, caller);
   const session = await openSession(ctx, caller, mediaId);
   const segments = listSegments(ctx, session.id);
@@ -324,7 +324,7 @@ export async function finalizeUpload(ctx: AppContext, caller: UserCaller, mediaI
 }
 
 /** STATUS: the processing state of the caller's upload (Plaza's processing is done when FINALIZE answers). */
-export async function uploadStatus(ctx: AppContext, caller: UserCaller, mediaId: string): Promise<UploadData> {
+export async function uploadStatus(ctx: PlatformContext, caller: UserCaller, mediaId: string): Promise<UploadData> {
   const [row] = await findMediaByIdList(ctx.store.db, [mediaId]);
   if (row && row.owner_user_id === caller.user.id) return { ...uploadData(row), processing_info: { state: 'succeeded', progress_percent: 100 } };
   const session = await findUpload(ctx.store.db, mediaId);
@@ -339,7 +339,7 @@ export async function uploadStatus(ctx: AppContext, caller: UserCaller, mediaId:
  * additional_owners, still within 24 hours of upload, made for posts (not direct messages), and
  * as the public platform allows them together: up to 4 images, or one GIF, or one video.
  */
-export async function attachableMedia(ctx: AppContext, db: DbOrTx, caller: UserCaller, ids: readonly string[]): Promise<MediaRow[]> {
+export async function attachableMedia(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, ids: readonly string[]): Promise<MediaRow[]> {
   const parameter = 'media.media_ids';
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate) throw bad(ctx, parameter, duplicate, `The \`${parameter}\` list names [${duplicate}] twice`);
@@ -370,7 +370,7 @@ export async function attachableMedia(ctx: AppContext, db: DbOrTx, caller: UserC
  * A subtitle file is given to a video (POST /2/media/subtitles) and never shown on its own: a post,
  * a direct message or an article that names one is refused, naming the parameter.
  */
-export function refuseSubtitleFile(ctx: AppContext, parameter: string, row: MediaRow): void {
+export function refuseSubtitleFile(ctx: PlatformContext, parameter: string, row: MediaRow): void {
   if (row.type === 'subtitles') {
     throw bad(ctx, parameter, row.id, `The \`${parameter}\` value [${row.id}] is a subtitle file: attach the video and give it the subtitles with POST /2/media/subtitles`);
   }
@@ -391,7 +391,7 @@ export interface UploadParams {
 }
 
 /** POST /2/media/upload: a simple upload without `command`, or one step of a chunked upload. */
-export async function mediaUpload(ctx: AppContext, caller: UserCaller, p: UploadParams, baseUrl: string): Promise<UploadData | { expires_at: number }> {
+export async function mediaUpload(ctx: PlatformContext, caller: UserCaller, p: UploadParams, baseUrl: string): Promise<UploadData | { expires_at: number }> {
   switch (p.command) {
     case 'INIT':
       return initUpload(ctx, caller, { totalBytes: p.totalBytes, mediaType: p.mediaType, category: p.category, additionalOwners: p.additionalOwners });

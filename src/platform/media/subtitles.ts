@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { invalidValue } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
@@ -62,7 +62,7 @@ async function deleteTrack(db: DbOrTx, mediaId: string, languageCode: string): P
 
 // --- rules ---
 
-function checkLanguage(ctx: AppContext, parameter: string, code: string): void {
+function checkLanguage(ctx: PlatformContext, parameter: string, code: string): void {
   if (!LANGUAGE_CODE.test(code)) throw invalidValue(ctx.problems, parameter, code, `The \`${parameter}\` value [${code}] is not a two-letter language code in capitals (${LANGUAGE_CODE_TEXT}), e.g. EN`);
 }
 
@@ -71,7 +71,7 @@ function checkLanguage(ctx: AppContext, parameter: string, code: string): void {
  * (the categories the reference names), of the media_category the request says when it says one.
  * Answers the category's name in the request's spelling.
  */
-async function targetVideo(ctx: AppContext, db: DbOrTx, caller: UserCaller, id: string, category: string | undefined): Promise<{ video: MediaRow; categoryName: string }> {
+async function targetVideo(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, id: string, category: string | undefined): Promise<{ video: MediaRow; categoryName: string }> {
   const video = await ownMedia(ctx, db, caller, id, 'id');
   const uploaded = video.media_category ?? (video.type === 'video' ? 'post_video' : null);
   if (video.type !== 'video' || (uploaded !== 'post_video' && uploaded !== 'amplify_video')) {
@@ -87,7 +87,7 @@ async function targetVideo(ctx: AppContext, db: DbOrTx, caller: UserCaller, id: 
 
 /** POST /2/media/subtitles: the track is stored (replacing the language's track, if any); answers every track of the video. */
 export async function createMediaSubtitles(
-  ctx: AppContext,
+  ctx: PlatformContext,
   caller: UserCaller,
   input: CreateSubtitlesInput,
 ): Promise<{ id: string; media_category: string; associated_subtitles: { subtitles: SubtitleTrack[] } }> {
@@ -118,7 +118,7 @@ export async function createMediaSubtitles(
 }
 
 /** DELETE /2/media/subtitles: removes the video's track in that language; a language without a track is not found. */
-export async function deleteMediaSubtitles(ctx: AppContext, caller: UserCaller, input: DeleteSubtitlesInput): Promise<{ deleted: boolean }> {
+export async function deleteMediaSubtitles(ctx: PlatformContext, caller: UserCaller, input: DeleteSubtitlesInput): Promise<{ deleted: boolean }> {
   requireWriteAccess(ctx, caller);
   checkLanguage(ctx, 'language_code', input.language_code);
   return ctx.store.db.transaction().execute(async (tx) => {

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { verifyOAuth1UserContext, requestUrl, type UserCaller } from '../../auth/authenticate.js';
 import { legacyErrorFor } from '../../auth/flows/oauth1-flow.js';
 import { LegacyOAuthError } from '../../auth/flows/errors.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { ProblemError, type Problem } from '../../http/problems.js';
 import { registerPlatformServer } from './public-url.js';
 import { mediaUpload, uploadStatus, type UploadData, type UploadParams } from './service.js';
@@ -94,7 +94,7 @@ function categoryOf(raw: string | undefined): string | undefined {
   return raw === undefined ? undefined : (V1_CATEGORIES[raw] ?? raw);
 }
 
-async function caller(ctx: AppContext, request: FastifyRequest): Promise<UserCaller> {
+async function caller(ctx: PlatformContext, request: FastifyRequest): Promise<UserCaller> {
   const result = await verifyOAuth1UserContext(ctx, request);
   if (!result.ok) throw legacyErrorFor(result.reason, 'The Authorization header is missing or malformed: this endpoint takes OAuth 1.0a user context.');
   return result.caller;
@@ -106,7 +106,7 @@ function sendJson(reply: FastifyReply, status: number, body: string): FastifyRep
   return reply.code(status).type('application/json; charset=utf-8').serializer((x: unknown) => x as string).send(body);
 }
 
-export function v1MediaUploadRoutes(ctx: AppContext) {
+export function v1MediaUploadRoutes(ctx: PlatformContext) {
   return async function routes(app: FastifyInstance): Promise<void> {
     registerPlatformServer(ctx, app.server);
     await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: MAX_REQUEST_BODY, fieldSize: MAX_REQUEST_BODY, files: 1, fields: 20 } });

@@ -1,9 +1,9 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { userRelationRoutes } from '../graph/relation-routes.js';
 import { mutedBy, muteUser, unmuteUser } from './service.js';
 
-export async function muteRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function muteRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   await userRelationRoutes(app, ctx, {
     name: 'muting',
     scope: 'mute',

@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { page } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
@@ -13,14 +13,14 @@ import type { View } from '../view.js';
 import { deleteMute, insertMute, listMuted } from './store.js';
 
 /** Records a mute with its mute.mute event; false when it already existed. */
-export async function recordMute(ctx: AppContext, db: DbOrTx, sourceId: string, targetId: string): Promise<boolean> {
+export async function recordMute(ctx: PlatformContext, db: DbOrTx, sourceId: string, targetId: string): Promise<boolean> {
   if (!(await insertMute(db, ctx.ids.next(), sourceId, targetId, ctx.clock.now().toISOString()))) return false;
   await appendEvent(ctx, db, { type: 'mute.mute', subject: targetId, payload: await pairPayload(ctx, db, sourceId, targetId) });
   return true;
 }
 
 /** POST /2/users/{id}/muting: the muted account's posts leave the muter's home timeline. */
-export async function muteUser(ctx: AppContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ muting: boolean }> {
+export async function muteUser(ctx: PlatformContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ muting: boolean }> {
   requireSelf(ctx, caller, sourceId, 'id', 'mute accounts on behalf');
   requireWriteAccess(ctx, caller);
   if (targetId === sourceId) throw invalidParameter(ctx.problems, 'target_user_id', [targetId], 'You cannot mute yourself.');
@@ -32,7 +32,7 @@ export async function muteUser(ctx: AppContext, caller: UserCaller, sourceId: st
 }
 
 /** DELETE /2/users/{source_user_id}/muting/{target_user_id}. */
-export async function unmuteUser(ctx: AppContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ muting: boolean }> {
+export async function unmuteUser(ctx: PlatformContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ muting: boolean }> {
   requireSelf(ctx, caller, sourceId, 'source_user_id', 'unmute accounts on behalf');
   requireWriteAccess(ctx, caller);
   await ctx.store.db.transaction().execute(async (tx) => {
@@ -43,7 +43,7 @@ export async function unmuteUser(ctx: AppContext, caller: UserCaller, sourceId: 
 }
 
 /** GET /2/users/{id}/muting: the authenticated user's muted accounts, newest first. */
-export async function mutedBy(ctx: AppContext, caller: UserCaller, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
+export async function mutedBy(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'list the muted accounts');
   const rows = await listMuted(ctx.store.db, userId, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);

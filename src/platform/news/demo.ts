@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { DbOrTx } from '../../store/store.js';
 import { setNoteWriter } from '../notes/service.js';
 import { createNewsStory } from './service.js';
@@ -7,7 +7,7 @@ import { createNewsStory } from './service.js';
  * The demo workspace's news stories (their keywords match the seeded posts, so their clusters
  * are not empty) and its note writer, dana (community notes need an enrolled writer).
  */
-export async function seedNewsAndNotesDemo(ctx: AppContext, tx: DbOrTx, users: ReadonlyArray<{ id: string; username: string }>): Promise<void> {
+export async function seedNewsAndNotesDemo(ctx: PlatformContext, tx: DbOrTx, users: ReadonlyArray<{ id: string; username: string }>): Promise<void> {
   await createNewsStory(
     ctx,
     {

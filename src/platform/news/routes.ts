@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { listParam } from '../../http/fields.js';
 import { idParams, query, userOrAppAuth } from '../graph/route-kit.js';
@@ -39,7 +39,7 @@ const newsFields = { 'news.fields': listParam(NEWS_FIELD_NAMES, 'A comma separat
 const auth = userOrAppAuth('post.read', 'users.read');
 
 /** News stories (spec 000, Nov 19, 2025): search and lookup. */
-export async function newsRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function newsRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   const { maxResults, maxAgeHours } = NEWS_SEARCH_RANGES;
   app.get(
     '/2/news/search',

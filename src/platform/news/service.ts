@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { parseMaxResults } from '../../http/pagination.js';
 import { parseSelectionText } from '../../http/fields.js';
@@ -22,7 +22,7 @@ const HOUR_MS = 60 * 60 * 1000;
 
 
 /** Before the release-history entry that added them, the news endpoints do not exist. */
-function requireReleased(ctx: AppContext): void {
+function requireReleased(ctx: PlatformContext): void {
   if (ctx.clock.now().toISOString().slice(0, 10) >= NEWS_SINCE) return;
   throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', 'The news endpoints arrive with the release of Nov 19, 2025.'));
 }
@@ -78,7 +78,7 @@ function clusterQuery(keywords: readonly string[]): QueryNode {
  * summary; keyword filters match it). Called by the demo seed and the admin interface. A story
  * needs a name, a summary and 1 to 20 keywords, each a valid term of the query language.
  */
-export async function createNewsStory(ctx: Pick<AppContext, 'ids' | 'clock' | 'store'> & Partial<Pick<AppContext, 'events'>>, input: NewStory, db: DbOrTx = ctx.store.db): Promise<NewsStoryRow> {
+export async function createNewsStory(ctx: Pick<PlatformContext, 'ids' | 'clock' | 'store'> & Partial<Pick<PlatformContext, 'events'>>, input: NewStory, db: DbOrTx = ctx.store.db): Promise<NewsStoryRow> {
   const name = input.name?.trim() ?? '';
   const summary = input.summary?.trim() ?? '';
   if (name.length === 0 || name.length > 280) throw new InvalidNewsStory('A news story needs a name of 1 to 280 characters.');
@@ -117,7 +117,7 @@ export async function createNewsStory(ctx: Pick<AppContext, 'ids' | 'clock' | 's
 }
 
 /** The newest posts (at most CLUSTER_SIZE) matching any of the story's keywords, through the search index, as the viewer may see them. */
-async function clusterOf(ctx: AppContext, view: View, story: NewsStoryRow): Promise<string[]> {
+async function clusterOf(ctx: PlatformContext, view: View, story: NewsStoryRow): Promise<string[]> {
   const keywords = JSON.parse(story.keywords) as string[];
   const where = compileSql(await resolveUsers(ctx.store.db, clusterQuery(keywords)), ctx.store.dialect);
   const now = ctx.clock.now();
@@ -136,11 +136,11 @@ async function clusterOf(ctx: AppContext, view: View, story: NewsStoryRow): Prom
 }
 
 /** news.fields, parsed by the routes. */
-export function parseNewsFields(ctx: AppContext, raw: string | undefined): ReadonlySet<string> {
+export function parseNewsFields(ctx: PlatformContext, raw: string | undefined): ReadonlySet<string> {
   return parseSelectionText(ctx.problems, 'news.fields', raw, NEWS_FIELD_NAMES);
 }
 
-async function render(ctx: AppContext, view: View, stories: readonly NewsStoryRow[], selected: ReadonlySet<string>): Promise<Record<string, unknown>[]> {
+async function render(ctx: PlatformContext, view: View, stories: readonly NewsStoryRow[], selected: ReadonlySet<string>): Promise<Record<string, unknown>[]> {
   const out = [];
   for (const story of stories) {
     const clusterPostIds = selected.has('cluster_posts_results') ? await clusterOf(ctx, view, story) : undefined;
@@ -150,7 +150,7 @@ async function render(ctx: AppContext, view: View, stories: readonly NewsStoryRo
 }
 
 /** GET /2/news/{id}. */
-export async function lookupNews(ctx: AppContext, view: View, id: string, selected: ReadonlySet<string>): Promise<{ data: Record<string, unknown> }> {
+export async function lookupNews(ctx: PlatformContext, view: View, id: string, selected: ReadonlySet<string>): Promise<{ data: Record<string, unknown> }> {
   requireReleased(ctx);
   const story = await findNewsStory(ctx.store.db, id);
   if (!story) throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find news with id: [${id}].`));
@@ -207,7 +207,7 @@ export interface NewsSearch {
 }
 
 /** GET /2/news/search's query (1 to 2,048 characters of the query language), max_results, max_age_hours and news.fields. */
-export function parseNewsSearch(ctx: AppContext, query: { query?: string; max_results?: number; max_age_hours?: number; 'news.fields'?: string }): NewsSearch {
+export function parseNewsSearch(ctx: PlatformContext, query: { query?: string; max_results?: number; max_age_hours?: number; 'news.fields'?: string }): NewsSearch {
   const text = typeof query.query === 'string' ? query.query : '';
   const length = [...text].length;
   if (length < 1 || length > NEWS_QUERY_MAX) throw invalidValue(ctx.problems, 'query', text, `The \`query\` query parameter value is ${length} characters long; it must be 1 to ${NEWS_QUERY_MAX} characters`);
@@ -223,7 +223,7 @@ export function parseNewsSearch(ctx: AppContext, query: { query?: string; max_re
   return { ast, maxResults, maxAgeHours, selected: parseNewsFields(ctx, query['news.fields']) };
 }
 
-export async function searchNews(ctx: AppContext, view: View, { ast, maxResults, maxAgeHours, selected }: NewsSearch): Promise<{ data?: Record<string, unknown>[]; meta: { result_count: number } }> {
+export async function searchNews(ctx: PlatformContext, view: View, { ast, maxResults, maxAgeHours, selected }: NewsSearch): Promise<{ data?: Record<string, unknown>[]; meta: { result_count: number } }> {
   requireReleased(ctx);
   const now = ctx.clock.now();
   const candidates = await newsStoriesUpdatedBetween(ctx.store.db, new Date(now.getTime() - maxAgeHours * HOUR_MS).toISOString(), now.toISOString());

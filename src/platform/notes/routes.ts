@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { listParam, parseSelectionText } from '../../http/fields.js';
 import { invalidParameter } from '../../http/params.js';
@@ -55,7 +55,7 @@ const NoteSchema = Type.Object(
 );
 
 /** Community notes (spec 000, Jul 8 and Sep 17, 2025): the note-writer interface. */
-export async function noteRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function noteRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   const evaluate = async (request: { body: { post_id: string; note_text: string } } & Parameters<typeof userCallerOf>[1]) => {
     const caller = userCallerOf(ctx, request);
     return { data: await evaluateNote(ctx, caller, viewOf(ctx.clock, caller), request.body) };

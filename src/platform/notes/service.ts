@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { page } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
 import { isUniqueViolation, toJson, type DbOrTx } from '../../store/store.js';
@@ -36,26 +36,26 @@ const NOTE_DEFAULTS: readonly string[] = ['id', 'info', 'status'];
 /** Test notes are never shown to raters, so they stay where every new note starts. */
 const NEW_NOTE_STATUS = 'needs_more_ratings';
 
-const bad = (ctx: AppContext, name: string, value: unknown, message: string) =>
+const bad = (ctx: PlatformContext, name: string, value: unknown, message: string) =>
   invalidParameter(ctx.problems, name, value === undefined ? [] : [typeof value === 'string' ? value : JSON.stringify(value)], message);
 
-function requireReleased(ctx: AppContext, since: string, what: string): void {
+function requireReleased(ctx: PlatformContext, since: string, what: string): void {
   if (ctx.clock.now().toISOString().slice(0, 10) >= since) return;
   throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `${what} arrives with the release of ${since}.`));
 }
 
-async function requireNoteWriter(ctx: AppContext, caller: UserCaller): Promise<void> {
+async function requireNoteWriter(ctx: PlatformContext, caller: UserCaller): Promise<void> {
   if (await isNoteWriter(ctx.store.db, caller.user.id)) return;
   throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', 'Only users enrolled as community note writers can use the community notes endpoints.'));
 }
 
-function requireTestMode(ctx: AppContext, value: unknown, where: 'query parameter' | 'body field'): void {
+function requireTestMode(ctx: PlatformContext, value: unknown, where: 'query parameter' | 'body field'): void {
   if (value === true) return;
   throw bad(ctx, 'test_mode', String(value), `The \`test_mode\` ${where} must be true: notes written through the API are test notes for now`);
 }
 
 /** Enrols a user as a note writer, or withdraws it (the admin interface and the demo seed). */
-export async function setNoteWriter(ctx: Pick<AppContext, 'clock' | 'store'>, userId: string, writer: boolean, db: DbOrTx = ctx.store.db): Promise<void> {
+export async function setNoteWriter(ctx: Pick<PlatformContext, 'clock' | 'store'>, userId: string, writer: boolean, db: DbOrTx = ctx.store.db): Promise<void> {
   if (writer) await addNoteWriter(db, userId, ctx.clock.now().toISOString());
   else await removeNoteWriter(db, userId);
 }
@@ -85,7 +85,7 @@ export function claimOpinionScore(noteText: string, postText: string): number {
 const bucketOf = (score: number) => (score >= 0.6 ? 'High' : score >= 0.4 ? 'Medium' : 'Low');
 
 /** POST /2/evaluate_note and POST /2/notes/evaluate: the claim_opinion_score of a drafted note. */
-export async function evaluateNote(ctx: AppContext, caller: UserCaller, view: View, body: { post_id: string; note_text: string }): Promise<{ claim_opinion_score: number }> {
+export async function evaluateNote(ctx: PlatformContext, caller: UserCaller, view: View, body: { post_id: string; note_text: string }): Promise<{ claim_opinion_score: number }> {
   requireReleased(ctx, EVALUATE_SINCE, 'Evaluating community notes');
   await requireNoteWriter(ctx, caller);
   if (body.note_text.trim().length === 0) throw bad(ctx, 'note_text', body.note_text, 'The `note_text` body field must not be empty');
@@ -102,7 +102,7 @@ export interface NoteInfoBody {
 }
 
 /** The info object's rules, each refusal naming the field. */
-function checkInfo(ctx: AppContext, info: NoteInfoBody): void {
+function checkInfo(ctx: PlatformContext, info: NoteInfoBody): void {
   const length = [...info.text].length;
   if (length < 1 || length > NOTE_TEXT_MAX) throw bad(ctx, 'info.text', info.text, `The \`info.text\` body field must be 1 to ${NOTE_TEXT_MAX} characters long (it is ${length})`);
   if (!URL_IN_TEXT.test(info.text)) throw bad(ctx, 'info.text', info.text, 'The `info.text` body field must contain a URL (http:// or https://) citing a source');
@@ -123,7 +123,7 @@ function checkInfo(ctx: AppContext, info: NoteInfoBody): void {
 }
 
 /** POST /2/notes: a test note on a post the writer can see, one per post and writer. */
-export async function createNote(ctx: AppContext, caller: UserCaller, view: View, body: { test_mode: boolean; post_id: string; info: NoteInfoBody }): Promise<{ id: string }> {
+export async function createNote(ctx: PlatformContext, caller: UserCaller, view: View, body: { test_mode: boolean; post_id: string; info: NoteInfoBody }): Promise<{ id: string }> {
   requireReleased(ctx, NOTES_SINCE, 'Community notes');
   requireWriteAccess(ctx, caller);
   await requireNoteWriter(ctx, caller);
@@ -158,7 +158,7 @@ export async function createNote(ctx: AppContext, caller: UserCaller, view: View
 }
 
 /** DELETE /2/notes/{id}: the writer's own note. */
-export async function removeNote(ctx: AppContext, caller: UserCaller, id: string): Promise<{ deleted: boolean }> {
+export async function removeNote(ctx: PlatformContext, caller: UserCaller, id: string): Promise<{ deleted: boolean }> {
   requireReleased(ctx, NOTES_SINCE, 'Community notes');
   requireWriteAccess(ctx, caller);
   await requireNoteWriter(ctx, caller);
@@ -169,7 +169,7 @@ export async function removeNote(ctx: AppContext, caller: UserCaller, id: string
 }
 
 /** The Note object (shared/reference S167 Note), with note.fields; defaults id, info and status. */
-async function noteObject(ctx: AppContext, note: CommunityNoteRow, selected: ReadonlySet<string>): Promise<Record<string, unknown>> {
+async function noteObject(ctx: PlatformContext, note: CommunityNoteRow, selected: ReadonlySet<string>): Promise<Record<string, unknown>> {
   const want = (name: string) => selected.has(name) || NOTE_DEFAULTS.includes(name);
   const out: Record<string, unknown> = { id: note.id };
   if (want('info')) {
@@ -199,7 +199,7 @@ async function noteObject(ctx: AppContext, note: CommunityNoteRow, selected: Rea
 }
 
 /** GET /2/notes/search/notes_written: the caller's test notes, newest first. */
-export async function notesWritten(ctx: AppContext, caller: UserCaller, { testMode, selected, page: request }: NotesWrittenRequest): Promise<{ data?: unknown[]; meta: { result_count: number; next_token?: string } }> {
+export async function notesWritten(ctx: PlatformContext, caller: UserCaller, { testMode, selected, page: request }: NotesWrittenRequest): Promise<{ data?: unknown[]; meta: { result_count: number; next_token?: string } }> {
   requireReleased(ctx, NOTES_SINCE, 'Community notes');
   await requireNoteWriter(ctx, caller);
   requireTestMode(ctx, testMode, 'query parameter');
@@ -223,7 +223,7 @@ export interface EligiblePostsRequest extends ListRequest {
 }
 
 /** GET /2/notes/search/posts_eligible_for_notes: posts the caller may still note, newest first, with the post lookup's fields and expansions. */
-export async function eligiblePosts(ctx: AppContext, caller: UserCaller, view: View, { testMode, selection, page: request }: EligiblePostsRequest): Promise<PageResult> {
+export async function eligiblePosts(ctx: PlatformContext, caller: UserCaller, view: View, { testMode, selection, page: request }: EligiblePostsRequest): Promise<PageResult> {
   requireReleased(ctx, NOTES_SINCE, 'Community notes');
   await requireNoteWriter(ctx, caller);
   requireTestMode(ctx, testMode, 'query parameter');

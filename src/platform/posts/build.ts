@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { selectFields } from '../../http/fields.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
@@ -149,7 +149,7 @@ async function recordMediaSources(db: DbOrTx, row: PostRow): Promise<void> {
  * quote or repost count) and its post.create event, all on `db` (pass the transaction). A new
  * version of an edited post (`edit`) moves no counter: its chain was counted once, when created.
  */
-export async function recordPost(ctx: AppContext, db: DbOrTx, row: PostRow, opts: { edit?: boolean } = {}): Promise<void> {
+export async function recordPost(ctx: PlatformContext, db: DbOrTx, row: PostRow, opts: { edit?: boolean } = {}): Promise<void> {
   await recordMediaSources(db, row);
   await insertPost(db, row);
   await db

@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
@@ -46,10 +46,10 @@ export interface CreatedPost {
   edit_history_post_ids: string[];
 }
 
-const bad = (ctx: AppContext, name: string, values: string[], message: string) => invalidParameter(ctx.problems, name, values, message);
+const bad = (ctx: PlatformContext, name: string, values: string[], message: string) => invalidParameter(ctx.problems, name, values, message);
 
 /** What a request may hold together, checked before anything is read (bad input changes nothing). */
-function checkShape(ctx: AppContext, body: CreatePostBody): void {
+function checkShape(ctx: PlatformContext, body: CreatePostBody): void {
   const text = body.text ?? '';
   const length = postLength(text);
   if (length > MAX_POST_LENGTH) {
@@ -78,7 +78,7 @@ function checkShape(ctx: AppContext, body: CreatePostBody): void {
 }
 
 /** A post referenced by a reply or quote: visible to the caller, its author not blocking them; a repost stands for its source. */
-async function referencedPost(ctx: AppContext, db: DbOrTx, caller: UserCaller, id: string, parameter: string): Promise<PostRow> {
+async function referencedPost(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, id: string, parameter: string): Promise<PostRow> {
   let post = await requireVisiblePost(ctx, db, viewOf(ctx.clock, caller), id, parameter);
   if (post.reposted_post_id) post = await requireVisiblePost(ctx, db, viewOf(ctx.clock, caller), post.reposted_post_id, parameter);
   if (await isBlocking(db, post.author_id, caller.user.id)) {
@@ -87,7 +87,7 @@ async function referencedPost(ctx: AppContext, db: DbOrTx, caller: UserCaller, i
   return post;
 }
 
-async function checkTaggedUsers(ctx: AppContext, db: DbOrTx, ids: readonly string[] | undefined): Promise<void> {
+async function checkTaggedUsers(ctx: PlatformContext, db: DbOrTx, ids: readonly string[] | undefined): Promise<void> {
   if (!ids?.length) return;
   const found = new Set((await findUsersByIds(db, ids)).map((u) => u.id));
   const missing = ids.find((id) => !found.has(id));
@@ -99,7 +99,7 @@ async function checkTaggedUsers(ctx: AppContext, db: DbOrTx, ids: readonly strin
  * version of the caller's post. One transaction: every check reads inside it, and a refusal
  * leaves the store as it was.
  */
-export async function createPost(ctx: AppContext, caller: UserCaller, body: CreatePostBody): Promise<CreatedPost> {
+export async function createPost(ctx: PlatformContext, caller: UserCaller, body: CreatePostBody): Promise<CreatedPost> {
   requireWriteAccess(ctx, caller);
   checkShape(ctx, body);
   if (body.edit_options) return editPost(ctx, caller, body, body.edit_options.previous_post_id);
@@ -157,7 +157,7 @@ export async function createPost(ctx: AppContext, caller: UserCaller, body: Crea
  * version is updated, so a lookup of any id shows the whole chain), takes one edit off
  * edits_remaining, and supersedes the version it edits; the old ids stay readable.
  */
-async function editPost(ctx: AppContext, caller: UserCaller, body: CreatePostBody, previousId: string): Promise<CreatedPost> {
+async function editPost(ctx: PlatformContext, caller: UserCaller, body: CreatePostBody, previousId: string): Promise<CreatedPost> {
   const text = body.text ?? '';
   const mentions = (parseEntities(text).mentions ?? []).map((m) => m.username);
   return ctx.store.db.transaction().execute(async (tx) => {

@@ -1,6 +1,6 @@
 import type { UserCaller } from '../../auth/authenticate.js';
 import { sql } from 'kysely';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
@@ -10,7 +10,7 @@ import { mediaCountOf, REFERENCE_COUNTERS } from './build.js';
 import { decrementCounter, findPostsAnyState, findPostsByIds, liveRepostsOf, markDeleted, setReplyHidden, settleAuthorAfterDelete } from './store.js';
 import { editHistoryOf, type PostRow } from './wire.js';
 
-function notFound(ctx: AppContext, id: string): ProblemError {
+function notFound(ctx: PlatformContext, id: string): ProblemError {
   return new ProblemError(404, ctx.problems.resourceNotFound({ parameter: 'id', value: id, resource_id: id, resource_type: 'post' }));
 }
 
@@ -20,7 +20,7 @@ function notFound(ctx: AppContext, id: string): ProblemError {
  * and a post.delete event per removed version ({id, author_id}, shared/reference §7).
  * Returns the posts removed.
  */
-export async function removePost(ctx: AppContext, db: DbOrTx, post: PostRow): Promise<PostRow[]> {
+export async function removePost(ctx: PlatformContext, db: DbOrTx, post: PostRow): Promise<PostRow[]> {
   const removed = await markDeleted(db, [...new Set([...editHistoryOf(post), post.id])], ctx.clock.now().toISOString());
   if (removed.length === 0) return [];
   for (const ref of JSON.parse(post.referenced_posts) as Array<{ type: keyof typeof REFERENCE_COUNTERS; id: string }>) {
@@ -46,7 +46,7 @@ export async function removePost(ctx: AppContext, db: DbOrTx, post: PostRow): Pr
  * DELETE /2/posts/{id}: the caller's own post. Reposts of it go with it, as on the public
  * platform (each is a post of its reposter, and is deleted the same way).
  */
-export async function deletePost(ctx: AppContext, caller: UserCaller, id: string): Promise<{ deleted: boolean }> {
+export async function deletePost(ctx: PlatformContext, caller: UserCaller, id: string): Promise<{ deleted: boolean }> {
   requireWriteAccess(ctx, caller);
   await ctx.store.db.transaction().execute(async (tx) => {
     const [post] = await findPostsByIds(tx, [id]);
@@ -66,7 +66,7 @@ export async function deletePost(ctx: AppContext, caller: UserCaller, id: string
  * PUT /2/posts/{id}/hidden: the author of a conversation hides (or shows again) a reply in it.
  * Only replies by others, in conversations the caller started; every version of the reply follows.
  */
-export async function hideReply(ctx: AppContext, caller: UserCaller, id: string, hidden: boolean): Promise<{ hidden: boolean }> {
+export async function hideReply(ctx: PlatformContext, caller: UserCaller, id: string, hidden: boolean): Promise<{ hidden: boolean }> {
   requireWriteAccess(ctx, caller);
   await ctx.store.db.transaction().execute(async (tx) => {
     const [reply] = await findPostsByIds(tx, [id]);

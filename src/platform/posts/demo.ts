@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
 import { addCommunityMember, insertCommunity } from '../communities/store.js';
 import { mediaFilePath, writeFileAtomically } from '../media/files.js';
@@ -17,7 +17,7 @@ import { editHistoryOf, type PostRow } from './wire.js';
  * votes, a community with members and posts (one shared with followers), a thread, reposts and
  * an edited post. Returns sample ids for the credentials file.
  */
-export async function seedPostsDemo(ctx: AppContext, tx: DbOrTx, seeded: { withMedia: PostRow; announcement: PostRow }): Promise<{ post_ids: string[]; media_keys: string[] }> {
+export async function seedPostsDemo(ctx: PlatformContext, tx: DbOrTx, seeded: { withMedia: PostRow; announcement: PostRow }): Promise<{ post_ids: string[]; media_keys: string[] }> {
   const users = await findUsersByUsernames(tx, ['ada', 'plazanews', 'chen', 'dana']);
   const by = (username: string) => users.find((u) => u.username === username);
   const [ada, news, chen, dana] = ['ada', 'plazanews', 'chen', 'dana'].map(by);

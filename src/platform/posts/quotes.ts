@@ -1,5 +1,5 @@
 import type { Caller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { page } from '../../http/pagination.js';
 import { hiddenPosts } from '../expansions.js';
 import type { ListRequest } from '../graph/query.js';
@@ -18,7 +18,7 @@ export interface QuotePostsRequest extends ListRequest {
  * `exclude=replies` leaves out quotes that are replies; a quote is never a repost, so
  * `exclude=retweets` changes nothing.
  */
-export async function quotePosts(ctx: AppContext, caller: Caller, view: View, id: string, { selection, page: request, excludeReplies }: QuotePostsRequest): Promise<PageResult> {
+export async function quotePosts(ctx: PlatformContext, caller: Caller, view: View, id: string, { selection, page: request, excludeReplies }: QuotePostsRequest): Promise<PageResult> {
   checkQuotePostsLookup(ctx, caller);
   const [post] = await findPostsByIds(ctx.store.db, [id]);
   if (!post) return errorsOnly(ctx.problems.resourceNotFound({ parameter: 'id', value: id, resource_id: id, resource_type: 'post' }));

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { parseIdList } from '../../http/params.js';
 import { callerOf } from '../route-auth.js';
@@ -11,7 +11,7 @@ import { postExpansions, viewPosts } from './service.js';
 const selection = selectionParams(postExpansions);
 const readAuth = { schemes: ['user', 'app'] as ('user' | 'app')[], scopes: ['post.read', 'users.read'] };
 
-export async function postRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function postRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.get(
     '/2/posts',
     {

@@ -1,5 +1,5 @@
 import type { Caller, UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
 import type { Tier } from '../../store/schema.js';
@@ -28,10 +28,10 @@ export const MAX_POST_LENGTH = 25_000;
 /** The public platform's wording of this refusal (observed on the wire in 2026), which clients match on. */
 export const NOT_SUMMONED = 'You can only reply to or quote posts where you are mentioned or are the author.';
 
-const today = (ctx: AppContext) => ctx.clock.now().toISOString().slice(0, 10);
+const today = (ctx: PlatformContext) => ctx.clock.now().toISOString().slice(0, 10);
 
 /** Rule 1 binds self-serve apps (free, basic, pro, pay-per-use) from Feb 23, 2026; enterprise is exempt. */
-export function summonedOnly(ctx: AppContext, caller: Caller): boolean {
+export function summonedOnly(ctx: PlatformContext, caller: Caller): boolean {
   return SELF_SERVE.includes(caller.app.tier) && today(ctx) >= SUMMONED_ONLY_FROM;
 }
 
@@ -45,7 +45,7 @@ async function summonedBy(db: DbOrTx, post: PostRow, caller: UserCaller): Promis
   return quoted?.author_id === caller.user.id;
 }
 
-function notSummoned(ctx: AppContext, post: PostRow, parameter: string): ProblemError {
+function notSummoned(ctx: PlatformContext, post: PostRow, parameter: string): ProblemError {
   const problem = ctx.problems.notAuthorizedForResource({ value: post.id, resource_id: post.id, resource_type: 'post', section: 'data', parameter });
   return new ProblemError(403, { ...problem, detail: `${NOT_SUMMONED}${summoningWayOut(ctx)}` });
 }
@@ -55,12 +55,12 @@ function notSummoned(ctx: AppContext, post: PostRow, parameter: string): Problem
  * author summoned the replier, by mentioning the replying account or quoting one of its posts.
  * Replying to one's own post (a thread) is always allowed: the author summoned themselves.
  */
-export async function checkReplySummoned(ctx: AppContext, db: DbOrTx, caller: UserCaller, target: PostRow): Promise<void> {
+export async function checkReplySummoned(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, target: PostRow): Promise<void> {
   if (summonedOnly(ctx, caller) && !(await summonedBy(db, target, caller))) throw notSummoned(ctx, target, 'reply.in_reply_to_post_id');
 }
 
 /** Rule 1's "further restrictions" of quotes: a self-serve app may quote only posts whose author summoned it (the same test as replies). */
-export async function checkQuoteSummoned(ctx: AppContext, db: DbOrTx, caller: UserCaller, quoted: PostRow): Promise<void> {
+export async function checkQuoteSummoned(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, quoted: PostRow): Promise<void> {
   if (summonedOnly(ctx, caller) && !(await summonedBy(db, quoted, caller))) throw notSummoned(ctx, quoted, 'quote_post_id');
 }
 
@@ -71,7 +71,7 @@ export async function checkQuoteSummoned(ctx: AppContext, db: DbOrTx, caller: Us
  * (its author and those it mentions). Mentions of oneself and of names no account holds are
  * not restricted.
  */
-export async function checkMentionsSummoned(ctx: AppContext, db: DbOrTx, caller: UserCaller, usernames: readonly string[], replyTo?: PostRow): Promise<void> {
+export async function checkMentionsSummoned(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, usernames: readonly string[], replyTo?: PostRow): Promise<void> {
   if (!summonedOnly(ctx, caller) || usernames.length === 0) return;
   const conversation = new Set(replyTo ? [replyTo.author_id] : []);
   const addressed = new Set((replyTo ? mentionedUsernames(replyTo) : []).map((u) => u.toLowerCase()));
@@ -91,7 +91,7 @@ export async function checkMentionsSummoned(ctx: AppContext, db: DbOrTx, caller:
  * The public platform's reply_settings: who may reply besides the author. "subscribers" names
  * paying subscribers of the author, which Plaza does not model, so only the author may reply.
  */
-export async function checkReplySettings(ctx: AppContext, db: DbOrTx, caller: UserCaller, target: PostRow): Promise<void> {
+export async function checkReplySettings(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, target: PostRow): Promise<void> {
   if (target.reply_settings === 'everyone' || target.author_id === caller.user.id) return;
   const username = caller.user.username.toLowerCase();
   const allowed =
@@ -113,7 +113,7 @@ export async function checkReplySettings(ctx: AppContext, db: DbOrTx, caller: Us
  * post must be the caller's own, and at most one hour old (the window runs from the first
  * version). Each violation has its own answer. Returns the version being edited.
  */
-export function checkEditable(ctx: AppContext, caller: UserCaller, previousId: string, previous: PostRow | undefined): PostRow {
+export function checkEditable(ctx: PlatformContext, caller: UserCaller, previousId: string, previous: PostRow | undefined): PostRow {
   const parameter = 'edit_options.previous_post_id';
   if (!previous) {
     throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: previousId, resource_id: previousId, resource_type: 'post' }));
@@ -155,7 +155,7 @@ export function checkEditable(ctx: AppContext, caller: UserCaller, previousId: s
  * rule 1 (the platform's July 2026 refusal still lets self-serve apps quote posts they were
  * summoned to), so the removal applies to the lookup. Enterprise keeps it.
  */
-export function checkQuotePostsLookup(ctx: AppContext, caller: Caller): void {
+export function checkQuotePostsLookup(ctx: PlatformContext, caller: Caller): void {
   if (!SELF_SERVE.includes(caller.app.tier) || today(ctx) < QUOTE_POSTS_REMOVED_FROM) return;
   const problem = ctx.problems.clientForbidden({
     reason: 'client-not-enrolled',
@@ -178,7 +178,7 @@ export const DUPLICATE_CONTENT = 'You are not allowed to create a Tweet with dup
  * reply of the same words in another conversation is another post). Reposts and text-less
  * (media-only) posts are not compared.
  */
-export async function checkNotDuplicate(ctx: AppContext, db: DbOrTx, caller: UserCaller, text: string, replyTo?: PostRow, quoteOf?: PostRow): Promise<void> {
+export async function checkNotDuplicate(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, text: string, replyTo?: PostRow, quoteOf?: PostRow): Promise<void> {
   if (text.trim() === '') return;
   const since = new Date(ctx.clock.now().getTime() - DUPLICATE_WINDOW_MS).toISOString();
   const same = await db

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { WireItem } from '../../http/json-body.js';
 import type { Problem } from '../../http/problems.js';
 import { hiddenPosts, hydrate, postPrimaries, ResponseReads, type ExpansionDeclarations, type Includes, type Selection } from '../expansions.js';
@@ -50,7 +50,7 @@ export interface PostsResponse {
  * are the rows of what `data` shows.
  */
 export async function lookupPosts(
-  ctx: AppContext,
+  ctx: PlatformContext,
   view: View,
   ids: readonly string[],
   parameter: 'ids' | 'id',
@@ -86,7 +86,7 @@ export async function lookupPosts(
  * from before this view.
  */
 export async function viewPosts(
-  ctx: AppContext,
+  ctx: PlatformContext,
   view: View,
   ids: readonly string[],
   parameter: 'ids' | 'id',

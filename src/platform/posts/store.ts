@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type RawBuilder, type SqlBool } from 'kysely';
 import { compileSql, type SqlDialect } from '../../query/sql.js';
 import type { DbOrTx, StoreDialect } from '../../store/store.js';
 import { preparedOnPostgres } from '../../store/prepared-statements.js';
-import type { PostRow } from './wire.js';
+import type { PostTable as PostRow } from '../../store/schema.js';
 
 /** Live (not deleted) posts with these ids, in no particular order. */
 export async function findPostsByIds(db: DbOrTx, ids: readonly string[]): Promise<PostRow[]> {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { parseSelectionText } from '../../http/fields.js';
 import { EXCLUDE } from '../graph/query.js';
@@ -64,7 +64,7 @@ const createBody = Type.Object(
 );
 
 /** Writing posts: create (and edit), delete, hide replies; and the quote posts of a post. */
-export async function postWriteRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function postWriteRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.post(
     '/2/posts',
     {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, preValidationHookHandler } from 'fastify';
 import type { Caller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { ProblemError } from '../../http/problems.js';
 import {
   FixedWindowRateLimiter,
@@ -18,10 +18,10 @@ const STREAM_ROUTE = /\/stream(\/lang\/[a-z]+)?$/;
 const hooksOf = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
 
 /** The limiter of each context's platform listener, for the console's read-only view (windows.ts). */
-const limiters = new WeakMap<AppContext, FixedWindowRateLimiter>();
+const limiters = new WeakMap<PlatformContext, FixedWindowRateLimiter>();
 
 /** The platform listener's limiter; undefined when limits are off or the listener is not built yet. */
-export const platformLimiter = (ctx: AppContext): FixedWindowRateLimiter | undefined => limiters.get(ctx);
+export const platformLimiter = (ctx: PlatformContext): FixedWindowRateLimiter | undefined => limiters.get(ctx);
 
 /** "/2/users/:id/likes/:post_id" as /2/openapi.json names it: "/2/users/{id}/likes/{post_id}". */
 export const openApiPath = (url: string): string => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -37,7 +37,7 @@ export const openApiPath = (url: string): string => url.replace(/:([A-Za-z0-9_]+
  * Counts are kept in Redis when REDIS_URL is set (shared by every process on the store), else in
  * this process, where the decision is synchronous: no promise per request.
  */
-export function installPlatformRateLimits(app: FastifyInstance, ctx: AppContext): void {
+export function installPlatformRateLimits(app: FastifyInstance, ctx: PlatformContext): void {
   if (ctx.config.platformRateLimits === 'off') return;
   const counter = ctx.config.redisUrl
     ? new RedisRateLimitCounter(ctx.config.redisUrl, ctx.config.databaseUrl, (err) => ctx.log.warn({ err }, 'rate limits lost Redis; counting in this process'))

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { platformLimiter } from './install.js';
 import { limitsOf } from './table.js';
 
@@ -18,7 +18,7 @@ export interface RateLimitWindow {
   reset: string;
 }
 
-export async function rateLimitWindowsOf(ctx: AppContext, appId: string): Promise<RateLimitWindow[] | undefined> {
+export async function rateLimitWindowsOf(ctx: PlatformContext, appId: string): Promise<RateLimitWindow[] | undefined> {
   const limiter = platformLimiter(ctx);
   if (!limiter) return undefined;
   // Keys are `app:<app>` and `user:<app>:<user>` (install.ts); the NUL before them anchors the match.

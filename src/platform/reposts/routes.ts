@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { idParams, idString, listQuery, listRequest, userAuth, userOrAppAuth } from '../graph/route-kit.js';
 import { postExpansions } from '../posts/service.js';
@@ -13,7 +13,7 @@ const writeAuth = userAuth('post.write', 'post.read', 'users.read');
 /** max_results of the repost lists. */
 const REPOST_LISTS = { min: 1, max: 100, default: 100 };
 
-export async function repostRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function repostRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.post(
     '/2/users/:id/reposts',
     {

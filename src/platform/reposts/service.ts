@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { page } from '../../http/pagination.js';
 import { ProblemError } from '../../http/problems.js';
 import { isUniqueViolation, type DbOrTx } from '../../store/store.js';
@@ -22,7 +22,7 @@ import { listReposters, listReposts, listRepostedPostsOf } from './store.js';
  * [{type: reposted}]) that moves the source's retweet_count and its author's post count, with a
  * post.create event like every post. One live repost per person and post.
  */
-async function recordRepost(ctx: AppContext, tx: DbOrTx, caller: UserCaller, view: View, postId: string): Promise<PostRow> {
+async function recordRepost(ctx: PlatformContext, tx: DbOrTx, caller: UserCaller, view: View, postId: string): Promise<PostRow> {
   let source = await requireVisiblePost(ctx, tx, view, postId, 'post_id');
   if (source.reposted_post_id) source = await requireVisiblePost(ctx, tx, view, source.reposted_post_id, 'post_id');
   const existing = await findLiveRepost(tx, caller.user.id, source.id);
@@ -46,7 +46,7 @@ async function recordRepost(ctx: AppContext, tx: DbOrTx, caller: UserCaller, vie
 }
 
 /** POST /2/users/{id}/reposts: repeating it changes nothing and answers the same. */
-export async function repostPost(ctx: AppContext, caller: UserCaller, view: View, userId: string, postId: string): Promise<{ reposted: boolean; rest_id: string }> {
+export async function repostPost(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, postId: string): Promise<{ reposted: boolean; rest_id: string }> {
   requireSelf(ctx, caller, userId, 'id', 'repost on behalf');
   requireWriteAccess(ctx, caller);
   try {
@@ -63,7 +63,7 @@ export async function repostPost(ctx: AppContext, caller: UserCaller, view: View
 }
 
 /** DELETE /2/users/{id}/reposts/{source_post_id}: idempotent, like the public platform. */
-export async function unrepostPost(ctx: AppContext, caller: UserCaller, userId: string, sourceId: string): Promise<{ reposted: boolean }> {
+export async function unrepostPost(ctx: PlatformContext, caller: UserCaller, userId: string, sourceId: string): Promise<{ reposted: boolean }> {
   requireSelf(ctx, caller, userId, 'id', 'undo reposts on behalf');
   requireWriteAccess(ctx, caller);
   await ctx.store.db.transaction().execute(async (tx) => {
@@ -73,7 +73,7 @@ export async function unrepostPost(ctx: AppContext, caller: UserCaller, userId: 
   return { reposted: false };
 }
 
-async function visibleSubject(ctx: AppContext, view: View, postId: string): Promise<PageResult | undefined> {
+async function visibleSubject(ctx: PlatformContext, view: View, postId: string): Promise<PageResult | undefined> {
   const [post] = await findPostsByIds(ctx.store.db, [postId]);
   if (!post) return errorsOnly(ctx.problems.resourceNotFound({ parameter: 'id', value: postId, resource_id: postId, resource_type: 'post' }));
   if ((await hiddenPosts(ctx, view, [post])).has(post.id)) {
@@ -84,7 +84,7 @@ async function visibleSubject(ctx: AppContext, view: View, postId: string): Prom
 
 
 /** GET /2/posts/{id}/reposted_by: the reposters, newest repost first. */
-export async function repostedBy(ctx: AppContext, view: View, postId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
+export async function repostedBy(ctx: PlatformContext, view: View, postId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   const refused = await visibleSubject(ctx, view, postId);
   if (refused) return refused;
   const rows = await listReposters(ctx.store.db, postId, request.maxResults + 1, request.after);
@@ -93,7 +93,7 @@ export async function repostedBy(ctx: AppContext, view: View, postId: string, { 
 }
 
 /** GET /2/posts/{id}/reposts: the reposts themselves, newest first. */
-export async function repostsOf(ctx: AppContext, view: View, postId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
+export async function repostsOf(ctx: PlatformContext, view: View, postId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   const refused = await visibleSubject(ctx, view, postId);
   if (refused) return refused;
   const rows = await listReposts(ctx.store.db, postId, request.maxResults + 1, request.after);
@@ -102,7 +102,7 @@ export async function repostsOf(ctx: AppContext, view: View, postId: string, { s
 }
 
 /** GET /2/users/reposts_of_me: the caller's posts that others reposted, newest post first. */
-export async function repostsOfMe(ctx: AppContext, caller: UserCaller, view: View, { selection, page: request }: ListRequest): Promise<PageResult> {
+export async function repostsOfMe(ctx: PlatformContext, caller: UserCaller, view: View, { selection, page: request }: ListRequest): Promise<PageResult> {
   const rows = await listRepostedPostsOf(ctx.store.db, caller.user.id, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (p) => p.id);
   return renderPosts(ctx, view, selection, items, meta);

@@ -1,5 +1,5 @@
 import type { Caller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { decodePageToken, parseMaxResults } from '../../http/pagination.js';
 import { ID_PATTERN, invalidValue } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
@@ -59,7 +59,7 @@ const GRANULARITIES: readonly Granularity[] = ['minute', 'hour', 'day'];
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-function requireArchiveTier(ctx: AppContext, caller: Caller, index: SearchIndex): void {
+function requireArchiveTier(ctx: PlatformContext, caller: Caller, index: SearchIndex): void {
   if (index !== 'all' || ARCHIVE_TIERS.includes(caller.app.tier)) return;
   const problem = ctx.problems.clientForbidden({
     reason: 'client-not-enrolled',
@@ -70,7 +70,7 @@ function requireArchiveTier(ctx: AppContext, caller: Caller, index: SearchIndex)
 }
 
 /** `query`: its length on the caller's tier, then the grammar; the date rules of the count operators. */
-function parseSearchQuery(ctx: AppContext, caller: Caller, index: SearchIndex, raw: unknown): QueryNode {
+function parseSearchQuery(ctx: PlatformContext, caller: Caller, index: SearchIndex, raw: unknown): QueryNode {
   const text = typeof raw === 'string' ? raw : '';
   const limit = caller.app.tier === 'enterprise' ? ENTERPRISE_LIMIT : SELF_SERVE_LIMITS[index];
   if ([...text].length > limit) {
@@ -94,7 +94,7 @@ function parseSearchQuery(ctx: AppContext, caller: Caller, index: SearchIndex, r
   return ast;
 }
 
-function parseTime(ctx: AppContext, name: string, raw: unknown): Date | undefined {
+function parseTime(ctx: PlatformContext, name: string, raw: unknown): Date | undefined {
   if (raw === undefined || raw === '') return undefined;
   const text = String(raw);
   const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text) ? new Date(text) : new Date(NaN);
@@ -102,14 +102,14 @@ function parseTime(ctx: AppContext, name: string, raw: unknown): Date | undefine
   return time;
 }
 
-function parseId(ctx: AppContext, name: string, raw: unknown): string | undefined {
+function parseId(ctx: PlatformContext, name: string, raw: unknown): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (!ID_PATTERN.test(String(raw))) throw invalidValue(ctx.problems, name, raw, `The \`${name}\` query parameter value [${String(raw)}] is not a post id`);
   return String(raw);
 }
 
 /** start_time/end_time/since_id/until_id with the reference's exclusions and each index's window. */
-function parseScope(ctx: AppContext, index: SearchIndex, query: Record<string, unknown>, view: View, ast: QueryNode): SearchScope {
+function parseScope(ctx: PlatformContext, index: SearchIndex, query: Record<string, unknown>, view: View, ast: QueryNode): SearchScope {
   const now = ctx.clock.now();
   if (query.start_time && query.since_id) throw invalidValue(ctx.problems, 'since_id', query.since_id, 'The `since_id` query parameter cannot be used with `start_time`');
   if (query.end_time && query.until_id) throw invalidValue(ctx.problems, 'until_id', query.until_id, 'The `until_id` query parameter cannot be used with `end_time`');
@@ -137,7 +137,7 @@ function parseScope(ctx: AppContext, index: SearchIndex, query: Record<string, u
 }
 
 /** next_token and pagination_token name the same thing; one of them, and `invalid` refuses its value. */
-function pageToken(ctx: AppContext, query: Record<string, unknown>): { key?: string; invalid(): never } {
+function pageToken(ctx: PlatformContext, query: Record<string, unknown>): { key?: string; invalid(): never } {
   if (query.next_token && query.pagination_token) throw invalidValue(ctx.problems, 'pagination_token', query.pagination_token, 'Send one of `next_token` and `pagination_token`, not both');
   const name = query.next_token ? 'next_token' : 'pagination_token';
   return {
@@ -153,7 +153,7 @@ const OFFSET_KEY = /^offset ([0-9]{1,9})$/;
 
 
 /** GET /2/posts/search/{recent,all}'s parameters, in the order the public platform checks them. */
-export function parseSearchRequest(ctx: AppContext, caller: Caller, view: View, index: SearchIndex, query: Record<string, unknown>): SearchRequest {
+export function parseSearchRequest(ctx: PlatformContext, caller: Caller, view: View, index: SearchIndex, query: Record<string, unknown>): SearchRequest {
   requireArchiveTier(ctx, caller, index);
   const ast = parseSearchQuery(ctx, caller, index, query.query);
   const selection = parseSelection(ctx, query, postExpansions);
@@ -171,7 +171,7 @@ export function parseSearchRequest(ctx: AppContext, caller: Caller, view: View, 
 }
 
 /** GET /2/posts/counts/{recent,all}'s parameters; a next_token names the end of an earlier page's window. */
-export function parseCountsRequest(ctx: AppContext, caller: Caller, view: View, index: SearchIndex, query: Record<string, unknown>): CountsRequest {
+export function parseCountsRequest(ctx: PlatformContext, caller: Caller, view: View, index: SearchIndex, query: Record<string, unknown>): CountsRequest {
   requireArchiveTier(ctx, caller, index);
   const ast = parseSearchQuery(ctx, caller, index, query.query);
   const granularity = (query.granularity ?? 'hour') as Granularity;

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { idString, query, userOrAppAuth } from '../graph/route-kit.js';
 import { callerOf } from '../route-auth.js';
@@ -30,7 +30,7 @@ const NAMES: Record<SearchIndex, { search: string; counts: string; what: string 
   all: { search: 'searchPostsAll', counts: 'getPostsCountsAll', what: 'the full archive' },
 };
 
-export async function searchRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function searchRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   for (const index of ['recent', 'all'] as const) {
     const range = SEARCH_RANGES[index];
     app.get(

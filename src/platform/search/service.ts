@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { encodePageToken, page, type PageMeta } from '../../http/pagination.js';
 import { compileSql } from '../../query/sql.js';
 import { compositeKey } from '../graph/query.js';
@@ -28,7 +28,7 @@ export const SEARCH_RANGES = { recent: { min: 10, max: 100, default: 10 }, all: 
  * expansions. Protected authors' posts only for approved followers; deleted posts and
  * superseded edit versions never.
  */
-export async function searchPosts(ctx: AppContext, view: View, { ast, selection, maxResults, scope, order }: SearchRequest): Promise<PageResult> {
+export async function searchPosts(ctx: PlatformContext, view: View, { ast, selection, maxResults, scope, order }: SearchRequest): Promise<PageResult> {
   const where = compileSql(await resolveUsers(ctx.store.db, ast), ctx.store.dialect);
   let items: PostRow[];
   let meta: PageMeta;
@@ -74,7 +74,7 @@ function bucketStart(t: number, g: Granularity): number {
  * hour (default) or day, oldest bucket first, every bucket of the window listed (zeros too).
  * Full-archive pages hold 31 days and page backwards in time with next_token.
  */
-export async function countPosts(ctx: AppContext, { index, ast, granularity, scope, pageEnd }: CountsRequest): Promise<CountsResult> {
+export async function countPosts(ctx: PlatformContext, { index, ast, granularity, scope, pageEnd }: CountsRequest): Promise<CountsResult> {
   const windowStart = Date.parse(scope.startTime);
   const pageStart = index === 'all' ? Math.max(windowStart, pageEnd - ARCHIVE_PAGE_MS) : windowStart;
   const pageScope = { ...scope, startTime: new Date(pageStart).toISOString(), endTime: new Date(pageEnd).toISOString() };

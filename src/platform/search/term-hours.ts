@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { startPolledJob } from '../../polled-job.js';
 import type { QueryNode } from '../../query/ast.js';
 import type { DbOrTx } from '../../store/store.js';
@@ -67,7 +67,7 @@ export async function countAllDueHours(db: DbOrTx, now: Date): Promise<number> {
 }
 
 /** Runs the counting job on PostgreSQL stores: polled, one run at a time, and once at start. */
-export function startTermHourCounter(ctx: AppContext, pollMs = 5_000): { close(): Promise<void> } {
+export function startTermHourCounter(ctx: PlatformContext, pollMs = 5_000): { close(): Promise<void> } {
   if (ctx.store.dialect !== 'postgres') return { close: async () => {} };
   const job = startPolledJob(ctx, 'counting posts by word and hour failed', () => countAllDueHours(ctx.store.db, ctx.clock.now()), pollMs);
   job.kick();

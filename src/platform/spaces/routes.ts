@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText } from '../../http/fields.js';
 import { parseMaxResults } from '../../http/pagination.js';
 import { invalidParameter, parseList, splitList } from '../../http/params.js';
@@ -25,12 +25,12 @@ const spaceSelection = {
   'topic.fields': listParam(TOPIC_FIELDS, 'A comma separated list of topic fields to display.'),
 };
 
-function parseSpaceSelection(ctx: AppContext, q: Record<string, unknown>): SpaceSelection {
+function parseSpaceSelection(ctx: PlatformContext, q: Record<string, unknown>): SpaceSelection {
   parseSelectionText(ctx.problems, 'topic.fields', typeof q['topic.fields'] === 'string' ? q['topic.fields'] : undefined, TOPIC_FIELDS);
   return { space: parseFieldSelection(ctx.problems, spaceDeclaration, q), rest: parseSelection(ctx, q, spaceExpansions) };
 }
 
-function parseSpaceSearch(ctx: AppContext, q: { query: string; state?: string; max_results?: number }): SpaceSearch {
+function parseSpaceSearch(ctx: PlatformContext, q: { query: string; state?: string; max_results?: number }): SpaceSearch {
   const words = splitList(q.query.replace(/\s+/g, ',')).slice(0, 50);
   if (words.length === 0) throw invalidParameter(ctx.problems, 'query', [q.query], 'The `query` query parameter can not be blank');
   return {
@@ -49,7 +49,7 @@ const spaceParams = Type.Object({ id: Type.String({ pattern: SPACE_ID_TEXT }) })
 const SPACE_LIST_RANGE = { min: 1, max: 100, default: 100 };
 const written = { 200: Type.Object({ data: Type.Ref(SpaceSchema) }), default: defaultErrorResponse };
 
-export async function spaceRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function spaceRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.get(
     '/2/spaces',
     {

@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { selectFields } from '../../http/fields.js';
 import { invalidParameter } from '../../http/params.js';
@@ -8,7 +8,8 @@ import { alphanumeric } from '../../store/ids.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
 import { hydrate, type Selection } from '../expansions.js';
 import { requireWriteAccess } from '../graph/access.js';
-import { compositeKey, ALL_TIME, type ListRequest, type TimePageRequest } from '../graph/query.js';
+import { ALL_TIME } from '../timelines/store.js';
+import { compositeKey, type ListRequest, type TimePageRequest } from '../graph/query.js';
 import { errorsOnly, renderPosts, renderUsers, type PageResult } from '../graph/render.js';
 import type { PostRow } from '../posts/wire.js';
 import { pagedPosts } from '../timelines/store.js';
@@ -24,7 +25,7 @@ export interface SpaceSelection {
   rest: Selection;
 }
 
-async function renderSpaces(ctx: AppContext, view: View, selection: SpaceSelection, rows: readonly SpaceRow[], errors: Problem[] = [], meta?: { result_count: number }): Promise<PageResult> {
+async function renderSpaces(ctx: PlatformContext, view: View, selection: SpaceSelection, rows: readonly SpaceRow[], errors: Problem[] = [], meta?: { result_count: number }): Promise<PageResult> {
   const hydrated = await hydrate(ctx, view, rows, spaceExpansions, selection.rest);
   return {
     data: rows.map((s) => selectFields(spaceDeclaration, s, selection.space, hydrated.view)),
@@ -35,7 +36,7 @@ async function renderSpaces(ctx: AppContext, view: View, selection: SpaceSelecti
 }
 
 /** Every field of a space: what spaces.start and spaces.end carry, and what a write answers. */
-const allFields = (ctx: AppContext, row: SpaceRow) => selectFields(spaceDeclaration, row, new Set(Object.keys(spaceDeclaration.fields)), { now: ctx.clock.now() });
+const allFields = (ctx: PlatformContext, row: SpaceRow) => selectFields(spaceDeclaration, row, new Set(Object.keys(spaceDeclaration.fields)), { now: ctx.clock.now() });
 
 export interface NewSpace {
   title: string;
@@ -47,7 +48,7 @@ export interface NewSpace {
   invited_user_ids?: string[];
 }
 
-async function requireUsers(ctx: AppContext, db: DbOrTx, ids: string[], parameter: string): Promise<void> {
+async function requireUsers(ctx: PlatformContext, db: DbOrTx, ids: string[], parameter: string): Promise<void> {
   const found = new Set((await findUsersByIds(db, ids)).map((u) => u.id));
   const missing = ids.find((id) => !found.has(id));
   if (missing) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: missing, resource_id: missing, resource_type: 'user' }));
@@ -57,7 +58,7 @@ async function requireUsers(ctx: AppContext, db: DbOrTx, ids: string[], paramete
  * Creating a space (Plaza's POST /2/spaces; the public platform has no such endpoint): with a
  * scheduled_start in the future it is scheduled; without one it goes live at once (spaces.start).
  */
-export async function createSpace(ctx: AppContext, caller: UserCaller, body: NewSpace): Promise<Record<string, unknown>> {
+export async function createSpace(ctx: PlatformContext, caller: UserCaller, body: NewSpace): Promise<Record<string, unknown>> {
   requireWriteAccess(ctx, caller);
   const now = ctx.clock.now();
   let scheduled: string | undefined;
@@ -74,7 +75,7 @@ export async function createSpace(ctx: AppContext, caller: UserCaller, body: New
 }
 
 /** Stores a space (scheduled when `scheduled_start` is given, live otherwise, with spaces.start). */
-export async function recordSpace(ctx: AppContext, db: DbOrTx, creatorId: string, body: NewSpace): Promise<SpaceRow> {
+export async function recordSpace(ctx: PlatformContext, db: DbOrTx, creatorId: string, body: NewSpace): Promise<SpaceRow> {
   const now = ctx.clock.now();
   const unique = (ids: string[] | undefined) => [...new Set(ids ?? [])];
   const hosts = unique([creatorId, ...(body.host_ids ?? [])]);
@@ -107,7 +108,7 @@ export async function recordSpace(ctx: AppContext, db: DbOrTx, creatorId: string
 }
 
 /** Starting a scheduled space, or ending a live one: its creator or a host; spaces.start / spaces.end. */
-export async function moveSpace(ctx: AppContext, caller: UserCaller, spaceId: string, to: 'live' | 'ended'): Promise<Record<string, unknown>> {
+export async function moveSpace(ctx: PlatformContext, caller: UserCaller, spaceId: string, to: 'live' | 'ended'): Promise<Record<string, unknown>> {
   requireWriteAccess(ctx, caller);
   return ctx.store.db.transaction().execute(async (tx) => {
     const [space] = await findSpacesByIds(tx, [spaceId]);
@@ -129,7 +130,7 @@ export async function moveSpace(ctx: AppContext, caller: UserCaller, spaceId: st
 }
 
 /** GET /2/spaces/{id} and /2/spaces?ids: found spaces in request order, resource-not-found per miss. */
-export async function lookupSpaces(ctx: AppContext, view: View, ids: readonly string[], parameter: 'id' | 'ids', selection: SpaceSelection): Promise<PageResult> {
+export async function lookupSpaces(ctx: PlatformContext, view: View, ids: readonly string[], parameter: 'id' | 'ids', selection: SpaceSelection): Promise<PageResult> {
   const rows = await findSpacesByIds(ctx.store.db, ids);
   const byId = new Map(rows.map((s) => [s.id, s]));
   const errors: Problem[] = [];
@@ -143,7 +144,7 @@ export async function lookupSpaces(ctx: AppContext, view: View, ids: readonly st
 }
 
 /** GET /2/spaces/by/creator_ids: live and scheduled spaces of these users. */
-export async function spacesOfCreators(ctx: AppContext, view: View, userIds: readonly string[], selection: SpaceSelection): Promise<PageResult> {
+export async function spacesOfCreators(ctx: PlatformContext, view: View, userIds: readonly string[], selection: SpaceSelection): Promise<PageResult> {
   const rows = await spacesByCreators(ctx.store.db, userIds);
   return renderSpaces(ctx, view, selection, rows, [], { result_count: rows.length });
 }
@@ -160,15 +161,15 @@ export interface SpaceSearch {
 }
 
 /** GET /2/spaces/search: live and/or scheduled spaces whose title holds every word of the query. */
-export async function findSpaces(ctx: AppContext, view: View, { words, state, maxResults, selection }: SpaceSearch): Promise<PageResult> {
+export async function findSpaces(ctx: PlatformContext, view: View, { words, state, maxResults, selection }: SpaceSearch): Promise<PageResult> {
   const rows = await searchSpaces(ctx.store.db, words, SEARCH_STATES[state], maxResults);
   return renderSpaces(ctx, view, selection, rows, [], { result_count: rows.length });
 }
 
-const spaceNotFound = (ctx: AppContext, id: string) => ctx.problems.resourceNotFound({ parameter: 'id', value: id, resource_id: id, resource_type: 'space' });
+const spaceNotFound = (ctx: PlatformContext, id: string) => ctx.problems.resourceNotFound({ parameter: 'id', value: id, resource_id: id, resource_type: 'space' });
 
 /** GET /2/spaces/{id}/posts: the posts shared in the space (those linking to it), newest first, rendered as every post list. */
-export async function postsOfSpace(ctx: AppContext, view: View, spaceId: string, { selection, page: request }: ListRequest<TimePageRequest>): Promise<PageResult> {
+export async function postsOfSpace(ctx: PlatformContext, view: View, spaceId: string, { selection, page: request }: ListRequest<TimePageRequest>): Promise<PageResult> {
   const [space] = await findSpacesByIds(ctx.store.db, [spaceId]);
   if (!space) return errorsOnly(spaceNotFound(ctx, spaceId));
   const rows = await pagedPosts(ctx.store.db, linkingSpace(spaceId, ctx.store.dialect), ALL_TIME, request.maxResults + 1, request.after);
@@ -177,7 +178,7 @@ export async function postsOfSpace(ctx: AppContext, view: View, spaceId: string,
 }
 
 /** GET /2/spaces/{id}/buyers: who bought tickets to the space, newest purchase first; only its creator may see them. */
-export async function buyersOfSpace(ctx: AppContext, caller: UserCaller, view: View, spaceId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
+export async function buyersOfSpace(ctx: PlatformContext, caller: UserCaller, view: View, spaceId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   const [space] = await findSpacesByIds(ctx.store.db, [spaceId]);
   if (!space) return errorsOnly(spaceNotFound(ctx, spaceId));
   if (space.creator_id !== caller.user.id) {
@@ -192,7 +193,7 @@ export async function buyersOfSpace(ctx: AppContext, caller: UserCaller, view: V
  * A ticket bought by a user (the public platform sells them in its own client; no interface
  * operation does): only to a ticketed space that has not ended, not by its creator or a host, once.
  */
-export async function buySpaceTicket(ctx: AppContext, userId: string, spaceId: string): Promise<{ bought: boolean }> {
+export async function buySpaceTicket(ctx: PlatformContext, userId: string, spaceId: string): Promise<{ bought: boolean }> {
   return ctx.store.db.transaction().execute(async (tx) => {
     const [space] = await findSpacesByIds(tx, [spaceId]);
     if (!space) throw new ProblemError(404, spaceNotFound(ctx, spaceId));

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { CoreContext } from '../../context.js';
 import type { MatchablePost } from '../../query/index.js';
 import { parseQuery } from '../../query/parse.js';
 import type { DbOrTx, Store } from '../../store/store.js';
@@ -19,7 +19,7 @@ export interface RuleSet {
 }
 
 /** Reads and indexes the app's rules through `db` (a transaction reads through itself). */
-export async function loadRuleSet(ctx: Pick<AppContext, 'log'>, db: DbOrTx, appId: string): Promise<RuleSet> {
+export async function loadRuleSet(ctx: Pick<CoreContext, 'log'>, db: DbOrTx, appId: string): Promise<RuleSet> {
   const { version, rules } = await ruleSetOf(db, appId);
   const index = new RuleIndex();
   const wire = new Map<string, MatchingRule>();
@@ -50,7 +50,7 @@ const booksOfStore = new WeakMap<Store, Set<StreamRuleBook>>();
  * of this process reloads it and tells its listeners. Books of other processes learn of it from
  * the version their next ensure() reads, or from the event the change appended (their bus wakes).
  */
-export function announceRuleChange(ctx: Pick<AppContext, 'store'>, appId: string): void {
+export function announceRuleChange(ctx: Pick<CoreContext, 'store'>, appId: string): void {
   for (const book of booksOfStore.get(ctx.store) ?? []) book.changed(appId);
 }
 
@@ -68,7 +68,7 @@ export class StreamRuleBook {
   private readonly unsubscribe: () => void;
   private closed = false;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: CoreContext) {
     let books = booksOfStore.get(ctx.store);
     if (!books) booksOfStore.set(ctx.store, (books = new Set()));
     books.add(this);

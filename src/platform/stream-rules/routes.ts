@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { idString, query } from '../graph/route-kit.js';
 import { callerOf } from '../route-auth.js';
@@ -19,7 +19,7 @@ const listQuery = {
 };
 const ListMeta = Type.Object({ sent: Type.String(), result_count: Type.Integer({ format: 'int32' }), next_token: Type.Optional(Type.String()) });
 
-export async function streamRuleRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function streamRuleRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.get(
     '/2/posts/search/stream/rules',
     {

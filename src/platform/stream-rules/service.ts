@@ -1,5 +1,5 @@
 import type { AppRow } from '../../auth/store.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { decodePageToken, page, parseMaxResults } from '../../http/pagination.js';
 import { ID_PATTERN, invalidValue, parseEnumList, parseIdList } from '../../http/params.js';
@@ -36,7 +36,7 @@ export interface RuleLimits {
 }
 
 /** The caller's tier decides, as it does search's query length (src/platform/search/service.ts). */
-export function ruleLimits(ctx: AppContext, app: AppRow): RuleLimits {
+export function ruleLimits(ctx: PlatformContext, app: AppRow): RuleLimits {
   return app.tier === 'enterprise' ? { rules: ctx.config.enterpriseStreamRules, length: ENTERPRISE_LENGTH } : SELF_SERVE;
 }
 
@@ -49,7 +49,7 @@ const MAX_LOOKUP_IDS = 1000;
 
 
 /** An enterprise-only operation refuses self-serve apps with client-forbidden (403). */
-export function requireEnterprise(ctx: AppContext, app: AppRow, what: string): void {
+export function requireEnterprise(ctx: PlatformContext, app: AppRow, what: string): void {
   if (app.tier === 'enterprise') return;
   const problem = ctx.problems.clientForbidden({
     reason: 'client-not-enrolled',
@@ -65,7 +65,7 @@ export interface RulesPage {
 }
 
 /** GET /2/posts/search/stream/rules: the app's rules in id order, or those of `ids`; paged. */
-export async function listStreamRules(ctx: AppContext, app: AppRow, query: { ids?: string; max_results?: string | number; pagination_token?: string }): Promise<RulesPage> {
+export async function listStreamRules(ctx: PlatformContext, app: AppRow, query: { ids?: string; max_results?: string | number; pagination_token?: string }): Promise<RulesPage> {
   const ids = query.ids === undefined ? undefined : parseIdList(ctx.problems, 'ids', query.ids, MAX_LOOKUP_IDS);
   const maxResults = parseMaxResults(ctx.problems, query.max_results, LIST_RANGE);
   const after = decodePageToken(ctx.problems, query.pagination_token);
@@ -89,7 +89,7 @@ export interface ChangeResult {
   meta: { sent: string; summary: { created: number; not_created: number; valid: number; invalid: number } | { deleted: number; not_deleted: number } };
 }
 
-function parseFlag(ctx: AppContext, name: string, raw: unknown): boolean {
+function parseFlag(ctx: PlatformContext, name: string, raw: unknown): boolean {
   if (raw === undefined || raw === '') return false;
   const text = String(raw);
   if (text === 'true' || text === 'false') return text === 'true';
@@ -100,7 +100,7 @@ function parseFlag(ctx: AppContext, name: string, raw: unknown): boolean {
  * POST /2/posts/search/stream/rules: exactly one of `add`, `delete` or ?delete_all=true;
  * ?dry_run=true answers the same and changes nothing.
  */
-export async function changeStreamRules(ctx: AppContext, app: AppRow, query: { dry_run?: unknown; delete_all?: unknown }, body: ChangeBody | undefined): Promise<ChangeResult> {
+export async function changeStreamRules(ctx: PlatformContext, app: AppRow, query: { dry_run?: unknown; delete_all?: unknown }, body: ChangeBody | undefined): Promise<ChangeResult> {
   const dryRun = parseFlag(ctx, 'dry_run', query.dry_run);
   const deleteAll = parseFlag(ctx, 'delete_all', query.delete_all);
   const asked = [body?.add !== undefined && 'add', body?.delete !== undefined && 'delete', deleteAll && 'delete_all'].filter((x): x is string => typeof x === 'string');
@@ -129,7 +129,7 @@ function ruleProblem(value: string, limits: RuleLimits, tier: string): string | 
   }
 }
 
-async function addRules(ctx: AppContext, app: AppRow, add: NonNullable<ChangeBody['add']>, dryRun: boolean): Promise<ChangeResult> {
+async function addRules(ctx: PlatformContext, app: AppRow, add: NonNullable<ChangeBody['add']>, dryRun: boolean): Promise<ChangeResult> {
   if (add.length === 0) throw invalidValue(ctx.problems, 'add', '[]', 'The `add` list must hold at least one rule');
   const limits = ruleLimits(ctx, app);
   const now = ctx.clock.now().toISOString();
@@ -182,7 +182,7 @@ async function addRules(ctx: AppContext, app: AppRow, add: NonNullable<ChangeBod
   return result;
 }
 
-async function deleteRulesOf(ctx: AppContext, app: AppRow, del: NonNullable<ChangeBody['delete']>, dryRun: boolean): Promise<ChangeResult> {
+async function deleteRulesOf(ctx: PlatformContext, app: AppRow, del: NonNullable<ChangeBody['delete']>, dryRun: boolean): Promise<ChangeResult> {
   const byIds = del.ids !== undefined;
   if (byIds === (del.values !== undefined)) {
     throw new ProblemError(400, ctx.problems.invalidRequest([{ message: '`delete` needs exactly one of `ids` and `values`', parameters: { delete: [] } }]));
@@ -226,7 +226,7 @@ async function deleteRulesOf(ctx: AppContext, app: AppRow, del: NonNullable<Chan
   return result;
 }
 
-async function deleteAllRules(ctx: AppContext, app: AppRow, dryRun: boolean): Promise<ChangeResult> {
+async function deleteAllRules(ctx: PlatformContext, app: AppRow, dryRun: boolean): Promise<ChangeResult> {
   const now = ctx.clock.now().toISOString();
   const run = async (tx: typeof ctx.store.db): Promise<number> => {
     if (!dryRun) await lockRuleSet(tx, app.id);
@@ -247,7 +247,7 @@ async function deleteAllRules(ctx: AppContext, app: AppRow, dryRun: boolean): Pr
  * The event says how many rules came and went, not which (a delete_all of 25,000 rules would make
  * one very large event); the rules are read from the store.
  */
-async function recordChange(ctx: AppContext, tx: typeof ctx.store.db, appId: string, now: string, change: { created: string[]; deleted: string[] }): Promise<void> {
+async function recordChange(ctx: PlatformContext, tx: typeof ctx.store.db, appId: string, now: string, change: { created: string[]; deleted: string[] }): Promise<void> {
   const version = await bumpRuleVersion(tx, appId, now);
   await appendEvent(ctx, tx, { type: RULES_CHANGED_EVENT, subject: appId, payload: { app_id: appId, version, created: change.created.length, deleted: change.deleted.length } });
 }
@@ -259,7 +259,7 @@ const COUNT_FIELDS = ['all_project_client_apps', 'cap_per_client_app', 'cap_per_
  * project is the app, so the project's count and cap are the app's; all_project_client_apps
  * (when asked for in rules_count.fields) lists the app alone.
  */
-export async function ruleCounts(ctx: AppContext, app: AppRow, query: { 'rules_count.fields'?: string }) {
+export async function ruleCounts(ctx: PlatformContext, app: AppRow, query: { 'rules_count.fields'?: string }) {
   const fields = parseEnumList(ctx.problems, 'rules_count.fields', query['rules_count.fields'], COUNT_FIELDS);
   const count = (await ruleCountsOf(ctx.store.db, [app.id])).get(app.id) ?? 0;
   const cap = String(ruleLimits(ctx, app).rules);
@@ -277,7 +277,7 @@ export async function ruleCounts(ctx: AppContext, app: AppRow, query: { 'rules_c
  * GET /2/enterprise_stream/rules (Aug 6, 2025; enterprise): the rules configured on each stream
  * instance. An app has one filtered-stream instance in Plaza, named by the app's id.
  */
-export async function enterpriseStreamRules(ctx: AppContext, app: AppRow, query: { ids?: string; max_results?: string | number; pagination_token?: string }) {
+export async function enterpriseStreamRules(ctx: PlatformContext, app: AppRow, query: { ids?: string; max_results?: string | number; pagination_token?: string }) {
   requireEnterprise(ctx, app, 'The enterprise stream rules');
   const result = await listStreamRules(ctx, app, query);
   return { ...result, data: result.data?.map((r) => ({ ...r, instance_id: app.id })) };

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppRow } from '../../auth/store.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { EventRow } from '../../events/log.js';
 import { registerWebhookRouter } from '../../events/webhook-routers.js';
 import { jsonText } from '../../http/json-body.js';
@@ -36,12 +36,12 @@ const SELECTION_PARAMS = Object.keys(selectionQuery) as Array<keyof typeof selec
 
 type SelectionQuery = Partial<Record<keyof typeof selectionQuery, string>>;
 
-function unknownWebhook(ctx: AppContext, id: string) {
+function unknownWebhook(ctx: PlatformContext, id: string) {
   return invalidParameter(ctx.problems, 'webhook_id', [id], `WebhookIdInvalid: no webhook with id [${id}] belongs to this app`);
 }
 
 /** POST /2/posts/search/webhooks/{webhook_id}: links (or re-links, with new fields) the webhook to the app's filtered stream. */
-export async function linkStreamWebhook(ctx: AppContext, app: AppRow, webhookId: string, q: SelectionQuery) {
+export async function linkStreamWebhook(ctx: PlatformContext, app: AppRow, webhookId: string, q: SelectionQuery) {
   requireEnterprise(ctx, app, WHAT);
   // Refuses unknown fields and expansions now, not at the first delivery.
   parseSelection(ctx, q, postExpansions);
@@ -53,7 +53,7 @@ export async function linkStreamWebhook(ctx: AppContext, app: AppRow, webhookId:
 }
 
 /** GET /2/posts/search/webhooks: the app's links. */
-export async function listStreamWebhooks(ctx: AppContext, app: AppRow) {
+export async function listStreamWebhooks(ctx: PlatformContext, app: AppRow) {
   requireEnterprise(ctx, app, WHAT);
   const rows = await streamWebhooksOfApp(ctx.store.db, app.id);
   const data = rows.map((r) => {
@@ -73,7 +73,7 @@ export async function listStreamWebhooks(ctx: AppContext, app: AppRow) {
 }
 
 /** DELETE /2/posts/search/webhooks/{webhook_id}: unlinks the webhook (the webhook itself stays). */
-export async function unlinkStreamWebhook(ctx: AppContext, app: AppRow, webhookId: string) {
+export async function unlinkStreamWebhook(ctx: PlatformContext, app: AppRow, webhookId: string) {
   requireEnterprise(ctx, app, WHAT);
   if (!(await deleteStreamWebhook(ctx.store.db, app.id, webhookId))) throw unknownWebhook(ctx, webhookId);
   return { data: { deleted: true } };
@@ -83,7 +83,7 @@ export async function unlinkStreamWebhook(ctx: AppContext, app: AppRow, webhookI
 const routerSets = new WeakMap<Store, Map<string, RuleSet>>();
 
 /** The current rule sets of these apps, read through `db` (the fan-out's transaction). */
-async function currentSets(ctx: AppContext, db: DbOrTx, appIds: readonly string[]): Promise<Map<string, RuleSet>> {
+async function currentSets(ctx: PlatformContext, db: DbOrTx, appIds: readonly string[]): Promise<Map<string, RuleSet>> {
   let sets = routerSets.get(ctx.store);
   if (!sets) routerSets.set(ctx.store, (sets = new Map()));
   const versions = await ruleVersions(db, appIds);
@@ -98,7 +98,7 @@ async function currentSets(ctx: AppContext, db: DbOrTx, appIds: readonly string[
  * rules of every app with a linked webhook; a post whose author is protected goes to no one. The
  * filtered stream (src/platform/streams/posts.ts) decides the same way.
  */
-export async function streamWebhookRouter(ctx: AppContext, db: DbOrTx, event: EventRow): Promise<Array<{ webhookId: string; body: unknown }>> {
+export async function streamWebhookRouter(ctx: PlatformContext, db: DbOrTx, event: EventRow): Promise<Array<{ webhookId: string; body: unknown }>> {
   if (event.type !== 'post.create') return [];
   const links = await allStreamWebhooks(db);
   if (links.length === 0) return [];
@@ -131,7 +131,7 @@ export async function streamWebhookRouter(ctx: AppContext, db: DbOrTx, event: Ev
   return out;
 }
 
-async function renderLine(ctx: AppContext, reads: ResponseReads, row: Parameters<typeof renderPosts>[3][number], fields: SelectionQuery, matching: unknown[]) {
+async function renderLine(ctx: PlatformContext, reads: ResponseReads, row: Parameters<typeof renderPosts>[3][number], fields: SelectionQuery, matching: unknown[]) {
   let selection;
   try {
     selection = parseSelection(ctx, fields, postExpansions);
@@ -153,7 +153,7 @@ const tags = ['Webhooks'];
 const appAuth = { schemes: ['app'] as 'app'[] };
 const Errors = Type.Optional(Type.Array(Type.Ref(ProblemSchema), { minItems: 1 }));
 
-export async function streamWebhookRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function streamWebhookRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.post(
     '/2/posts/search/webhooks/:webhook_id',
     {

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { jsonText, type RawJson } from '../../http/json-body.js';
 import { parseSelectionText } from '../../http/fields.js';
 import { sampleBucket } from '../../query/geo-sample.js';
@@ -131,7 +131,7 @@ export const likeExpansions: ExpansionDeclarations<LikeRow> = {
 };
 
 /** like_with_post_author.fields, its default when absent. */
-export function parseLikeFields(ctx: AppContext, raw: string | undefined): ReadonlySet<string> {
+export function parseLikeFields(ctx: PlatformContext, raw: string | undefined): ReadonlySet<string> {
   if (raw === undefined) return new Set(LIKE_DEFAULTS);
   return parseSelectionText(ctx.problems, 'like_with_post_author.fields', raw, LIKE_FIELDS);
 }
@@ -148,7 +148,7 @@ export interface LikeStreamConnection extends PartitionedConnection {
 export class LikeStreamChannel implements StreamChannel<LikeStreamConnection> {
   readonly logTypes: ReadonlySet<string> = new Set(['like.create']);
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: PlatformContext) {}
 
   async dispatch(events: readonly LoggedEvent[], conns: readonly LikeStreamConnection[], send: Send<LikeStreamConnection>): Promise<void> {
     const ctx = this.ctx;

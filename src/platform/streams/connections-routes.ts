@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { callerOf } from '../route-auth.js';
 import { defaultErrorResponse } from '../schemas.js';
@@ -25,7 +25,7 @@ const appOnly = { schemes: ['app'] as 'app'[] };
 const tags = ['Connections'];
 
 /** GET /2/connections and the three DELETE operations (spec 000, Sep 19, 2025; shared/reference/platform.md §8). */
-export async function connectionRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function connectionRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.get(
     '/2/connections',
     {

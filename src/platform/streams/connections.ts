@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppRow } from '../../auth/store.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { decodePageToken, encodePageToken, parseMaxResults } from '../../http/pagination.js';
 import { invalidParameter, parseEnumList } from '../../http/params.js';
@@ -53,17 +53,17 @@ const LIST_RANGE = { min: 1, max: 100, default: 10 };
 const MAX_UUIDS = 100;
 
 /** When an open record was last refreshed by a live process (see streamConnectionStaleMs). */
-const liveSince = (ctx: AppContext) => new Date(ctx.clock.now().getTime() - ctx.config.streamConnectionStaleMs).toISOString();
+const liveSince = (ctx: PlatformContext) => new Date(ctx.clock.now().getTime() - ctx.config.streamConnectionStaleMs).toISOString();
 
 /** The allowance of concurrent connections of an app to one endpoint: one on self-serve tiers, more on enterprise. */
-export function connectionAllowance(ctx: AppContext, app: AppRow): number {
+export function connectionAllowance(ctx: PlatformContext, app: AppRow): number {
   return app.tier === 'enterprise' ? ctx.config.streamConnectionsEnterprise : ctx.config.streamConnectionsSelfServe;
 }
 
-const heartbeats = new WeakSet<AppContext>();
+const heartbeats = new WeakSet<PlatformContext>();
 
 /** Refreshes the records of this process's open connections on every keep-alive tick (once per context). */
-function startHeartbeat(ctx: AppContext): void {
+function startHeartbeat(ctx: PlatformContext): void {
   if (heartbeats.has(ctx)) return;
   heartbeats.add(ctx);
   ctx.streams.onTick((conns) => {
@@ -81,7 +81,7 @@ export interface RecordedConnection extends StreamConnection {
  * engine; `conn` carries what the channel needs. 429 streaming-connection TooManyConnections past the allowance.
  */
 export async function openRecordedStream<C extends RecordedConnection>(
-  ctx: AppContext,
+  ctx: PlatformContext,
   conn: Omit<C, 'id' | 'afterSeq' | 'held' | 'closed' | 'onEnd'>,
   partition: number,
   window: StreamWindow,
@@ -128,7 +128,7 @@ export async function openRecordedStream<C extends RecordedConnection>(
 }
 
 /** The wire Connection with the selected fields (id always). */
-function toWire(ctx: AppContext, row: StreamConnectionRow, fields: ReadonlySet<string>, live: string): Record<string, unknown> {
+function toWire(ctx: PlatformContext, row: StreamConnectionRow, fields: ReadonlySet<string>, live: string): Record<string, unknown> {
   // An open record no live process refreshes belongs to a process that died: shown as disconnected then.
   const stale = row.disconnected_at === null && row.seen_at < live;
   const all: Record<string, unknown> = {
@@ -154,7 +154,7 @@ export interface ConnectionListParams {
 }
 
 /** GET /2/connections: the app's connections, newest first. */
-export async function getConnectionHistory(ctx: AppContext, app: AppRow, q: ConnectionListParams) {
+export async function getConnectionHistory(ctx: PlatformContext, app: AppRow, q: ConnectionListParams) {
   const status = q.status ?? 'active';
   if (status !== 'active' && status !== 'inactive' && status !== 'all') {
     throw invalidParameter(ctx.problems, 'status', [status], `The \`status\` query parameter value [${status}] is not one of [active,inactive,all]`);
@@ -185,7 +185,7 @@ export interface KillResult {
 }
 
 /** Kills connections: the records close at once; the log entry reaches the process holding each. */
-async function kill(ctx: AppContext, app: AppRow, targets: { ids?: readonly string[]; endpoint?: EndpointId }): Promise<KillResult> {
+async function kill(ctx: PlatformContext, app: AppRow, targets: { ids?: readonly string[]; endpoint?: EndpointId }): Promise<KillResult> {
   const now = ctx.clock.now().toISOString();
   const live = liveSince(ctx);
   const results: KillResult['data']['results'] = [];
@@ -210,13 +210,13 @@ async function kill(ctx: AppContext, app: AppRow, targets: { ids?: readonly stri
 }
 
 /** DELETE /2/connections/all. */
-export const deleteAllConnections = (ctx: AppContext, app: AppRow) => kill(ctx, app, {});
+export const deleteAllConnections = (ctx: PlatformContext, app: AppRow) => kill(ctx, app, {});
 
 /** DELETE /2/connections/{endpoint_id}. */
-export const deleteConnectionsByEndpoint = (ctx: AppContext, app: AppRow, endpoint: EndpointId) => kill(ctx, app, { endpoint });
+export const deleteConnectionsByEndpoint = (ctx: PlatformContext, app: AppRow, endpoint: EndpointId) => kill(ctx, app, { endpoint });
 
 /** DELETE /2/connections with {uuids: [1..100]}. */
-export function deleteConnectionsByUuids(ctx: AppContext, app: AppRow, uuids: readonly string[]): Promise<KillResult> {
+export function deleteConnectionsByUuids(ctx: PlatformContext, app: AppRow, uuids: readonly string[]): Promise<KillResult> {
   if (uuids.length < 1 || uuids.length > MAX_UUIDS) {
     throw invalidParameter(ctx.problems, 'uuids', uuids.map(String), `The number of values in \`uuids\` [${uuids.length}] is not between 1 and ${MAX_UUIDS}`);
   }

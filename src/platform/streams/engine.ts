@@ -1,10 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppRow } from '../../auth/store.js';
-import type { AppContext } from '../../context.js';
+import type { CoreContext } from '../../context.js';
 import { eventsAfter } from '../../events/log.js';
 import { ProblemError, type DisconnectType, type Problem } from '../../http/problems.js';
-import type { LoggedEvent } from '../activity/event-types.js';
-import { parseLogged } from '../activity/fanout.js';
+import { parseLogged, type LoggedEvent } from '../activity/event-types.js';
 import { lastLogSeq, loggedEventsBetween } from '../activity/store.js';
 import type { StreamWindow } from './window.js';
 
@@ -77,7 +76,7 @@ export class StreamEngine {
   private closing = false;
   private readonly tickListeners = new Set<(conns: readonly StreamConnection[]) => void>();
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: CoreContext) {}
 
   /** Open connections, for tests, allowances and metrics. */
   count(where?: (conn: StreamConnection) => boolean): number {

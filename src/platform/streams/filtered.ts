@@ -1,5 +1,5 @@
 import { findAppById, type AppRow } from '../../auth/store.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { ProblemError } from '../../http/problems.js';
 import { parseQuery } from '../../query/parse.js';
 import { ruleLimits } from '../stream-rules/service.js';
@@ -15,7 +15,7 @@ import { ruleSetOf } from '../stream-rules/store.js';
  * an open connection whose rules become invalid is cut with InvalidRules. Emptying the set while
  * connected is no error: a client replacing its rules deletes before it adds.
  */
-export async function invalidRuleReason(ctx: AppContext, app: AppRow): Promise<string | undefined> {
+export async function invalidRuleReason(ctx: PlatformContext, app: AppRow): Promise<string | undefined> {
   const { rules } = await ruleSetOf(ctx.store.db, app.id);
   const limits = ruleLimits(ctx, app);
   if (rules.length > limits.rules) return `The app holds ${rules.length} rules; its ${app.tier} tier allows ${limits.rules}.`;
@@ -31,13 +31,13 @@ export async function invalidRuleReason(ctx: AppContext, app: AppRow): Promise<s
 }
 
 /** The reason the app's rules are invalid now (its tier read afresh: a tier change may be the cause), if they are. */
-export async function invalidRulesOfApp(ctx: AppContext, appId: string): Promise<string | undefined> {
+export async function invalidRulesOfApp(ctx: PlatformContext, appId: string): Promise<string | undefined> {
   const app = await findAppById(ctx.store.db, appId);
   return app ? invalidRuleReason(ctx, app) : undefined;
 }
 
 /** Refuses a filtered-stream connection the app's rules cannot serve. */
-export async function checkRulesForConnection(ctx: AppContext, app: AppRow): Promise<void> {
+export async function checkRulesForConnection(ctx: PlatformContext, app: AppRow): Promise<void> {
   const { rules } = await ruleSetOf(ctx.store.db, app.id);
   if (rules.length === 0) {
     throw new ProblemError(409, ctx.problems.streamingConnection('RuleConfigurationIssue', 'The filtered stream has no rules: add rules with POST /2/posts/search/stream/rules, then connect.'));

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { jsonText, type RawJson } from '../../http/json-body.js';
 import { sampleBucket } from '../../query/geo-sample.js';
 import type { MatchablePost } from '../../query/index.js';
@@ -60,7 +60,7 @@ export class PostStreamChannel implements StreamChannel<PostStreamConnection> {
   readonly logTypes: ReadonlySet<string> = new Set(['post.create']);
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: PlatformContext,
     private readonly rules: StreamRuleBook,
   ) {}
 

@@ -1,7 +1,7 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppRow } from '../../auth/store.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { invalidParameter } from '../../http/params.js';
 import type { Listener } from '../../http/server.js';
 import { listParam } from '../../http/fields.js';
@@ -48,7 +48,7 @@ const likeQuery = {
 
 type Query = StreamWindowQuery & Record<string, string | undefined>;
 
-function parsePartition(ctx: AppContext, raw: string | undefined, max: number): number {
+function parsePartition(ctx: PlatformContext, raw: string | undefined, max: number): number {
   if (raw === undefined) throw invalidParameter(ctx.problems, 'partition', [], 'The `partition` query parameter is required');
   const n = Number(raw);
   if (!/^[0-9]+$/.test(raw) || n < 1 || n > max) throw invalidParameter(ctx.problems, 'partition', [raw], `The \`partition\` query parameter value [${raw}] is not between 1 and ${max}`);
@@ -65,10 +65,10 @@ interface StreamDef {
   /** The partitions of a partitioned endpoint. */
   partitions?: number;
   query: TProperties;
-  open(ctx: AppContext, app: AppRow, query: Query, partition: number | undefined, request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  open(ctx: PlatformContext, app: AppRow, query: Query, partition: number | undefined, request: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
 
-export async function streamRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   const posts = new PostStreamChannel(ctx, ctx.streamRules);
   const postCompliance = new PostComplianceChannel();
   const userCompliance = new UserComplianceChannel();
@@ -92,7 +92,7 @@ export async function streamRoutes(app: Listener, ctx: AppContext): Promise<void
   });
 
   const postStream = (endpoint: EndpointId, filterOf: (partition: number | undefined) => PostFilter) =>
-    async (c: AppContext, a: AppRow, query: Query, partition: number | undefined, request: FastifyRequest, reply: FastifyReply) => {
+    async (c: PlatformContext, a: AppRow, query: Query, partition: number | undefined, request: FastifyRequest, reply: FastifyReply) => {
       const window = parseStreamWindow(c, query);
       const selection = parseSelection(c, query, postExpansions);
       const filter = filterOf(partition);
@@ -113,13 +113,13 @@ export async function streamRoutes(app: Listener, ctx: AppContext): Promise<void
     };
 
   const eventStream = (endpoint: EndpointId, channel: StreamChannel<PartitionedConnection>, partitions?: number) =>
-    async (c: AppContext, a: AppRow, query: Query, partition: number | undefined, request: FastifyRequest, reply: FastifyReply) => {
+    async (c: PlatformContext, a: AppRow, query: Query, partition: number | undefined, request: FastifyRequest, reply: FastifyReply) => {
       const window = parseStreamWindow(c, query);
       await openRecordedStream<PartitionedConnection>(c, { app: a, channel, endpoint, partition, partitions }, partition ?? 0, window, request, reply);
     };
 
   const likeStream = (endpoint: EndpointId, partitions: number, percent?: number) =>
-    async (c: AppContext, a: AppRow, query: Query, partition: number | undefined, request: FastifyRequest, reply: FastifyReply) => {
+    async (c: PlatformContext, a: AppRow, query: Query, partition: number | undefined, request: FastifyRequest, reply: FastifyReply) => {
       const window = parseStreamWindow(c, query);
       const selection = parseSelection(c, query, likeExpansions);
       const likeFields = parseLikeFields(c, query['like_with_post_author.fields']);

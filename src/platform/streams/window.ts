@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { CoreContext } from '../../context.js';
 import { invalidParameter } from '../../http/params.js';
 
 /** Which part of the log a connection replays: from `from` (inclusive), up to `to` when given (the stream then ends there). */
@@ -17,7 +17,7 @@ const BACKFILL_MINUTES = { min: 0, max: 5 };
 const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** backfill_minutes (0 to 5) or start_time/end_time (shared/reference/platform.md §6, §7), read from the event log. */
-export function parseStreamWindow(ctx: Pick<AppContext, 'problems' | 'clock'>, query: StreamWindowQuery): StreamWindow {
+export function parseStreamWindow(ctx: Pick<CoreContext, 'problems' | 'clock'>, query: StreamWindowQuery): StreamWindow {
   const problems = ctx.problems;
   const now = ctx.clock.now();
   const time = (name: 'start_time' | 'end_time', raw: string) => {

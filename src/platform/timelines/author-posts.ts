@@ -3,8 +3,7 @@ import type { DbOrTx, Store, StoreDialect } from '../../store/store.js';
 import type { FreshGeneration } from '../../store/snapshots.js';
 import { readJsonRows, rowsAsJsonArray } from '../../store/json-rows.js';
 import { preparedOnPostgres } from '../../store/prepared-statements.js';
-import type { TimeWindow } from '../graph/query.js';
-import { LIVE, SHARED as SHARED_SQL, type PageAfter, type PostKey } from './store.js';
+import { LIVE, SHARED as SHARED_SQL, type PageAfter, type PostKey, type TimeWindow } from './store.js';
 
 /** How many of an author's newest live posts are kept: the first pages of their timelines. */
 const PER_AUTHOR = 500;

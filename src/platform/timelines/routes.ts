@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import type { MaxResultsRange } from '../../http/pagination.js';
 import { parseSelection, selectionParams } from '../expansions.js';
@@ -18,11 +18,11 @@ const HOME_TIMELINE: MaxResultsRange = { min: 1, max: 100, default: 100 };
 
 const timelineQuery = (range: MaxResultsRange) => query({ ...pageParams(range), ...timeWindowParams, ...selectionParams(postExpansions) });
 
-function timelineRequest(ctx: AppContext, q: Record<string, unknown>, range: MaxResultsRange): TimelineRequest {
+function timelineRequest(ctx: PlatformContext, q: Record<string, unknown>, range: MaxResultsRange): TimelineRequest {
   return { selection: parseSelection(ctx, q, postExpansions), page: parseTimePage(ctx, q, range), window: parseTimeWindow(ctx, q) };
 }
 
-export async function timelineRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function timelineRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.get(
     '/2/users/:id/posts',
     {

@@ -1,9 +1,10 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { page } from '../../http/pagination.js';
 import { ResponseReads, type Selection } from '../expansions.js';
 import { requireSelf } from '../graph/access.js';
-import { compositeKey, type TimePageRequest, type TimeWindow } from '../graph/query.js';
+import { compositeKey, type TimePageRequest } from '../graph/query.js';
+import type { TimeWindow } from './store.js';
 import { errorsOnly, renderPosts, type PageResult } from '../graph/render.js';
 import { subjectUser } from '../graph/visibility.js';
 import type { PostRow } from '../posts/wire.js';
@@ -28,7 +29,7 @@ type Source =
   | { keys: (limit: number, after?: TimePageRequest['after']) => Promise<PostKey[]> };
 
 async function timeline(
-  ctx: AppContext,
+  ctx: PlatformContext,
   view: View,
   { selection, page: request, window }: TimelineRequest,
   source: (reads: ResponseReads, fresh: FreshGeneration | undefined) => Promise<Source | PageResult>,
@@ -53,7 +54,7 @@ async function timeline(
 }
 
 /** GET /2/users/{id}/posts: the user's posts, newest first; a protected user's only for approved followers. */
-export async function userPostsTimeline(ctx: AppContext, view: View, userId: string, request: TimelineRequest): Promise<PageResult> {
+export async function userPostsTimeline(ctx: PlatformContext, view: View, userId: string, request: TimelineRequest): Promise<PageResult> {
   return timeline(ctx, view, request, async (reads) => {
     const subject = await subjectUser(ctx, view, userId, { protectedContent: true, reads });
     return subject.problem ? errorsOnly(subject.problem) : { authors: [userId], home: false };
@@ -61,7 +62,7 @@ export async function userPostsTimeline(ctx: AppContext, view: View, userId: str
 }
 
 /** GET /2/users/{id}/mentions: others' posts mentioning the user (or replying to them), newest first. */
-export async function mentionsTimeline(ctx: AppContext, view: View, userId: string, request: TimelineRequest): Promise<PageResult> {
+export async function mentionsTimeline(ctx: PlatformContext, view: View, userId: string, request: TimelineRequest): Promise<PageResult> {
   return timeline(ctx, view, request, async () => {
     const subject = await subjectUser(ctx, view, userId);
     return subject.problem ? errorsOnly(subject.problem) : { where: mentioning(userId, subject.user.username, ctx.store.dialect) };
@@ -72,7 +73,7 @@ export async function mentionsTimeline(ctx: AppContext, view: View, userId: stri
  * GET /2/users/{id}/timelines/reverse_chronological: the authenticated user's home timeline, their
  * own posts and those of the accounts they follow, newest first; muted accounts leave it.
  */
-export async function homeTimeline(ctx: AppContext, caller: UserCaller, view: View, userId: string, request: TimelineRequest): Promise<PageResult> {
+export async function homeTimeline(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, request: TimelineRequest): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'read the home timeline');
   const { db, dialect } = ctx.store;
   return timeline(ctx, view, request, async (_reads, fresh) => {

@@ -1,17 +1,30 @@
 import { CompiledQuery, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { SqlDialect } from '../../query/sql.js';
-import type { Database } from '../../store/schema.js';
+import type { Database, PostTable as PostRow } from '../../store/schema.js';
 import type { DbOrTx, StoreDialect } from '../../store/store.js';
 import type { FreshGeneration } from '../../store/snapshots.js';
 import { readJsonRows, rowsAsJsonArray } from '../../store/json-rows.js';
 import { preparedOnPostgres } from '../../store/prepared-statements.js';
-import type { TimeWindow } from '../graph/query.js';
 import { findPostsByIds, mentionsUsername } from '../posts/store.js';
-import type { PostRow } from '../posts/wire.js';
 import type { AuthorPosts } from './author-posts.js';
 
 type PostsEb = ExpressionBuilder<Database, 'posts'>;
 export type PostCondition = (eb: PostsEb) => Expression<SqlBool>;
+
+/** since_id / until_id / start_time / end_time / exclude of the post timelines (shared/reference §9 semantics). */
+export interface TimeWindow {
+  sinceId?: string;
+  untilId?: string;
+  /** Inclusive. */
+  startTime?: string;
+  /** Exclusive. */
+  endTime?: string;
+  excludeReplies: boolean;
+  excludeReposts: boolean;
+}
+
+/** No time limits, nothing excluded. */
+export const ALL_TIME: TimeWindow = { excludeReplies: false, excludeReposts: false };
 
 /** A LIKE pattern matching `text` literally, with `!` as the escape character. */
 export function likeLiteral(text: string): string {

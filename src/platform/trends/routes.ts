@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { listParam } from '../../http/fields.js';
 import { parseMaxResults } from '../../http/pagination.js';
 import type { Listener } from '../../http/server.js';
@@ -22,7 +22,7 @@ const errors = Type.Optional(Type.Array(Type.Ref(ProblemSchema), { minItems: 1 }
 const body = (result: { data: unknown[]; errors: unknown[] }) => ({ data: result.data.length > 0 ? result.data : undefined, errors: result.errors.length > 0 ? result.errors : undefined });
 
 /** Trends counted from the hashtags of the last 24 hours of posts. */
-export async function trendRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function trendRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.get(
     '/2/trends/by/woeid/:woeid',
     {

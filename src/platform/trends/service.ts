@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { parseSelectionText } from '../../http/fields.js';
 import type { Problem } from '../../http/problems.js';
 import { hashtagVolume, type HashtagVolume } from './store.js';
@@ -30,19 +30,19 @@ export interface TrendsRequest {
   fields: ReadonlySet<string>;
 }
 
-export function parseTrendFields(ctx: AppContext, raw: string | undefined): ReadonlySet<string> {
+export function parseTrendFields(ctx: PlatformContext, raw: string | undefined): ReadonlySet<string> {
   const asked = parseSelectionText(ctx.problems, 'trend.fields', raw, TREND_FIELDS);
   return new Set([...TREND_DEFAULTS, ...asked]);
 }
 
-export function parsePersonalizedTrendFields(ctx: AppContext, raw: string | undefined): ReadonlySet<string> {
+export function parsePersonalizedTrendFields(ctx: PlatformContext, raw: string | undefined): ReadonlySet<string> {
   const asked = parseSelectionText(ctx.problems, 'personalized_trend.fields', raw, PERSONALIZED_TREND_FIELDS);
   return new Set([...PERSONALIZED_DEFAULTS, ...asked]);
 }
 
 const pick = (fields: ReadonlySet<string>, all: Record<string, unknown>) => Object.fromEntries(Object.entries(all).filter(([k]) => fields.has(k)));
 
-function window(ctx: AppContext): { since: string; until: string } {
+function window(ctx: PlatformContext): { since: string; until: string } {
   const now = ctx.clock.now();
   return { since: new Date(now.getTime() - TREND_WINDOW_MS).toISOString(), until: now.toISOString() };
 }
@@ -52,7 +52,7 @@ function window(ctx: AppContext): { since: string; until: string } {
  * a known country (posts whose geo carries its country code). An unknown WOEID is a
  * resource-not-found item, as a lookup of something that does not exist.
  */
-export async function trendsByWoeid(ctx: AppContext, request: TrendsRequest): Promise<{ data: Record<string, unknown>[]; errors: Problem[] }> {
+export async function trendsByWoeid(ctx: PlatformContext, request: TrendsRequest): Promise<{ data: Record<string, unknown>[]; errors: Problem[] }> {
   const country = COUNTRY_WOEIDS[request.woeid];
   if (request.woeid !== WORLDWIDE_WOEID && !country) {
     const value = String(request.woeid);
@@ -84,7 +84,7 @@ function personalized(v: HashtagVolume, fields: ReadonlySet<string>): Record<str
  * GET /2/users/personalized_trends: the hashtags of the window among the posts of the accounts
  * the caller follows and the posts the caller liked, minus muted and blocked accounts.
  */
-export async function personalizedTrends(ctx: AppContext, caller: UserCaller, fields: ReadonlySet<string>): Promise<{ data: Record<string, unknown>[]; errors: Problem[] }> {
+export async function personalizedTrends(ctx: PlatformContext, caller: UserCaller, fields: ReadonlySet<string>): Promise<{ data: Record<string, unknown>[]; errors: Problem[] }> {
   const volumes = await hashtagVolume(ctx.store.db, ctx.store.dialect, { ...window(ctx), limit: PERSONALIZED_TRENDS, viewerId: caller.user.id });
   return { data: volumes.map((v) => personalized(v, fields)), errors: [] };
 }

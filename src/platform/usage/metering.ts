@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { fromJson } from '../../store/store.js';
 import { ownedReadsPricing, type ChargeKind } from './prices.js';
 import { checkUsageCap, knownUncapped, recordCharge, type Charge } from './service.js';
@@ -55,7 +55,7 @@ function parsedBody(payload: unknown): any {
   return undefined;
 }
 
-async function postCreationCharge(ctx: AppContext, id: string): Promise<Charge> {
+async function postCreationCharge(ctx: PlatformContext, id: string): Promise<Charge> {
   if (!ownedReadsPricing(ctx.clock.now())) return { kind: 'content_create', units: 1, posts: 1 };
   const post = await ctx.store.db.selectFrom('posts').select(['author_id', 'entities', 'in_reply_to_post_id', 'in_reply_to_user_id']).where('id', '=', id).executeTakeFirst();
   const urls = fromJson<{ urls?: unknown[] }>(post?.entities ?? null)?.urls ?? [];
@@ -65,7 +65,7 @@ async function postCreationCharge(ctx: AppContext, id: string): Promise<Charge> 
   return { kind: 'post_create', units: 1, posts: 1 };
 }
 
-async function chargeOf(ctx: AppContext, request: FastifyRequest, pricing: Pricing, body: any): Promise<Charge | undefined> {
+async function chargeOf(ctx: PlatformContext, request: FastifyRequest, pricing: Pricing, body: any): Promise<Charge | undefined> {
   if ('write' in pricing) {
     if (pricing.write === 'post_create') return typeof body?.data?.id === 'string' ? postCreationCharge(ctx, body.data.id) : undefined;
     return { kind: pricing.write, units: 1, posts: 0 };
@@ -88,7 +88,7 @@ async function chargeOf(ctx: AppContext, request: FastifyRequest, pricing: Prici
  * route's own hooks: an unpriced route pays nothing, and a priced one answered for an app with
  * no cap and not on pay-per-use pays two synchronous checks.
  */
-export function installUsageMetering(app: FastifyInstance, ctx: AppContext): void {
+export function installUsageMetering(app: FastifyInstance, ctx: PlatformContext): void {
   app.addHook('onRoute', (route) => {
     const method = Array.isArray(route.method) ? route.method[0] : route.method;
     const pricing = pricingOf(method, route.url, route.schema);

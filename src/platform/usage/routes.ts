@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { listParam } from '../../http/fields.js';
 import { query } from '../graph/route-kit.js';
@@ -10,7 +10,7 @@ import { parseUsageRequest, USAGE_DAYS, USAGE_FIELDS, usageOfPosts } from './ser
 const dayUsage = Type.Array(Type.Object({ date: Type.String({ format: 'date-time' }), usage: Type.String({ description: 'Posts used that day.' }) }));
 
 /** GET /2/usage/posts: the project's post usage from the credit ledger. */
-export async function usageRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function usageRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.get(
     '/2/usage/posts',
     {

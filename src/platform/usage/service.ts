@@ -1,5 +1,5 @@
 import type { AppRow } from '../../auth/store.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { parseSelectionText } from '../../http/fields.js';
 import { invalidParameter } from '../../http/params.js';
 import { ProblemError } from '../../http/problems.js';
@@ -39,7 +39,7 @@ const CAP_CACHE_MS = 1_000;
 const capCache = new WeakMap<object, { generation: string | undefined; caps: Map<string, { rows: UsageCapRow[]; at: number }> }>();
 
 /** The app's caps as kept, while still current; undefined when they must be read. */
-function keptCaps(ctx: Pick<AppContext, 'store'>, appId: string): UsageCapRow[] | undefined {
+function keptCaps(ctx: Pick<PlatformContext, 'store'>, appId: string): UsageCapRow[] | undefined {
   const generation = ctx.store.tableGeneration('usage_caps');
   let cache = capCache.get(ctx.store);
   if (!cache || cache.generation !== generation) capCache.set(ctx.store, (cache = { generation, caps: new Map() }));
@@ -48,11 +48,11 @@ function keptCaps(ctx: Pick<AppContext, 'store'>, appId: string): UsageCapRow[] 
 }
 
 /** Whether the app is known, without a query, to have no cap: the cap check's fast path. */
-export function knownUncapped(ctx: Pick<AppContext, 'store'>, appId: string): boolean {
+export function knownUncapped(ctx: Pick<PlatformContext, 'store'>, appId: string): boolean {
   return keptCaps(ctx, appId)?.length === 0;
 }
 
-async function capsFor(ctx: Pick<AppContext, 'store'>, appId: string): Promise<UsageCapRow[]> {
+async function capsFor(ctx: Pick<PlatformContext, 'store'>, appId: string): Promise<UsageCapRow[]> {
   const kept = keptCaps(ctx, appId);
   if (kept) return kept;
   const cache = capCache.get(ctx.store)!;
@@ -66,7 +66,7 @@ async function capsFor(ctx: Pick<AppContext, 'store'>, appId: string): Promise<U
  * the app has been reached in its current period. A cap of 0 credits refuses everything it
  * covers at once, which is how the admin interface's fault makes an app capped.
  */
-export async function checkUsageCap(ctx: AppContext, app: Pick<AppRow, 'id' | 'owner_user_id' | 'tier'>): Promise<void> {
+export async function checkUsageCap(ctx: PlatformContext, app: Pick<AppRow, 'id' | 'owner_user_id' | 'tier'>): Promise<void> {
   const caps = await capsFor(ctx, app.id);
   if (caps.length === 0) return;
   const now = ctx.clock.now();
@@ -82,7 +82,7 @@ export async function checkUsageCap(ctx: AppContext, app: Pick<AppRow, 'id' | 'o
 }
 
 /** Sets (or replaces) an app's cap of `credits` per period and scope: for the admin interface. */
-export async function setUsageCap(ctx: Pick<AppContext, 'clock' | 'store'>, appId: string, cap: { period: CapPeriod; scope: CapScope; credits: number }, db: DbOrTx = ctx.store.db): Promise<void> {
+export async function setUsageCap(ctx: Pick<PlatformContext, 'clock' | 'store'>, appId: string, cap: { period: CapPeriod; scope: CapScope; credits: number }, db: DbOrTx = ctx.store.db): Promise<void> {
   if (!CAP_PERIODS.includes(cap.period)) throw new RangeError(`period must be one of ${CAP_PERIODS.join(', ')}`);
   if (!CAP_SCOPES.includes(cap.scope)) throw new RangeError(`scope must be one of ${CAP_SCOPES.join(', ')}`);
   if (!Number.isFinite(cap.credits) || cap.credits < 0) throw new RangeError('credits must be a number of at least 0');
@@ -91,7 +91,7 @@ export async function setUsageCap(ctx: Pick<AppContext, 'clock' | 'store'>, appI
 }
 
 /** Removes an app's caps (all of them, or the one period and/or scope named); how many were removed. */
-export async function clearUsageCap(ctx: Pick<AppContext, 'store'>, appId: string, which: { period?: CapPeriod; scope?: CapScope } = {}, db: DbOrTx = ctx.store.db): Promise<number> {
+export async function clearUsageCap(ctx: Pick<PlatformContext, 'store'>, appId: string, which: { period?: CapPeriod; scope?: CapScope } = {}, db: DbOrTx = ctx.store.db): Promise<number> {
   const removed = await deleteCaps(db, appId, which.period, which.scope);
   capCache.delete(ctx.store);
   return removed;
@@ -105,7 +105,7 @@ export interface Charge {
 }
 
 /** Writes a charge to the ledger at the prices in force now; only pay-per-use apps are charged. */
-export async function recordCharge(ctx: AppContext, app: Pick<AppRow, 'id' | 'owner_user_id' | 'tier'>, charge: Charge): Promise<void> {
+export async function recordCharge(ctx: PlatformContext, app: Pick<AppRow, 'id' | 'owner_user_id' | 'tier'>, charge: Charge): Promise<void> {
   if (app.tier !== 'pay-per-use' || charge.units <= 0) return;
   const now = ctx.clock.now();
   const price = unitPrice(charge.kind, now);
@@ -135,7 +135,7 @@ export const USAGE_DAYS = { min: 1, max: 90, default: 7 };
  * credits, when one is set.
  */
 /** GET /2/usage/posts's days and usage.fields, parsed by its route. */
-export function parseUsageRequest(ctx: AppContext, query: { days?: number | string; 'usage.fields'?: string }): { days: number; selected: ReadonlySet<string> } {
+export function parseUsageRequest(ctx: PlatformContext, query: { days?: number | string; 'usage.fields'?: string }): { days: number; selected: ReadonlySet<string> } {
   const rawDays = query.days === undefined || query.days === '' ? String(USAGE_DAYS.default) : String(query.days);
   const days = Number(rawDays);
   if (!/^[0-9]+$/.test(rawDays) || days < USAGE_DAYS.min || days > USAGE_DAYS.max) {
@@ -144,7 +144,7 @@ export function parseUsageRequest(ctx: AppContext, query: { days?: number | stri
   return { days, selected: parseSelectionText(ctx.problems, 'usage.fields', query['usage.fields'], USAGE_FIELDS) };
 }
 
-export async function usageOfPosts(ctx: AppContext, app: AppRow, { days, selected }: { days: number; selected: ReadonlySet<string> }): Promise<{ data: Record<string, unknown> }> {
+export async function usageOfPosts(ctx: PlatformContext, app: AppRow, { days, selected }: { days: number; selected: ReadonlySet<string> }): Promise<{ data: Record<string, unknown> }> {
   const want = (name: string) => selected.has(name) || USAGE_DEFAULTS.includes(name);
   const now = ctx.clock.now();
   const project = projectOf(app);

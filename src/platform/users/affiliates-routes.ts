@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { idParams, listQuery, listRequest, userOrAppAuth } from '../graph/route-kit.js';
 import { callerOf } from '../route-auth.js';
@@ -10,7 +10,7 @@ import { userExpansions } from './service.js';
 /** max_results of an organisation's affiliates (shared/reference S167: 1 to 1000). */
 const AFFILIATES = { min: 1, max: 1000, default: 100 };
 
-export async function affiliateRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function affiliateRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.get(
     '/2/users/:id/affiliates',
     {

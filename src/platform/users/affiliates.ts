@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { page } from '../../http/pagination.js';
 import type { DbOrTx } from '../../store/store.js';
 import type { ListRequest } from '../graph/query.js';
@@ -13,7 +13,7 @@ import { affiliatedUserIds, type UserRow } from './wire.js';
  * users.affiliation records, set by the platform (the admin interface's profile action, or
  * PATCH /2/users/me): one relation, read both ways, so the list and the badge never disagree.
  */
-export async function affiliatesOf(ctx: AppContext, view: View, orgId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
+export async function affiliatesOf(ctx: PlatformContext, view: View, orgId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   const subject = await subjectUser(ctx, view, orgId);
   if (subject.problem) return errorsOnly(subject.problem);
   const rows = await listAffiliates(ctx.store.db, orgId, request.maxResults + 1, request.after);

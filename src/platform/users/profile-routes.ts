@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
 import { idString, pageParams, query, userAuth } from '../graph/route-kit.js';
 import { userCallerOf } from '../route-auth.js';
@@ -11,7 +11,7 @@ import { parseUserSearch, searchUsers } from './search.js';
 import { userExpansions } from './service.js';
 
 /** Users search and profile update: extensions of the user routes. */
-export async function userProfileRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function userProfileRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.get(
     '/2/users/search',
     {

@@ -1,5 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { invalidParameter } from '../../http/params.js';
 import { isUniqueViolation, toJson, type DbOrTx } from '../../store/store.js';
@@ -49,7 +49,7 @@ const PROFILE_EVENTS: Array<{ type: string; of: (u: UserRow) => string }> = [
 
 const USERNAME = /^[A-Za-z0-9_]{4,15}$/;
 
-function checkUrl(ctx: AppContext, name: string, value: string, https = false): void {
+function checkUrl(ctx: PlatformContext, name: string, value: string, https = false): void {
   let ok = false;
   try {
     const parsed = new URL(value);
@@ -60,7 +60,7 @@ function checkUrl(ctx: AppContext, name: string, value: string, https = false): 
   if (!ok) throw invalidParameter(ctx.problems, name, [value], `The \`${name}\` body field value [${value}] is not a valid ${https ? 'https ' : ''}URL`);
 }
 
-function checkChanges(ctx: AppContext, c: ProfileChanges): void {
+function checkChanges(ctx: PlatformContext, c: ProfileChanges): void {
   const text = (name: keyof ProfileChanges, value: string | undefined, max: number, min = 0) => {
     if (value === undefined) return;
     const length = [...value].length;
@@ -88,7 +88,7 @@ function userEntities(description: string, url: string | null): string {
   return toJson(entities);
 }
 
-async function applyChanges(ctx: AppContext, db: DbOrTx, user: UserRow, c: ProfileChanges): Promise<UserRow> {
+async function applyChanges(ctx: PlatformContext, db: DbOrTx, user: UserRow, c: ProfileChanges): Promise<UserRow> {
   const set: Partial<UserTable> = {};
   if (c.name !== undefined) set.name = c.name.trim();
   if (c.username !== undefined && c.username !== user.username) {
@@ -139,7 +139,7 @@ async function applyChanges(ctx: AppContext, db: DbOrTx, user: UserRow, c: Profi
  * profile.update.* event ({before, after}) per changed item. Making a protected account public
  * approves its pending follow requests, as on the public platform.
  */
-export async function updateProfile(ctx: AppContext, caller: UserCaller, changes: ProfileChanges, selection: Selection): Promise<UsersResult> {
+export async function updateProfile(ctx: PlatformContext, caller: UserCaller, changes: ProfileChanges, selection: Selection): Promise<UsersResult> {
   requireWriteAccess(ctx, caller);
   checkChanges(ctx, changes);
   try {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { parseIdList, parseList } from '../../http/params.js';
 import type { Listener } from '../../http/server.js';
 import { callerOf, userCallerOf } from '../route-auth.js';
@@ -16,7 +16,7 @@ const one = { 200: lookupResponse(UserSchema, false), default: defaultErrorRespo
 const selection = selectionParams(userExpansions);
 const query = Type.Object(selection, { additionalProperties: false });
 
-export async function userRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function userRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.get(
     '/2/users',
     {

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { decodePageToken, encodePageToken, parseMaxResults } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
 import { parseSelection, type Selection } from '../expansions.js';
@@ -21,7 +21,7 @@ export interface UserSearch {
 }
 
 /** Parses GET /2/users/search's query, max_results, next_token and selection; pages by `next_token`, as the reference names it. */
-export function parseUserSearch(ctx: AppContext, query: Record<string, unknown>): UserSearch {
+export function parseUserSearch(ctx: PlatformContext, query: Record<string, unknown>): UserSearch {
   const selection = parseSelection(ctx, query, userExpansions);
   const maxResults = parseMaxResults(ctx.problems, query.max_results, SEARCH_RANGE);
   const token = decodePageToken(ctx.problems, query.next_token, 'next_token');
@@ -34,7 +34,7 @@ export function parseUserSearch(ctx: AppContext, query: Record<string, unknown>)
 }
 
 /** GET /2/users/search: users matching every word, best first. */
-export async function searchUsers(ctx: AppContext, view: View, { text, words, maxResults, offset, selection }: UserSearch): Promise<PageResult> {
+export async function searchUsers(ctx: PlatformContext, view: View, { text, words, maxResults, offset, selection }: UserSearch): Promise<PageResult> {
   const rows = await findUsersMatching(ctx.store.db, ctx.store.dialect, words, text, maxResults + 1, offset);
   const items = rows.slice(0, maxResults);
   const meta = { result_count: items.length, ...(rows.length > maxResults ? { next_token: encodePageToken(String(offset + maxResults)) } : {}) };

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import type { WireItem } from '../../http/json-body.js';
 import type { Problem } from '../../http/problems.js';
 import { hydrate, ResponseReads, type ExpansionDeclarations, type Includes, type Selection } from '../expansions.js';
@@ -23,7 +23,7 @@ export type UserKey = { by: 'id'; parameter: 'ids' | 'id' } | { by: 'username'; 
 
 /** User lookup by ids or usernames: found users in request order, a resource-not-found item per miss. */
 export async function lookupUsers(
-  ctx: AppContext,
+  ctx: PlatformContext,
   view: View,
   keys: readonly string[],
   key: UserKey,

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { runCrc } from './crc.js';
 import { destinationPolicy } from './service.js';
@@ -37,7 +37,7 @@ export function crcFailureIsFatal(reason: string): boolean {
 }
 
 /** Records what a delivery or a periodic CRC found out about the webhook. */
-export async function recordOutcome(ctx: AppContext, webhookId: string, outcome: Outcome): Promise<void> {
+export async function recordOutcome(ctx: PlatformContext, webhookId: string, outcome: Outcome): Promise<void> {
   const db = ctx.store.db;
   if (outcome.ok) {
     await clearFailing(db, webhookId);
@@ -54,7 +54,7 @@ export async function recordOutcome(ctx: AppContext, webhookId: string, outcome:
   }
 }
 
-async function invalidate(ctx: AppContext, webhookId: string, reason: string): Promise<void> {
+async function invalidate(ctx: PlatformContext, webhookId: string, reason: string): Promise<void> {
   await ctx.store.db.transaction().execute(async (tx) => {
     if (await markInvalid(tx, webhookId, reason)) {
       ctx.log.info({ webhook_id: webhookId, reason }, 'webhook made invalid');
@@ -64,7 +64,7 @@ async function invalidate(ctx: AppContext, webhookId: string, reason: string): P
 }
 
 /** Sends the periodic CRCs that are due by the injected clock; each is claimed by one process. */
-export async function runPeriodicCrcs(ctx: AppContext): Promise<number> {
+export async function runPeriodicCrcs(ctx: PlatformContext): Promise<number> {
   const now = ctx.clock.now();
   const at = now.toISOString();
   const due = await webhooksDueForCrc(

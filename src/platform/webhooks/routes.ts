@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { parseFieldSelection } from '../../http/fields.js';
 import type { Listener } from '../../http/server.js';
 import { startReplay } from '../../events/replay.js';
@@ -11,7 +11,7 @@ const WebhookId = Type.String({ pattern: '^[0-9]{1,19}$', description: 'The webh
 const WebhookConfig = Type.Object({ id: Type.String(), url: Type.String(), valid: Type.Boolean(), created_at: Type.String({ format: 'date-time' }) });
 const appOrUser = { schemes: ['app', 'user'] as ('app' | 'user')[] };
 
-export async function webhookRoutes(app: Listener, ctx: AppContext): Promise<void> {
+export async function webhookRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   app.post(
     '/2/webhooks',
     {

@@ -1,5 +1,5 @@
 import type { AppRow } from '../../auth/store.js';
-import type { AppContext } from '../../context.js';
+import type { PlatformContext } from '../context.js';
 import { selectFields, type ResourceDeclaration } from '../../http/fields.js';
 import { invalidParameter } from '../../http/params.js';
 import { appendEvent } from '../../events/log.js';
@@ -39,7 +39,7 @@ const toWire = (w: WebhookRow, selected: ReadonlySet<string> = new Set()) => sel
  * (every address it resolves to) is src/platform/webhooks/url-policy.ts's rule, checked here and
  * again when the CRC connects.
  */
-async function checkUrl(ctx: AppContext, url: string): Promise<URL> {
+async function checkUrl(ctx: PlatformContext, url: string): Promise<URL> {
   const bad = (why: string) => invalidParameter(ctx.problems, 'url', [url], `UrlValidationFailed: the \`url\` body field value [${url}] ${why}`);
   if (url.length < 1 || url.length > 200) throw bad('must be between 1 and 200 characters long');
   let parsed: URL;
@@ -58,12 +58,12 @@ async function checkUrl(ctx: AppContext, url: string): Promise<URL> {
 }
 
 /** Where webhook requests may go in this process's mode (src/platform/webhooks/url-policy.ts). */
-export const destinationPolicy = (ctx: AppContext): DestinationPolicy => ({ development: ctx.config.development });
+export const destinationPolicy = (ctx: PlatformContext): DestinationPolicy => ({ development: ctx.config.development });
 
 /** The same webhook URL however it is spelt (host case, default port, empty path). */
 const sameUrl = (stored: string, wanted: URL): boolean => URL.canParse(stored) && new URL(stored).href === wanted.href;
 
-function duplicateUrl(ctx: AppContext, url: string) {
+function duplicateUrl(ctx: PlatformContext, url: string) {
   return invalidParameter(ctx.problems, 'url', [url], `DuplicateUrlFailed: a webhook with url [${url}] already exists for this app`);
 }
 
@@ -75,11 +75,11 @@ export const WEBHOOK_LIMITS: Record<Tier, number> = { free: 1, basic: 2, 'pay-pe
 
 export const webhookLimit = (app: AppRow): number => WEBHOOK_LIMITS[app.tier] ?? 1;
 
-function webhookLimitExceeded(ctx: AppContext, app: AppRow, url: string) {
+function webhookLimitExceeded(ctx: PlatformContext, app: AppRow, url: string) {
   return invalidParameter(ctx.problems, 'url', [url], `WebhookLimitExceeded: this app already has the ${webhookLimit(app)} webhooks its ${app.tier} tier allows`);
 }
 
-export async function createWebhook(ctx: AppContext, app: AppRow, url: string) {
+export async function createWebhook(ctx: PlatformContext, app: AppRow, url: string) {
   const parsed = await checkUrl(ctx, url);
   // Refused early (before any CRC), and checked again below where it cannot race another create.
   const existing = await listWebhooksOfApp(ctx.store.db, app.id);
@@ -109,24 +109,24 @@ export async function createWebhook(ctx: AppContext, app: AppRow, url: string) {
   return { data: toWire(row) };
 }
 
-export async function listWebhooks(ctx: AppContext, app: AppRow, selected: ReadonlySet<string>) {
+export async function listWebhooks(ctx: PlatformContext, app: AppRow, selected: ReadonlySet<string>) {
   const rows = await listWebhooksOfApp(ctx.store.db, app.id);
   return { data: rows.map((w) => toWire(w, selected)), meta: { result_count: rows.length } };
 }
 
-function unknownWebhook(ctx: AppContext, id: string) {
+function unknownWebhook(ctx: PlatformContext, id: string) {
   return invalidParameter(ctx.problems, 'webhook_id', [id], `WebhookIdInvalid: no webhook with id [${id}] belongs to this app`);
 }
 
 /** The caller's app's webhook; another app's looks exactly like one that does not exist. */
-async function webhookOf(ctx: AppContext, app: AppRow, id: string): Promise<WebhookRow> {
+async function webhookOf(ctx: PlatformContext, app: AppRow, id: string): Promise<WebhookRow> {
   const row = await findWebhookOfApp(ctx.store.db, app.id, id);
   if (!row) throw unknownWebhook(ctx, id);
   return row;
 }
 
 /** PUT /2/webhooks/{webhook_id} (spec 000 "Validate webhook"): a real CRC, its result recorded. */
-export async function validateWebhook(ctx: AppContext, app: AppRow, id: string) {
+export async function validateWebhook(ctx: PlatformContext, app: AppRow, id: string) {
   const row = await webhookOf(ctx, app, id);
   const crc = await runCrc(row.url, app.consumer_secret, ctx.config.crcTimeoutMs, destinationPolicy(ctx));
   if (!crc.valid) ctx.log.info({ webhook_id: id, reason: crc.reason }, 'webhook CRC failed');
@@ -138,7 +138,7 @@ export async function validateWebhook(ctx: AppContext, app: AppRow, id: string) 
   return { data: { attempted: true, valid: crc.valid } };
 }
 
-export async function deleteWebhook(ctx: AppContext, app: AppRow, id: string) {
+export async function deleteWebhook(ctx: PlatformContext, app: AppRow, id: string) {
   await webhookOf(ctx, app, id);
   await ctx.store.db.transaction().execute(async (tx) => {
     // Two deletes at once: only the one that removed the row succeeds (and logs the event).

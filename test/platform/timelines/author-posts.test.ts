@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { mulberry32 } from '../../../scripts/prng.js';
-import type { TimeWindow } from '../../../src/platform/graph/query.js';
+import type { TimeWindow } from '../../../src/platform/timelines/store.js';
 import { newPostRow, recordPost } from '../../../src/platform/posts/build.js';
 import type { PostRow } from '../../../src/platform/posts/wire.js';
 import { AuthorPosts, HomeAuthors } from '../../../src/platform/timelines/author-posts.js';
