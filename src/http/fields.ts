@@ -9,18 +9,26 @@ import { parseEnumList } from './params.js';
  * returns the resource selects through that declaration, as an object (selectFields) or as
  * JSON text (selectFieldsJson), which is what responses, stream lines and deliveries send.
  */
-export interface ResourceDeclaration<Row, View> {
+export interface ResourceDeclaration<Row, View, Wire = Record<string, unknown>> {
   resource: ResourceType;
   /** The query parameter, e.g. `post.fields`. */
   fieldsParam: string;
   /** Always returned. */
-  defaults: readonly string[];
+  defaults: ReadonlyArray<keyof Wire & string>;
   /**
    * Every selectable field: its value for a row (and the view: who looks, and when), or undefined
    * when the row has none. Computed for each answer: nothing rendered is kept.
    */
-  fields: Readonly<Record<string, (row: Row, view: View) => unknown>>;
+  fields: FieldTable<Row, View, Wire>;
 }
+
+/**
+ * The converter of a wire object whose schema is `Wire` (the Static of a resource's TypeBox
+ * schema, e.g. src/platform/posts/schema.ts): one function per field of the schema, no more and
+ * no fewer, each returning that field's type. The schema, the OpenAPI description made from it
+ * and the converter cannot drift apart: the compiler holds them together.
+ */
+export type FieldTable<Row, View, Wire> = { readonly [K in keyof Wire]-?: (row: Row, view: View) => Wire[K] | undefined };
 
 const sortedNames = new WeakMap<object, string[]>();
 

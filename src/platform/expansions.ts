@@ -16,6 +16,7 @@ import { userDeclaration, type UserRow } from './users/wire.js';
 import type { View } from './view.js';
 import { hiddenAuthors } from './visibility/memory.js';
 import { READABLE } from './visibility/rule.js';
+import type { ConnectionStatus } from './users/schema.js';
 
 /**
  * Expansions (spec 000 "Field selection and expansions"): related objects appear only in
@@ -264,9 +265,9 @@ export async function withRelations(db: DbOrTx, baseView: View, selection: Selec
     blockedAmong(db, view.viewerId, others),
     mutedAmong(db, view.viewerId, others),
   ]);
-  const relations = new Map<string, string[]>();
+  const relations = new Map<string, ConnectionStatus[]>();
   for (const id of userIds) {
-    const status: string[] = [];
+    const status: ConnectionStatus[] = [];
     if (following.has(id)) status.push('following');
     if (followers.has(id)) status.push('followed_by');
     if (requestSent.has(id)) status.push('follow_request_sent');

@@ -1,11 +1,15 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import { jsonBody, type WireItem } from '../http/json-body.js';
 import type { Includes } from './expansions.js';
+import { MediaSchema } from './media/schema.js';
+import { PostSchema } from './posts/schema.js';
+import { UserSchema } from './users/schema.js';
 
 /**
  * Shared wire schemas of the platform interface: they document the responses in the OpenAPI
- * description and let Fastify serialize them. Objects stay open (additionalProperties) so the
- * field-selection converters decide what is present.
+ * description. The post, user and media objects are declared with their resources
+ * (`<resource>/schema.ts`), closed and typed field by field, and their converters are typed from
+ * them; the objects below stay open (additionalProperties) until theirs are too.
  */
 export const ProblemSchema = Type.Object(
   {
@@ -23,81 +27,6 @@ export const ErrorSchema = Type.Object(
 );
 
 const open = { additionalProperties: true };
-
-export const PostSchema = Type.Object(
-  {
-    id: Type.String({ pattern: '^[0-9]{1,19}$' }),
-    text: Type.String(),
-    author_id: Type.Optional(Type.String()),
-    created_at: Type.Optional(Type.String({ format: 'date-time' })),
-    conversation_id: Type.Optional(Type.String()),
-    in_reply_to_user_id: Type.Optional(Type.String()),
-    lang: Type.Optional(Type.String()),
-    source: Type.Optional(Type.String()),
-    possibly_sensitive: Type.Optional(Type.Boolean()),
-    paid_partnership: Type.Optional(Type.Boolean()),
-    community_id: Type.Optional(Type.String()),
-    impression_count: Type.Optional(Type.Integer()),
-    reply_settings: Type.Optional(Type.String()),
-    edit_history_post_ids: Type.Optional(Type.Array(Type.String())),
-    attachments: Type.Optional(
-      Type.Object(
-        {
-          media_keys: Type.Optional(Type.Array(Type.String(), { description: 'Media keys of the media attached to this post.' })),
-          media_source_post_id: Type.Optional(Type.Array(Type.String(), { description: 'Ids of the posts that first showed media attached to this post.' })),
-          poll_ids: Type.Optional(Type.Array(Type.String(), { description: 'Ids of the polls attached to this post.' })),
-        },
-        open,
-      ),
-    ),
-    public_metrics: Type.Optional(Type.Object({}, open)),
-    referenced_posts: Type.Optional(Type.Array(Type.Object({ type: Type.String(), id: Type.String() }))),
-    entities: Type.Optional(Type.Object({}, open)),
-    context_annotations: Type.Optional(Type.Array(Type.Object({}, open))),
-    edit_controls: Type.Optional(Type.Object({}, open)),
-    article: Type.Optional(Type.Object({}, open)),
-    non_public_metrics: Type.Optional(Type.Object({}, open)),
-    organic_metrics: Type.Optional(Type.Object({}, open)),
-    promoted_metrics: Type.Optional(Type.Object({}, open)),
-  },
-  { $id: 'Post', ...open },
-);
-
-export const UserSchema = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    username: Type.String(),
-    created_at: Type.Optional(Type.String({ format: 'date-time' })),
-    description: Type.Optional(Type.String()),
-    location: Type.Optional(Type.String()),
-    url: Type.Optional(Type.String()),
-    profile_image_url: Type.Optional(Type.String()),
-    protected: Type.Optional(Type.Boolean()),
-    verified: Type.Optional(Type.Boolean()),
-    verified_type: Type.Optional(Type.String()),
-    subscription_type: Type.Optional(Type.String()),
-    pinned_post_id: Type.Optional(Type.String()),
-    connection_status: Type.Optional(Type.Array(Type.String())),
-    public_metrics: Type.Optional(Type.Object({}, open)),
-    entities: Type.Optional(Type.Object({}, open)),
-    affiliation: Type.Optional(Type.Object({}, open)),
-  },
-  { $id: 'User', ...open },
-);
-
-export const MediaSchema = Type.Object(
-  {
-    media_key: Type.String(),
-    type: Type.String(),
-    duration_ms: Type.Optional(Type.Integer()),
-    width: Type.Optional(Type.Integer()),
-    height: Type.Optional(Type.Integer()),
-    url: Type.Optional(Type.String()),
-    public_metrics: Type.Optional(Type.Object({ view_count: Type.Integer() }, open)),
-  },
-  { $id: 'Media', ...open },
-);
 
 export const PollSchema = Type.Object(
   {

@@ -1,12 +1,13 @@
 import type { Caller } from '../auth/authenticate.js';
 import type { Clock } from '../clock.js';
+import type { ConnectionStatus } from './users/schema.js';
 
 /** Who is looking, and what the converters need to know about them, for one response. */
 export interface View {
   viewerId?: string;
   now: Date;
   /** connection_status of each user towards the viewer, when that field was selected. */
-  relations?: ReadonlyMap<string, string[]>;
+  relations?: ReadonlyMap<string, ConnectionStatus[]>;
   /** The viewer may see their own confirmed email (users.email scope). */
   emailVisible?: boolean;
 }

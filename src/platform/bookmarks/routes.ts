@@ -5,7 +5,8 @@ import { parsePage } from '../graph/query.js';
 import { idParams, idString, listQuery, listRequest, pageParams, query, userAuth } from '../graph/route-kit.js';
 import { postExpansions } from '../posts/service.js';
 import { userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, pageBody, PageMetaSchema, pageResponse, PostSchema, ProblemSchema, writeResponse } from '../schemas.js';
+import { defaultErrorResponse, pageBody, PageMetaSchema, pageResponse, ProblemSchema, writeResponse } from '../schemas.js';
+import { PostSchema } from '../posts/schema.js';
 import { viewOf } from '../view.js';
 import { bookmarkFolderPosts, bookmarkFoldersOf, bookmarkPost, bookmarksOf, createBookmarkFolder, removeBookmark } from './service.js';
 

@@ -5,7 +5,9 @@ import { idParams, idString, listQuery, listRequest, userAuth } from '../graph/r
 import { postExpansions } from '../posts/service.js';
 import { userExpansions } from '../users/service.js';
 import { userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, pageBody, pageResponse, PostSchema, UserSchema, writeResponse } from '../schemas.js';
+import { defaultErrorResponse, pageBody, pageResponse, writeResponse } from '../schemas.js';
+import { PostSchema } from '../posts/schema.js';
+import { UserSchema } from '../users/schema.js';
 import { viewOf } from '../view.js';
 import { likedPosts, likePost, likingUsers, unlikePost } from './service.js';
 

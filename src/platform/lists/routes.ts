@@ -10,7 +10,9 @@ import { userExpansions } from '../users/service.js';
 import { userDeclaration } from '../users/wire.js';
 import { listDeclaration, listExpansions } from './wire.js';
 import { callerOf, userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, ExpansionsSchema, ListSchema, lookupBody, pageBody, pageResponse, PostSchema, ProblemSchema, UserSchema, writeResponse } from '../schemas.js';
+import { defaultErrorResponse, ExpansionsSchema, ListSchema, lookupBody, pageBody, pageResponse, ProblemSchema, writeResponse } from '../schemas.js';
+import { PostSchema } from '../posts/schema.js';
+import { UserSchema } from '../users/schema.js';
 import { viewOf } from '../view.js';
 import {
   addMember,

@@ -12,7 +12,8 @@ import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText } fro
 import { parseList } from '../../http/params.js';
 import { query, userAuth, userOrAppAuth } from '../graph/route-kit.js';
 import { callerOf, userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, lookupBody, lookupResponse, MediaSchema, ProblemSchema, writeResponse } from '../schemas.js';
+import { defaultErrorResponse, lookupBody, lookupResponse, ProblemSchema, writeResponse } from '../schemas.js';
+import { MediaSchema } from './schema.js';
 import { viewOf } from '../view.js';
 import { ALT_TEXT_MAX, analyticsWindow, createMediaMetadata, lookupMedia, mediaAnalytics, recordPlayback, type Granularity } from './manage.js';
 import { MEDIA_ANALYTICS_FIELDS, mediaDeclaration } from './wire.js';

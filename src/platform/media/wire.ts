@@ -5,6 +5,7 @@ import { mediaMetricHours, livePostsCarrying } from './store.js';
 import { mediaKeysOf } from '../posts/wire.js';
 import { promotedMetrics as promotedPostMetrics } from '../analytics/post-metrics.js';
 import type { View } from '../view.js';
+import type { MediaWire } from './schema.js';
 import type { MediaMetricHourTable } from '../../store/schema-media-dm.js';
 
 export type MediaRow = MediaTable;
@@ -98,7 +99,7 @@ export async function withMediaViewData(db: DbOrTx, view: View, selected: Readon
  * The media object: defaults media_key and type (spec 000: at least these in includes.media).
  * `withViewData` loads what the owner-only fields read.
  */
-export const mediaDeclaration: ResourceDeclaration<MediaRow, View> & { withViewData: typeof withMediaViewData } = {
+export const mediaDeclaration: ResourceDeclaration<MediaRow, View, MediaWire> & { withViewData: typeof withMediaViewData } = {
   withViewData: withMediaViewData,
   resource: 'media',
   fieldsParam: 'media.fields',
@@ -116,7 +117,7 @@ export const mediaDeclaration: ResourceDeclaration<MediaRow, View> & { withViewD
     public_metrics: (m) => (m.type === 'video' || m.type === 'animated_gif' ? { view_count: m.view_count } : undefined),
     url: (m) => m.url ?? undefined,
     variants: (m) => {
-      const variants = fromJson<unknown[]>(m.variants) ?? [];
+      const variants = fromJson<NonNullable<MediaWire['variants']>>(m.variants) ?? [];
       return variants.length > 0 ? variants : undefined;
     },
     width: (m) => m.width ?? undefined,

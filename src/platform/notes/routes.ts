@@ -8,7 +8,8 @@ import { parsePage } from '../graph/query.js';
 import { idParams, idString, listRequest, pageParams, query, userAuth } from '../graph/route-kit.js';
 import { postExpansions } from '../posts/service.js';
 import { userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, pageBody, pageResponse, PostSchema, ProblemSchema, writeResponse } from '../schemas.js';
+import { defaultErrorResponse, pageBody, pageResponse, ProblemSchema, writeResponse } from '../schemas.js';
+import { PostSchema } from '../posts/schema.js';
 import { viewOf } from '../view.js';
 import { CLASSIFICATIONS, createNote, eligiblePosts, evaluateNote, MISLEADING_TAGS, NOTE_FIELDS, NOTE_PAGE, NOTE_TEXT_MAX, notesWritten, removeNote, type NoteInfoBody } from './service.js';
 

@@ -6,10 +6,11 @@ import { editControlsOf, isEditEligible } from './edit-window.js';
 import { articleOf } from '../articles/wire.js';
 import { nonPublicMetrics, organicMetrics, promotedMetrics } from '../analytics/post-metrics.js';
 import type { MediaRow } from '../media/wire.js';
+import type { PostWire } from './schema.js';
 
 export type PostRow = PostTable;
 
-const jsonArray = (text: string | null): unknown[] => fromJson<unknown[]>(text) ?? [];
+const jsonArray = <T = unknown>(text: string | null): T[] => fromJson<T[]>(text) ?? [];
 const nonEmpty = <T>(items: T[]): T[] | undefined => (items.length > 0 ? items : undefined);
 const bool = (n: number) => n === 1;
 
@@ -46,7 +47,7 @@ function presentEntities(text: string): Record<string, unknown[]> | undefined {
 }
 
 /** The post object: every field of the data dictionary, defaults id and text (spec 000). */
-export const postDeclaration: ResourceDeclaration<PostRow, View> = {
+export const postDeclaration: ResourceDeclaration<PostRow, View, PostWire> = {
   resource: 'post',
   fieldsParam: 'post.fields',
   defaults: ['id', 'text'],
@@ -70,7 +71,7 @@ export const postDeclaration: ResourceDeclaration<PostRow, View> = {
       const controls = editControlsOf(p);
       return { edits_remaining: controls.edits_remaining, is_edit_eligible: isEditEligible(p), editable_until: controls.editable_until };
     },
-    edit_history_post_ids: (p) => jsonArray(p.edit_history_post_ids),
+    edit_history_post_ids: (p) => jsonArray<string>(p.edit_history_post_ids),
     entities: (p) => presentEntities(p.entities),
     geo: (p) => fromJson(p.geo) ?? undefined,
     impression_count: (p) => p.impression_count,

@@ -5,7 +5,9 @@ import { idParams, idString, listQuery, listRequest, userAuth, userOrAppAuth } f
 import { postExpansions } from '../posts/service.js';
 import { userExpansions } from '../users/service.js';
 import { callerOf, userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, pageBody, pageResponse, PostSchema, UserSchema, writeResponse } from '../schemas.js';
+import { defaultErrorResponse, pageBody, pageResponse, writeResponse } from '../schemas.js';
+import { PostSchema } from '../posts/schema.js';
+import { UserSchema } from '../users/schema.js';
 import { viewOf } from '../view.js';
 import { repostedBy, repostPost, repostsOf, repostsOfMe, unrepostPost } from './service.js';
 

@@ -6,7 +6,8 @@ import { parseTimePage, parseTimeWindow } from '../graph/query.js';
 import { idParams, pageParams, query, timeWindowParams, userAuth, userOrAppAuth } from '../graph/route-kit.js';
 import { postExpansions } from '../posts/service.js';
 import { callerOf, userCallerOf } from '../route-auth.js';
-import { defaultErrorResponse, pageBody, pageResponse, PostSchema } from '../schemas.js';
+import { defaultErrorResponse, pageBody, pageResponse } from '../schemas.js';
+import { PostSchema } from '../posts/schema.js';
 import { viewOf } from '../view.js';
 import { homeTimeline, mentionsTimeline, userPostsTimeline, type TimelineRequest } from './service.js';
 

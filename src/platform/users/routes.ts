@@ -4,7 +4,8 @@ import { parseIdList, parseList } from '../../http/params.js';
 import type { Listener } from '../../http/server.js';
 import { callerOf, userCallerOf } from '../route-auth.js';
 import { parseSelection, selectionParams } from '../expansions.js';
-import { defaultErrorResponse, lookupBody, lookupResponse, UserSchema } from '../schemas.js';
+import { defaultErrorResponse, lookupBody, lookupResponse } from '../schemas.js';
+import { UserSchema } from './schema.js';
 import { viewOf } from '../view.js';
 import { lookupUsers, userExpansions } from './service.js';
 

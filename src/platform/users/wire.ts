@@ -3,6 +3,7 @@ import { fromJson } from '../../store/store.js';
 import type { UserTable } from '../../store/schema.js';
 import type { View } from '../view.js';
 import { withUserViewerData } from './viewer-fields.js';
+import type { UserWire } from './schema.js';
 
 export type UserRow = UserTable;
 
@@ -21,7 +22,7 @@ const subscribesToViewer = (_u: UserRow, view: View) => (view.viewerId !== undef
  * The user object: defaults id, name and username, as on the public platform. `withViewData`
  * loads what the viewer-dependent fields read (src/platform/users/viewer-fields.ts).
  */
-export const userDeclaration: ResourceDeclaration<UserRow, View> & { withViewData: typeof withUserViewerData } = {
+export const userDeclaration: ResourceDeclaration<UserRow, View, UserWire> & { withViewData: typeof withUserViewerData } = {
   withViewData: withUserViewerData,
   resource: 'user',
   fieldsParam: 'user.fields',
