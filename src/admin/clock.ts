@@ -2,6 +2,7 @@ import type { AdjustableClock, ClockSetting } from '../clock.js';
 import type { CoreContext } from '../context.js';
 import { invalidParameter } from '../http/params.js';
 import { ADMIN_CLOCK_KEY, readSetting, writeSetting } from './store.js';
+import { startPolledJob, type PolledJob } from '../polled-job.js';
 
 /** What POST /admin/clock takes: one of set, advance or real; `frozen` says whether time then stands still. */
 export interface ClockChange {
@@ -38,7 +39,7 @@ export function durationMs(text: string): number | undefined {
  * every activityPollMs for the changes of the others.
  */
 export class ClockControl {
-  private timer?: NodeJS.Timeout;
+  private poll?: PolledJob;
   /** Bumped by every change this process makes, so a read that began before it is not applied over it. */
   private version = 0;
   private readonly base: { now(): Date };
@@ -53,14 +54,11 @@ export class ClockControl {
   /** Reads the stored setting and keeps reading it. */
   async start(): Promise<void> {
     await this.refresh();
-    this.timer = setInterval(() => {
-      this.refresh().catch((err) => this.ctx.log.warn({ err }, 'could not read the admin clock'));
-    }, Math.max(100, this.ctx.config.activityPollMs));
-    this.timer.unref();
+    this.poll = startPolledJob(this.ctx, 'could not read the admin clock', () => this.refresh(), Math.max(100, this.ctx.config.activityPollMs));
   }
 
   close(): void {
-    if (this.timer) clearInterval(this.timer);
+    void this.poll?.close();
   }
 
   async refresh(): Promise<void> {

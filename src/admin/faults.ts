@@ -10,6 +10,7 @@ import { KILL_EVENT } from '../platform/streams/engine.js';
 import { ENDPOINT_IDS } from '../platform/streams/connections.js';
 import { clearUsageCap, setUsageCap, type CapPeriod, type CapScope } from '../platform/usage/service.js';
 import { deleteFaults, insertFault, listFaults, spendFault, type AdminFaultTable } from './store.js';
+import { startPolledJob, type PolledJob } from '../polled-job.js';
 
 /**
  * Faults the admin interface injects (POST /admin/faults), so an integration can be watched
@@ -98,20 +99,17 @@ export class FaultBook {
   private rows: AdminFaultTable[] = [];
   /** Bumped by every change this process makes, so a read that began before it is not applied over it. */
   private version = 0;
-  private timer?: NodeJS.Timeout;
+  private poll?: PolledJob;
 
   constructor(private readonly ctx: PlatformContext) {}
 
   async start(): Promise<void> {
     await this.refresh();
-    this.timer = setInterval(() => {
-      this.refresh().catch((err) => this.ctx.log.warn({ err }, 'could not read the admin faults'));
-    }, Math.max(100, this.ctx.config.activityPollMs));
-    this.timer.unref();
+    this.poll = startPolledJob(this.ctx, 'could not read the admin faults', () => this.refresh(), Math.max(100, this.ctx.config.activityPollMs));
   }
 
   close(): void {
-    if (this.timer) clearInterval(this.timer);
+    void this.poll?.close();
   }
 
   async refresh(): Promise<void> {

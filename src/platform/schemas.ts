@@ -36,7 +36,7 @@ export const PollSchema = Type.Object(
     end_datetime: Type.Optional(Type.String({ format: 'date-time' })),
     voting_status: Type.Optional(Type.String({ enum: ['open', 'closed'] })),
   },
-  { $id: 'Poll', ...open },
+  { $id: 'Poll', additionalProperties: false },
 );
 
 export const ExpansionsSchema = Type.Object(
@@ -59,7 +59,7 @@ export const CommunitySchema = Type.Object(
     member_count: Type.Optional(Type.Integer()),
     created_at: Type.Optional(Type.String({ format: 'date-time' })),
   },
-  { $id: 'Community', ...open },
+  { $id: 'Community', additionalProperties: false },
 );
 
 export const ListSchema = Type.Object(
@@ -73,7 +73,7 @@ export const ListSchema = Type.Object(
     owner_id: Type.Optional(Type.String()),
     private: Type.Optional(Type.Boolean()),
   },
-  { $id: 'List', ...open },
+  { $id: 'List', additionalProperties: false },
 );
 
 export const SpaceSchema = Type.Object(
@@ -96,7 +96,7 @@ export const SpaceSchema = Type.Object(
     created_at: Type.Optional(Type.String({ format: 'date-time' })),
     updated_at: Type.Optional(Type.String({ format: 'date-time' })),
   },
-  { $id: 'Space', ...open },
+  { $id: 'Space', additionalProperties: false },
 );
 
 export const DmEventSchema = Type.Object(
@@ -112,7 +112,7 @@ export const DmEventSchema = Type.Object(
     referenced_posts: Type.Optional(Type.Array(Type.Object({ id: Type.String() }))),
     entities: Type.Optional(Type.Object({}, open)),
   },
-  { $id: 'DmEvent', ...open },
+  { $id: 'DmEvent', additionalProperties: false },
 );
 
 export const sharedSchemas: TSchema[] = [ProblemSchema, ErrorSchema, PostSchema, UserSchema, MediaSchema, PollSchema, CommunitySchema, ExpansionsSchema, ListSchema, SpaceSchema, DmEventSchema];

@@ -4,6 +4,8 @@ import type { DmEventTable } from '../../store/schema-graph.js';
 import { fromJson } from '../../store/store.js';
 import type { ExpansionDeclarations } from '../expansions.js';
 import type { View } from '../view.js';
+import type { Static } from '@sinclair/typebox';
+import type { DmEventSchema } from '../schemas.js';
 
 export type DmEventRow = DmEventTable;
 
@@ -15,7 +17,7 @@ const referencedIds = (e: DmEventRow): string[] => (fromJson<Array<{ id: string 
  * participant_ids appear only on ParticipantsJoin and ParticipantsLeave events and list only who
  * joined or left (spec 000 "Events", Jun 3, 2025).
  */
-export const dmEventDeclaration: ResourceDeclaration<DmEventRow, View> = {
+export const dmEventDeclaration: ResourceDeclaration<DmEventRow, View, Static<typeof DmEventSchema>> = {
   // The spec's resource_type enumeration has no direct-message value; nothing reads it for
   // declarations, and problems about DM events name their parameter instead.
   resource: 'dm_event' as ResourceType,

@@ -2,11 +2,13 @@ import type { ResourceDeclaration } from '../../http/fields.js';
 import type { ListTable } from '../../store/schema-graph.js';
 import type { ExpansionDeclarations } from '../expansions.js';
 import type { View } from '../view.js';
+import type { Static } from '@sinclair/typebox';
+import type { ListSchema } from '../schemas.js';
 
 export type ListRow = ListTable;
 
 /** The list object: defaults id and name, as on the public platform. */
-export const listDeclaration: ResourceDeclaration<ListRow, View> = {
+export const listDeclaration: ResourceDeclaration<ListRow, View, Static<typeof ListSchema>> = {
   resource: 'list',
   fieldsParam: 'list.fields',
   defaults: ['id', 'name'],

@@ -3,6 +3,8 @@ import type { SpaceTable } from '../../store/schema-graph.js';
 import { fromJson } from '../../store/store.js';
 import type { ExpansionDeclarations } from '../expansions.js';
 import type { View } from '../view.js';
+import type { Static } from '@sinclair/typebox';
+import type { SpaceSchema } from '../schemas.js';
 
 export type SpaceRow = SpaceTable;
 
@@ -10,7 +12,7 @@ const ids = (text: string): string[] => fromJson<string[]>(text) ?? [];
 const nonEmpty = (items: string[]) => (items.length > 0 ? items : undefined);
 
 /** The space object: defaults id and state, as on the public platform. */
-export const spaceDeclaration: ResourceDeclaration<SpaceRow, View> = {
+export const spaceDeclaration: ResourceDeclaration<SpaceRow, View, Static<typeof SpaceSchema>> = {
   resource: 'space',
   fieldsParam: 'space.fields',
   defaults: ['id', 'state'],
