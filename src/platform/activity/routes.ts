@@ -5,6 +5,7 @@ import '../../events/activity-router.js';
 import type { Listener } from '../../http/server.js';
 import { callerOf } from '../route-auth.js';
 import { defaultErrorResponse } from '../schemas.js';
+import { activityMessage, streamResponse } from '../streams/messages.js';
 import { createSubscription, deleteSubscription, deleteSubscriptions, listSubscriptions, updateSubscription } from './service.js';
 import { openActivityStream } from './stream.js';
 
@@ -155,6 +156,7 @@ export async function activityRoutes(app: Listener, ctx: PlatformContext): Promi
           },
           { additionalProperties: false },
         ),
+        response: { 200: streamResponse(activityMessage(Filter)), default: defaultErrorResponse },
       },
     },
     async (request, reply) => openActivityStream(ctx, callerOf(request).app, request.query, request, reply),

@@ -1,4 +1,4 @@
-import { Type, type TProperties } from '@sinclair/typebox';
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppRow } from '../../auth/store.js';
 import type { PlatformContext } from '../context.js';
@@ -25,6 +25,7 @@ import {
 import { openRecordedStream, type EndpointId } from './connections.js';
 import type { StreamChannel } from './engine.js';
 import { checkRulesForConnection, invalidRulesOfApp } from './filtered.js';
+import { FilteredPostMessage, LikeComplianceMessage, LikeMessage, PostComplianceMessage, PostMessage, streamResponse, UserComplianceMessage } from './messages.js';
 import { PostStreamChannel, selectionKeyOf, type PostFilter, type PostStreamConnection } from './posts.js';
 import { parseStreamWindow, type StreamWindowQuery } from './window.js';
 
@@ -65,6 +66,8 @@ interface StreamDef {
   /** The partitions of a partitioned endpoint. */
   partitions?: number;
   query: TProperties;
+  /** The shape of its data lines (src/platform/streams/messages.ts); none for a stream of keep-alives only. */
+  message?: TSchema;
   open(ctx: PlatformContext, app: AppRow, query: Query, partition: number | undefined, request: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
 
@@ -142,6 +145,7 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
     enterprise: true,
     partitions,
     query: { ...windowQuery, ...selectionQuery, ...partitionQuery(partitions) },
+    message: PostMessage,
     open: postStream(`firehose_stream_lang_${lang}` as EndpointId, (p) => ({ kind: 'firehose', partition: p!, partitions, lang })),
   });
 
@@ -155,6 +159,7 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
       endpoint: 'filtered_stream',
       enterprise: false,
       query: { ...windowQuery, ...selectionQuery },
+      message: FilteredPostMessage,
       open: postStream('filtered_stream', () => ({ kind: 'rules' })),
     },
     {
@@ -165,6 +170,7 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
       endpoint: 'sample_stream',
       enterprise: false,
       query: { backfill_minutes: windowQuery.backfill_minutes, ...selectionQuery },
+      message: PostMessage,
       open: postStream('sample_stream', () => ({ kind: 'sample', percent: 1 })),
     },
     {
@@ -176,6 +182,7 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
       enterprise: true,
       partitions: 2,
       query: { ...windowQuery, ...selectionQuery, ...partitionQuery(2) },
+      message: PostMessage,
       open: postStream('sample10_stream', (p) => ({ kind: 'sample', percent: 10, partition: p, partitions: 2 })),
     },
     {
@@ -187,6 +194,7 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
       enterprise: true,
       partitions: 20,
       query: { ...windowQuery, ...selectionQuery, ...partitionQuery(20) },
+      message: PostMessage,
       open: postStream('firehose_stream', (p) => ({ kind: 'firehose', partition: p!, partitions: 20 })),
     },
     firehoseLang('en', 8),
@@ -202,6 +210,7 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
       enterprise: true,
       partitions: 4,
       query: { ...windowQuery, ...partitionQuery(4) },
+      message: PostComplianceMessage,
       open: eventStream('tweets_compliance_stream', postCompliance, 4),
     },
     {
@@ -213,6 +222,7 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
       enterprise: true,
       partitions: 4,
       query: { ...windowQuery, ...partitionQuery(4) },
+      message: UserComplianceMessage,
       open: eventStream('users_compliance_stream', userCompliance, 4),
     },
     {
@@ -223,6 +233,7 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
       endpoint: 'likes_compliance_stream',
       enterprise: true,
       query: { ...windowQuery },
+      message: LikeComplianceMessage,
       open: eventStream('likes_compliance_stream', likeCompliance),
     },
     {
@@ -244,6 +255,7 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
       enterprise: true,
       partitions: 20,
       query: { ...windowQuery, ...likeQuery, ...partitionQuery(20) },
+      message: LikeMessage,
       open: likeStream('likes_firehose_stream', 20),
     },
     {
@@ -255,6 +267,7 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
       enterprise: true,
       partitions: 2,
       query: { ...windowQuery, ...likeQuery, ...partitionQuery(2) },
+      message: LikeMessage,
       open: likeStream('likes_sample10_stream', 2, 10),
     },
   ];
@@ -270,7 +283,7 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
           description: def.description,
           tags: ['Stream'],
           querystring: Type.Object(def.query, { additionalProperties: false }),
-          response: { default: defaultErrorResponse },
+          response: { 200: streamResponse(def.message), default: defaultErrorResponse },
         },
       },
       async (request, reply) => {
