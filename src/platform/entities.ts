@@ -1,7 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Database, MediaTable as MediaRow, PostTable as PostRow, UserTable as UserRow } from '../store/schema.js';
 import type { DbOrTx, Store } from '../store/store.js';
-import { AuthorPosts, HomeAuthors } from './timelines/author-posts.js';
 import { cardUrisOf } from './posts/store.js';
 
 /**
@@ -73,20 +72,14 @@ function fastRow<Row extends object>(row: Row): Row {
 }
 
 /** How many posts' card URIs are kept; past it they are all read again. */
-const KEPT_CARD_URIS = 50_000;
-
 /**
  * The card URIs of posts made through the advertising interface (the post field card_uri): they
- * live in ads_posts, which changes without the post row. On SQLite each post's answer is kept
- * while that table's write generation holds; on PostgreSQL under the generation of the response
- * that asks (Store.freshGeneration), or, without one, read afresh, the reads of every response
- * waiting in one turn of the event loop going out as one query, as the rows' do.
+ * live in ads_posts, which changes without the post row, and are read for each answer that selects
+ * the field; on PostgreSQL the reads of every response waiting in one turn of the event loop go out
+ * as one query, as the rows' do.
  */
 export class CardUris {
   private readonly batched: DataLoader<string, string | undefined>;
-  /** Post id -> its card URI, or null for none, valid for `generation`. */
-  private readonly kept = new Map<string, string | null>();
-  private generation: string | undefined;
 
   constructor(private readonly store: Store) {
     this.batched = new DataLoader(
@@ -98,51 +91,25 @@ export class CardUris {
     );
   }
 
-  /** The card URI of each post of `postIds` that has one; `given`, on PostgreSQL, the response's generation. */
-  async of(db: DbOrTx, postIds: readonly string[], given?: string): Promise<Map<string, string>> {
+  /** The card URI of each post of `postIds` that has one. */
+  async of(db: DbOrTx, postIds: readonly string[]): Promise<Map<string, string>> {
     if (postIds.length === 0) return new Map();
-    if (db !== this.store.db) return cardUrisOf(db, postIds, this.store.dialect);
+    if (db !== this.store.db || this.store.dialect !== 'postgres') return cardUrisOf(db, postIds, this.store.dialect);
     const out = new Map<string, string>();
-    // On PostgreSQL, without the response's generation, nothing may be kept: other processes write unseen.
-    const generation = this.store.dialect === 'postgres' ? given : this.store.tableGeneration('ads_posts');
-    if (generation === undefined) {
-      const loaded = await this.batched.loadMany(postIds);
-      loaded.forEach((uri, i) => {
-        if (uri instanceof Error) throw uri;
-        if (uri !== undefined) out.set(postIds[i], uri);
-      });
-      return out;
-    }
-    if (generation !== this.generation || this.kept.size > KEPT_CARD_URIS) {
-      this.kept.clear();
-      this.generation = generation;
-    }
-    const missing = postIds.filter((id) => !this.kept.has(id));
-    if (missing.length > 0) {
-      // Read under `generation`: a write that lands meanwhile changes the generation, and the
-      // next response reads again.
-      const found = await cardUrisOf(db, missing, this.store.dialect);
-      if (this.generation === generation) for (const id of missing) this.kept.set(id, found.get(id) ?? null);
-      for (const [id, uri] of found) out.set(id, uri);
-    }
-    for (const id of postIds) {
-      const uri = this.kept.get(id);
-      if (uri) out.set(id, uri);
-    }
+    (await this.batched.loadMany(postIds)).forEach((uri, i) => {
+      if (uri instanceof Error) throw uri;
+      if (uri !== undefined) out.set(postIds[i], uri);
+    });
     return out;
   }
 }
 
-/** The entity readers and caches of one process, built once in app.ts. */
+/** The entity readers of one process, built once in app.ts: nothing read is kept across responses. */
 export interface Entities {
   posts: EntityReader<PostRow>;
   users: EntityReader<UserRow>;
   media: EntityReader<MediaRow>;
   cardUris: CardUris;
-  /** The newest posts of authors, for timelines (src/platform/timelines/author-posts.ts). */
-  authorPosts: AuthorPosts;
-  /** The authors of users' home timelines (the same file). */
-  homeAuthors: HomeAuthors;
 }
 
 export function createEntities(store: Store): Entities {
@@ -151,7 +118,5 @@ export function createEntities(store: Store): Entities {
     users: new EntityReader<UserRow>(store, { table: 'users', key: 'id' }),
     media: new EntityReader<MediaRow>(store, { table: 'media', key: 'media_key' }),
     cardUris: new CardUris(store),
-    authorPosts: new AuthorPosts(store),
-    homeAuthors: new HomeAuthors(store),
   };
 }

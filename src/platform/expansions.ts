@@ -6,7 +6,6 @@ import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText, sele
 import type { RawJson, WireItem } from '../http/json-body.js';
 import type { Problem } from '../http/problems.js';
 import type { DbOrTx } from '../store/store.js';
-import type { FreshGeneration } from '../store/snapshots.js';
 import { mediaDeclaration, type MediaRow } from './media/wire.js';
 import { findPollsByIds } from './polls/store.js';
 import { pollDeclaration } from './polls/wire.js';
@@ -105,30 +104,14 @@ export class ResponseReads {
   private readonly users: OnceReader<UserRow>;
   private readonly posts: OnceReader<PostRow>;
   private readonly media: OnceReader<MediaRow>;
-  /** PostgreSQL, outside a transaction: the response's generation, for what is kept under it (card URIs). */
-  private readonly generational: boolean;
-  /** That generation, read once, when first needed. */
-  private fresh: Promise<FreshGeneration> | undefined;
-
   constructor(
     private readonly ctx: PlatformContext,
     readonly db: DbOrTx = ctx.store.db,
   ) {
     const { entities } = ctx;
-    this.generational = ctx.store.freshGeneration !== undefined && !db.isTransaction;
     this.users = new OnceReader((u) => u.id, (ids) => entities.users.read(this.db, ids));
     this.posts = new OnceReader((p) => p.id, (ids) => entities.posts.read(this.db, ids));
     this.media = new OnceReader((m) => m.media_key, (keys) => entities.media.read(this.db, keys));
-  }
-
-  /**
-   * PostgreSQL, outside a transaction: the database's generation (Store.freshGeneration), read
-   * once per response, after it began: what is kept under it may be served to this response.
-   * Undefined elsewhere.
-   */
-  generation(): Promise<FreshGeneration | undefined> {
-    if (!this.generational) return Promise.resolve(undefined);
-    return (this.fresh ??= this.ctx.store.freshGeneration!());
   }
 
   /** Posts this response already read, so that the expansions do not read them again. */
@@ -155,7 +138,7 @@ export class ResponseReads {
 
   /** The card URIs of these posts (those made through the advertising interface with a card). */
   async cardUris(postIds: readonly string[]): Promise<Map<string, string>> {
-    return this.ctx.entities.cardUris.of(this.db, postIds, (await this.generation())?.generation);
+    return this.ctx.entities.cardUris.of(this.db, postIds);
   }
 }
 

@@ -5,7 +5,6 @@ import type pg from 'pg';
 import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver, type Migration, type SqliteDialectConfig, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import { WriteCounter } from './generation.js';
-import { SnapshotConnection, Snapshots, type FreshGeneration } from './snapshots.js';
 import { withStatementCache } from './statement-cache.js';
 import { nameMarkedStatements } from './prepared-statements.js';
 import { checkpointInBackground, type BackgroundCheckpoints } from './sqlite-checkpoints.js';
@@ -23,7 +22,7 @@ export interface Store {
   /**
    * A value that changes whenever the store's data may have changed: a write through this process,
    * or a commit by another connection to the same SQLite file. Undefined on PostgreSQL, where other
-   * processes write unseen: what is kept across requests there is kept under freshGeneration.
+   * processes write unseen.
    */
   generation(): string | undefined;
   /**
@@ -37,11 +36,6 @@ export interface Store {
    * CREDENTIALS_STALE_MS otherwise, so another process's write is seen within that time.
    */
   credentialsGeneration(): string | undefined;
-  /**
-   * PostgreSQL only: the whole database's generation, read after this call (snapshots.ts). What a
-   * response keeps across requests there is kept under it, as tableGeneration is on SQLite.
-   */
-  freshGeneration?: () => Promise<FreshGeneration>;
   /** An SQLite file's checkpoints, run on a worker thread (see sqlite-checkpoints.ts); none on PostgreSQL or in memory. */
   checkpoints?: BackgroundCheckpoints;
   close(): Promise<void>;
@@ -63,7 +57,6 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   const dialect = dialectOf(url);
   let db: Db;
   let closePool = async () => {};
-  let closeSnapshots = async () => {};
   let checkpoints: BackgroundCheckpoints | undefined;
   // The impression ledger is written after reads and read by no cached answer; the word counts are
   // remade from posts by a background job (search/term-hours.ts) and change no answer.
@@ -72,7 +65,6 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   let tableGeneration: (...tables: string[]) => string | undefined = () => undefined;
   // A cache-validity window, not a rule of the interface: wall time, not the injected clock.
   let credentialsGeneration: () => string | undefined = () => `${writes.writes}:${Math.floor(Date.now() / CREDENTIALS_STALE_MS)}`;
-  let freshGeneration: (() => Promise<FreshGeneration>) | undefined;
   if (dialect === 'postgres') {
     // Counts and bigints come back as JS numbers; every id Plaza stores is text.
     // Loaded only for PostgreSQL: an embedded store's start-up need not wait for it.
@@ -80,18 +72,13 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     pgModule.types.setTypeParser(20, (v) => Number(v));
     // JIT off: Plaza's queries are short, and compiling one that crosses jit_above_cost (a count of
     // a common word over a large store) costs more than running it.
-    // Ten connections for queries, and one kept for the generation's (SnapshotConnection).
-    const pool = new pgModule.Pool({ connectionString: url, max: 11, options: '-c jit=off' });
+    const pool = new pgModule.Pool({ connectionString: url, max: 10, options: '-c jit=off' });
     // An idle connection the server drops (a restart, an administrator) is an 'error' event on the
     // pool; unheard, it would end the process. The pool has already discarded that connection.
     pool.on('error', onConnectionError);
     nameMarkedStatements(pool);
     closePool = connectionsClosed(pool);
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writes] });
-    const connection = new SnapshotConnection(pool, onConnectionError);
-    closeSnapshots = () => connection.close();
-    const snapshots = new Snapshots(connection.query);
-    freshGeneration = () => snapshots.fresh();
   } else {
     if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
     const sqlite = new SQLite(url);
@@ -127,11 +114,9 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     generation,
     tableGeneration,
     credentialsGeneration,
-    freshGeneration,
     checkpoints,
     close: async () => {
       await checkpoints?.close();
-      await closeSnapshots();
       await db.destroy();
       await closePool();
     },

@@ -8,7 +8,6 @@ import type { TimeWindow } from './store.js';
 import { errorsOnly, renderPosts, type PageResult } from '../graph/render.js';
 import { subjectUser } from '../graph/visibility.js';
 import type { PostRow } from '../posts/wire.js';
-import type { FreshGeneration } from '../../store/snapshots.js';
 import type { View } from '../view.js';
 import { homeAuthors, mentioning, pagedAuthorKeys, pagedHomeKeysPostgres, pagedPostKeys, type PostCondition, type PostKey } from './store.js';
 
@@ -32,12 +31,10 @@ async function timeline(
   ctx: PlatformContext,
   view: View,
   { selection, page: request, window }: TimelineRequest,
-  source: (reads: ResponseReads, fresh: FreshGeneration | undefined) => Promise<Source | PageResult>,
+  source: (reads: ResponseReads) => Promise<Source | PageResult>,
 ): Promise<PageResult> {
   const reads = new ResponseReads(ctx);
-  // PostgreSQL: the generation before the page, under which the authors' kept newest posts are current.
-  const fresh = await reads.generation();
-  const from = await source(reads, fresh);
+  const from = await source(reads);
   if (!('where' in from) && !('keys' in from) && !('authors' in from)) return from;
   const { db, dialect } = ctx.store;
   const limit = request.maxResults + 1;
@@ -45,7 +42,7 @@ async function timeline(
     'keys' in from
       ? await from.keys(limit, request.after)
       : 'authors' in from
-        ? await pagedAuthorKeys(db, dialect, from.authors, from.home, window, limit, request.after, ctx.entities.authorPosts, fresh)
+        ? await pagedAuthorKeys(db, dialect, from.authors, from.home, window, limit, request.after)
         : await pagedPostKeys(db, from.where, window, limit, request.after);
   // In the page's order, as reads answer; a post deleted since the page was read is missing.
   const rows = await reads.postsByIds(keys.map((k) => k.id));
@@ -76,10 +73,9 @@ export async function mentionsTimeline(ctx: PlatformContext, view: View, userId:
 export async function homeTimeline(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, request: TimelineRequest): Promise<PageResult> {
   requireSelf(ctx, caller, userId, 'id', 'read the home timeline');
   const { db, dialect } = ctx.store;
-  return timeline(ctx, view, request, async (_reads, fresh) => {
-    // PostgreSQL, unless what is kept may serve this response (its generation settled): the
-    // follows and the page in one round trip. SQLite: two statements, no round trips.
-    if (dialect === 'postgres' && !fresh?.settled) return { keys: (limit, after) => pagedHomeKeysPostgres(db, userId, request.window, limit, after) };
-    return { authors: await ctx.entities.homeAuthors.of(db, userId, homeAuthors, fresh), home: true };
+  return timeline(ctx, view, request, async () => {
+    // PostgreSQL: the follows and the page in one round trip. SQLite: two statements, no round trips.
+    if (dialect === 'postgres') return { keys: (limit, after) => pagedHomeKeysPostgres(db, userId, request.window, limit, after) };
+    return { authors: await homeAuthors(db, userId), home: true };
   });
 }
