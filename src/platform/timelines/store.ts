@@ -117,8 +117,43 @@ export async function pagedAuthorKeys(
  * SQLite answers the same with homeAuthors and pagedAuthorKeys (its round trips cost nothing).
  */
 export async function pagedHomeKeysPostgres(db: DbOrTx, userId: string, window: TimeWindow, limit: number, after?: PageAfter): Promise<PostKey[]> {
+  // A user who follows a large share of the store's authors finds a page among everyone's newest
+  // posts sooner than through each author's own: 200 of 2,000 authors, 3 ms against 34 (bench:reads).
+  const recent = await readJsonRows<PostKey>(db, recentHomeShape(window, after !== undefined), [userId, ...windowParameters(window, after), limit]);
+  if (recent.length >= limit) return recent;
   const text = authorsPageShape('postgres', { authors: 'home', home: true }, window, after !== undefined);
   return readJsonRows<PostKey>(db, text, [userId, userId, ...windowParameters(window, after), limit]);
+}
+
+/** How many of everyone's newest posts (in the window, after the cursor) a home page on PostgreSQL looks through first. */
+const RECENT_SCAN = 2_000;
+
+/**
+ * The SQL of a home page among everyone's RECENT_SCAN newest live posts in the window: those by
+ * the user, and those by the accounts they follow and neither mute nor block (community posts only
+ * when shared with followers). When it finds a whole page, that page is the home timeline's: any
+ * home post it did not look at is older than all it looked at. Parameters: $1 the user,
+ * windowParameters, the limit.
+ */
+function recentHomeShape(window: TimeWindow, after: boolean): string {
+  const key = `recent|${window.sinceId !== undefined}|${window.untilId !== undefined}|${window.startTime !== undefined}|${window.endTime !== undefined}|${window.excludeReplies}|${window.excludeReposts}|${after}`;
+  let text = authorsPageShapes.get(key);
+  if (text !== undefined) return text;
+  let n = 1;
+  const param = () => `$${++n}`;
+  const conditions = windowConditions(window, after, param);
+  const followed =
+    'select f.target_user_id from follows f where f.source_user_id = $1 ' +
+    'and f.target_user_id not in (select m.target_user_id from mutes m where m.source_user_id = $1) ' +
+    'and f.target_user_id not in (select b.target_user_id from blocks b where b.source_user_id = $1)';
+  const newest = `select posts.id, posts.created_at, posts.author_id, posts.community_id, posts.share_with_followers from posts where ${LIVE}${conditions} order by posts.created_at desc, posts.id desc limit ${RECENT_SCAN}`;
+  const page =
+    `select k.id, k.created_at from (${newest}) k where k.author_id = $1 or (k.author_id in (${followed}) and (k.community_id is null or k.share_with_followers = 1)) ` +
+    `order by k.created_at desc, k.id desc limit ${param()}`;
+  text = preparedOnPostgres(rowsAsJsonArray(page, 'r.created_at desc, r.id desc'));
+  if (authorsPageShapes.size >= 1_000) authorsPageShapes.clear();
+  authorsPageShapes.set(key, text);
+  return text;
 }
 
 /** The parameters of windowConditions, in its order. */

@@ -5,7 +5,7 @@ import type { TimeWindow } from '../../../src/platform/timelines/store.js';
 import { newPostRow, recordPost } from '../../../src/platform/posts/build.js';
 import type { PostRow } from '../../../src/platform/posts/wire.js';
 import { sql, type SqlBool } from 'kysely';
-import { homeAuthors, pagedAuthorKeys, pagedPostKeys, type PageAfter } from '../../../src/platform/timelines/store.js';
+import { homeAuthors, pagedAuthorKeys, pagedHomeKeysPostgres, pagedPostKeys, type PageAfter } from '../../../src/platform/timelines/store.js';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 
 /**
@@ -82,6 +82,29 @@ test('a timeline page of authors is the timeline query\'s page, for every window
     ).map((k) => k.id);
     const fromStore = await pagedAuthorKeys(db, dialect, set, home, window, limit, after);
     assert.deepEqual(fromStore.map((k) => k.id), expected, JSON.stringify({ set, home, window, limit, after }));
+  }
+});
+
+test('on PostgreSQL a home page, found among everyone\'s newest posts or through each author\'s, is the page of the owner and whom they follow, for every window, cursor and limit', { skip: !process.env.DATABASE_URL && 'PostgreSQL only' }, async () => {
+  const { db } = plaza.ctx.store;
+  const [owner, ...others] = authors;
+  const now = new Date().toISOString();
+  for (const other of others) await db.insertInto('follows').values({ source_user_id: owner, target_user_id: other, created_at: now }).onConflict((oc) => oc.doNothing()).execute();
+  const home = await homeAuthors(db, owner);
+  const random = mulberry32(34);
+  const pickTime = () => times[Math.floor(random() * times.length)];
+  const all = await pagedAuthorKeys(db, 'postgres', home, true, { excludeReplies: false, excludeReposts: false }, 1_000);
+  for (let round = 0; round < 200; round++) {
+    const window: TimeWindow = { excludeReplies: random() < 0.3, excludeReposts: random() < 0.3 };
+    if (random() < 0.2) window.startTime = pickTime();
+    if (random() < 0.2) window.endTime = pickTime();
+    if (random() < 0.15) window.sinceId = all[Math.floor(random() * all.length)].id;
+    if (random() < 0.15) window.untilId = all[Math.floor(random() * all.length)].id;
+    const limit = 1 + Math.floor(random() * 40);
+    const cursorRow = random() < 0.5 ? all[Math.floor(random() * all.length)] : undefined;
+    const after: PageAfter | undefined = cursorRow && { createdAt: cursorRow.created_at, id: cursorRow.id };
+    const expected = (await pagedAuthorKeys(db, 'postgres', home, true, window, limit, after)).map((k) => k.id);
+    assert.deepEqual((await pagedHomeKeysPostgres(db, owner, window, limit, after)).map((k) => k.id), expected, JSON.stringify({ window, limit, after }));
   }
 });
 
