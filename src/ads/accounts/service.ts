@@ -1,11 +1,11 @@
 import type { AdsAccountTable, AdsEnvironmentName } from '../../store/schema-ads.js';
 import type { DbOrTx } from '../../store/store.js';
+import { entitiesOf } from '../account-entity.js';
 import type { AccountAccess, AccountRow, AdsActor } from '../actor.js';
 import { AdsError } from '../http/errors.js';
 import { entitySorting, runList, type ListRequest, type Page } from '../http/list.js';
 import { newAdsId } from '../ids.js';
 import {
-  accountAppsOf,
   accountsOfUser,
   addFeatures,
   featuresOf,
@@ -112,7 +112,7 @@ export async function deleteAccount(actor: AdsActor, db: DbOrTx, account: Accoun
 }
 
 export function listAccountApps(db: DbOrTx, account: AccountRow, p: ListRequest & { with_deleted: boolean }) {
-  return runList(db, accountAppsOf(db, account.id, p.with_deleted), ACCOUNT_APP_SORTING, p);
+  return runList(db, entitiesOf(db, 'ads_account_apps', account.id, { withDeleted: p.with_deleted }), ACCOUNT_APP_SORTING, p);
 }
 
 /** GET accounts/:account_id/features: only the features the account has, optionally only those asked. */

@@ -87,12 +87,6 @@ export async function removeFeatures(db: DbOrTx, accountId: string, features: st
   await db.deleteFrom('ads_account_features').where('account_id', '=', accountId).where('feature', 'in', features).execute();
 }
 
-export function accountAppsOf(db: DbOrTx, accountId: string, withDeleted: boolean) {
-  let query = db.selectFrom('ads_account_apps').selectAll().where('account_id', '=', accountId);
-  if (!withDeleted) query = query.where('deleted', '=', 0);
-  return query;
-}
-
 export async function insertAccountApp(db: DbOrTx, row: AdsAccountAppTable): Promise<void> {
   await db.insertInto('ads_account_apps').values(row).execute();
 }

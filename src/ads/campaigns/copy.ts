@@ -2,8 +2,7 @@ import type { DbOrTx } from '../../store/store.js';
 import type { AccountRow, AdsActor } from '../actor.js';
 import { checkCampaignCopyable } from '../audiences/service.js';
 import { checkBudgets } from '../budgets.js';
-import { fundingInstrumentNotFound } from '../funding-instruments/service.js';
-import { findFundingInstrument } from '../funding-instruments/store.js';
+import { getFundingInstrument } from '../funding-instruments/service.js';
 import { reasonsNotAbleToFund } from '../funding-instruments/wire.js';
 import { recordChange } from '../history/record.js';
 import { AdsError } from '../http/errors.js';
@@ -46,8 +45,7 @@ export async function copyCampaign(actor: AdsActor, db: DbOrTx, account: Account
   await checkCampaignCopyable(db, account, source.id, COPY_PARAMETER);
 
   const fiId = p.funding_instrument_id ?? source.funding_instrument_id;
-  const fi = await findFundingInstrument(db, account.id, fiId);
-  if (!fi || fi.deleted === 1) throw fundingInstrumentNotFound(fiId, account);
+  const fi = await getFundingInstrument(db, account, fiId, false);
   const reasons = reasonsNotAbleToFund(fi, actor.ctx.clock.now());
   if (reasons.length > 0) {
     throw AdsError.invalidParameter('funding_instrument_id', `Funding Instrument ${fi.id} cannot fund campaigns: ${reasons.join(', ')}`, 'INVALID_FUNDING_INSTRUMENT');

@@ -1,22 +1,13 @@
 import type { DbOrTx } from '../../store/store.js';
+import { AccountEntity } from '../account-entity.js';
 import type { AccountRow, AdsActor } from '../actor.js';
 import { checkBudgets } from '../budgets.js';
 import { reasonsNotAbleToFund } from '../funding-instruments/wire.js';
-import { findFundingInstrument } from '../funding-instruments/store.js';
-import { fundingInstrumentNotFound } from '../funding-instruments/service.js';
+import { getFundingInstrument } from '../funding-instruments/service.js';
 import { recordChange } from '../history/record.js';
 import { AdsError } from '../http/errors.js';
 import { entitySorting, runList, type ListRequest, type Page } from '../http/list.js';
-import { newAdsId } from '../ids.js';
-import {
-  activeLineItemCounts,
-  campaignsOf,
-  countActiveCampaigns,
-  findCampaign,
-  insertCampaign,
-  updateCampaignRow,
-  type CampaignRow,
-} from './store.js';
+import { activeLineItemCounts, campaignsOf, countActiveCampaigns, updateCampaignRow, type CampaignRow } from './store.js';
 import { campaignHistoryData, campaignWire } from './wire.js';
 
 /**
@@ -29,6 +20,7 @@ export const CAMPAIGN_STATUSES_ON_CREATE = ['ACTIVE', 'DRAFT', 'PAUSED'] as cons
 export const CAMPAIGN_STATUSES_ON_UPDATE = ['ACTIVE', 'PAUSED'] as const;
 export const MAX_ACTIVE_CAMPAIGNS = 200;
 export const CAMPAIGN_SORTING = entitySorting(undefined, { name: { column: 'name' }, entity_status: { column: 'entity_status' } });
+const CAMPAIGNS = new AccountEntity({ table: 'ads_campaigns', label: 'Campaign', parameter: 'campaign_id', history: { entity: 'CAMPAIGN', data: campaignHistoryData } });
 
 export const STANDARD_DELIVERY_DEPRECATED =
   'standard_delivery is deprecated on campaigns (version 12, Jun 28, 2026) and was ignored; set it on the line item';
@@ -43,9 +35,6 @@ function checkBudgetOptimization(value: string | undefined): void {
     );
   }
 }
-
-export const campaignNotFound = (id: string, account: AccountRow, parameter = 'campaign_id') =>
-  AdsError.notFound(`Campaign ${id} was not found for Account ${account.id}`, parameter);
 
 /** Converts campaigns with what decides whether they can serve. */
 export async function campaignsWire(db: DbOrTx, rows: CampaignRow[]) {
@@ -77,10 +66,8 @@ export function listCampaigns(db: DbOrTx, account: AccountRow, p: CampaignListPa
 }
 
 /** One campaign of the account; a deleted one only with with_deleted=true. */
-export async function getCampaign(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false, parameter = 'campaign_id'): Promise<CampaignRow> {
-  const row = id === undefined ? undefined : await findCampaign(db, account.id, id);
-  if (!row || (row.deleted === 1 && !withDeleted)) throw campaignNotFound(id ?? '', account, parameter);
-  return row;
+export function getCampaign(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false, parameter?: string): Promise<CampaignRow> {
+  return CAMPAIGNS.get(db, account, id, withDeleted, parameter);
 }
 
 async function checkActiveLimit(db: DbOrTx, account: AccountRow): Promise<void> {
@@ -103,8 +90,7 @@ export interface NewCampaign {
 export async function createCampaign(actor: AdsActor, db: DbOrTx, account: AccountRow, p: NewCampaign, warn: Warn = () => {}): Promise<CampaignRow> {
   checkBudgetOptimization(p.budget_optimization);
   if (p.standard_delivery !== undefined) warn(STANDARD_DELIVERY_DEPRECATED);
-  const fi = await findFundingInstrument(db, account.id, p.funding_instrument_id);
-  if (!fi || fi.deleted === 1) throw fundingInstrumentNotFound(p.funding_instrument_id, account);
+  const fi = await getFundingInstrument(db, account, p.funding_instrument_id, false);
   const reasons = reasonsNotAbleToFund(fi, actor.ctx.clock.now());
   if (reasons.length > 0) {
     throw AdsError.invalidParameter('funding_instrument_id', `Funding Instrument ${fi.id} cannot fund campaigns: ${reasons.join(', ')}`, 'INVALID_FUNDING_INSTRUMENT');
@@ -114,10 +100,7 @@ export async function createCampaign(actor: AdsActor, db: DbOrTx, account: Accou
   checkBudgets({ daily, total }, { daily: daily !== null, total: total !== null });
   const status = p.entity_status ?? 'ACTIVE';
   if (status === 'ACTIVE') await checkActiveLimit(db, account);
-  const now = actor.ctx.clock.now().toISOString();
-  const row: CampaignRow = {
-    id: newAdsId(actor.ctx),
-    account_id: account.id,
+  return CAMPAIGNS.create(actor, db, account, {
     funding_instrument_id: fi.id,
     name: p.name,
     budget_optimization: 'LINE_ITEM',
@@ -129,13 +112,7 @@ export async function createCampaign(actor: AdsActor, db: DbOrTx, account: Accou
     duration_in_days: null,
     frequency_cap: null,
     currency: fi.currency,
-    created_at: now,
-    updated_at: now,
-    deleted: 0,
-  };
-  await insertCampaign(db, row);
-  await recordChange(actor, db, { accountId: account.id, entity: 'CAMPAIGN', entityId: row.id, type: 'CREATE', entityData: campaignHistoryData(row) });
-  return row;
+  });
 }
 
 export interface CampaignChanges {
@@ -183,16 +160,6 @@ export async function updateCampaign(actor: AdsActor, db: DbOrTx, account: Accou
 }
 
 /** DELETE campaigns/:campaign_id: not reversible; a second DELETE is 404. */
-export async function deleteCampaign(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<CampaignRow> {
-  const before = await getCampaign(db, account, id);
-  const after = await updateCampaignRow(db, before.id, { deleted: 1, updated_at: actor.ctx.clock.now().toISOString() });
-  await recordChange(actor, db, {
-    accountId: account.id,
-    entity: 'CAMPAIGN',
-    entityId: after.id,
-    type: 'DELETE',
-    before: campaignHistoryData(before),
-    entityData: campaignHistoryData(after),
-  });
-  return after;
+export function deleteCampaign(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<CampaignRow> {
+  return CAMPAIGNS.delete(actor, db, account, id);
 }

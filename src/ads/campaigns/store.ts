@@ -1,29 +1,18 @@
 import type { AdsCampaignTable } from '../../store/schema-ads.js';
 import type { DbOrTx } from '../../store/store.js';
-import { namePrefix } from '../http/list.js';
+import { entitiesOf, type AccountEntityFilters } from '../account-entity.js';
 
 export type CampaignRow = AdsCampaignTable;
 
-export interface CampaignFilters {
-  ids?: string[];
+export interface CampaignFilters extends AccountEntityFilters {
   fundingInstrumentIds?: string[];
-  q?: string;
-  withDeleted: boolean;
   withDraft: boolean;
 }
 
 export function campaignsOf(db: DbOrTx, accountId: string, f: CampaignFilters) {
-  let query = db.selectFrom('ads_campaigns').selectAll().where('account_id', '=', accountId);
-  if (f.ids) query = query.where('id', 'in', f.ids);
+  let query = entitiesOf(db, 'ads_campaigns', accountId, f);
   if (f.fundingInstrumentIds) query = query.where('funding_instrument_id', 'in', f.fundingInstrumentIds);
-  if (f.q !== undefined) query = query.where(namePrefix('name', f.q));
-  if (!f.withDeleted) query = query.where('deleted', '=', 0);
-  if (!f.withDraft) query = query.where('entity_status', '!=', 'DRAFT');
   return query;
-}
-
-export async function findCampaign(db: DbOrTx, accountId: string, id: string): Promise<CampaignRow | undefined> {
-  return db.selectFrom('ads_campaigns').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
 }
 
 export async function insertCampaign(db: DbOrTx, row: CampaignRow): Promise<void> {

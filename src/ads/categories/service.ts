@@ -1,19 +1,13 @@
 import type { DbOrTx } from '../../store/store.js';
+import { AccountEntity, entitiesOf } from '../account-entity.js';
 import type { AccountRow, AdsActor } from '../actor.js';
 import { AdsError } from '../http/errors.js';
 import { entitySorting, pageArray, runList, type ListRequest } from '../http/list.js';
-import { newAdsId } from '../ids.js';
 import { getLineItem } from '../line-items/service.js';
 import type { LineItemRow } from '../line-items/store.js';
 import { liveCriteriaOfTypes } from '../targeting/store.js';
 import { CURATED_CATEGORIES, findCuratedCategory, type CuratedCategory } from './reference-data.js';
-import {
-  findLineItemCuratedCategory,
-  insertLineItemCuratedCategory,
-  lineItemCuratedCategoriesOf,
-  updateLineItemCuratedCategoryRow,
-  type LineItemCuratedCategoryRow,
-} from './store.js';
+import { updateLineItemCuratedCategoryRow, type LineItemCuratedCategoryRow } from './store.js';
 
 /**
  * Curated categories (spec 001 "Curated category", "Accounts and related"): a category is
@@ -22,6 +16,7 @@ import {
  * (a LOCATION criterion whose value is the two-letter country code).
  */
 export const LINE_ITEM_CURATED_CATEGORY_SORTING = entitySorting();
+const LINE_ITEM_CURATED_CATEGORIES = new AccountEntity({ table: 'ads_line_item_curated_categories', label: 'Line Item Curated Category', parameter: 'line_item_curated_category_id' });
 
 /** GET curated_categories: those available in any of the given countries, with total_count. */
 export function curatedCategoriesIn(countryCodes: string[], req: { count: number; cursor?: string }) {
@@ -54,26 +49,11 @@ export async function createLineItemCuratedCategory(actor: AdsActor, db: DbOrTx,
   const category = curatedCategory(p.curated_category_id);
   const lineItem = await getLineItem(db, account, p.line_item_id);
   await checkAvailable(db, category, lineItem, { category: true });
-  const now = actor.ctx.clock.now().toISOString();
-  const row: LineItemCuratedCategoryRow = {
-    id: newAdsId(actor.ctx),
-    account_id: account.id,
-    line_item_id: lineItem.id,
-    curated_category_id: category.id,
-    created_at: now,
-    updated_at: now,
-    deleted: 0,
-  };
-  await insertLineItemCuratedCategory(db, row);
-  return row;
+  return LINE_ITEM_CURATED_CATEGORIES.create(actor, db, account, { line_item_id: lineItem.id, curated_category_id: category.id });
 }
 
-export async function getLineItemCuratedCategory(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false): Promise<LineItemCuratedCategoryRow> {
-  const row = id === undefined ? undefined : await findLineItemCuratedCategory(db, account.id, id);
-  if (!row || (row.deleted === 1 && !withDeleted)) {
-    throw AdsError.notFound(`Line Item Curated Category ${id ?? ''} was not found for Account ${account.id}`, 'line_item_curated_category_id');
-  }
-  return row;
+export function getLineItemCuratedCategory(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false): Promise<LineItemCuratedCategoryRow> {
+  return LINE_ITEM_CURATED_CATEGORIES.get(db, account, id, withDeleted);
 }
 
 export async function updateLineItemCuratedCategory(
@@ -96,11 +76,10 @@ export async function updateLineItemCuratedCategory(
 }
 
 /** DELETE: the record with deleted = true (spec 001 "States and transitions"); a second DELETE is 404. */
-export async function deleteLineItemCuratedCategory(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<LineItemCuratedCategoryRow> {
-  const before = await getLineItemCuratedCategory(db, account, id);
-  return updateLineItemCuratedCategoryRow(db, before.id, { deleted: 1, updated_at: actor.ctx.clock.now().toISOString() });
+export function deleteLineItemCuratedCategory(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<LineItemCuratedCategoryRow> {
+  return LINE_ITEM_CURATED_CATEGORIES.delete(actor, db, account, id);
 }
 
 export function listLineItemCuratedCategories(db: DbOrTx, account: AccountRow, p: ListRequest & { with_deleted: boolean }) {
-  return runList(db, lineItemCuratedCategoriesOf(db, account.id, p.with_deleted), LINE_ITEM_CURATED_CATEGORY_SORTING, p);
+  return runList(db, entitiesOf(db, 'ads_line_item_curated_categories', account.id, { withDeleted: p.with_deleted }), LINE_ITEM_CURATED_CATEGORY_SORTING, p);
 }

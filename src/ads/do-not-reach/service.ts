@@ -1,12 +1,12 @@
 import type { DbOrTx } from '../../store/store.js';
+import { AccountEntity, entitiesOf } from '../account-entity.js';
 import type { AccountRow, AdsActor } from '../actor.js';
 import { applyUserBatch, batchRequestEcho, matchedUserCounts, matchedUserIds, parseUserBatch } from '../audiences/batch.js';
 import { processingUntil, reasonsNotTargetable } from '../audiences/status.js';
 import { AdsError } from '../http/errors.js';
 import { entitySorting, runList, type ListRequest } from '../http/list.js';
 import { wireTime } from '../http/time.js';
-import { newAdsId } from '../ids.js';
-import { findList, insertList, listsOf, liveListOf, updateListRow, type DoNotReachRow } from './store.js';
+import { liveListOf, updateListRow, type DoNotReachRow } from './store.js';
 
 /**
  * Do-not-reach lists (spec 001 "Do-not-reach list", shared/reference/ads.md §5): one per account,
@@ -14,8 +14,7 @@ import { findList, insertList, listsOf, liveListOf, updateListRow, type DoNotRea
  * 13 months, no effective_at); the users they match are left out of the account's audience estimates.
  */
 export const DO_NOT_REACH_SORTING = entitySorting(undefined, { name: { column: 'name' } });
-
-const listNotFound = (id: string, account: AccountRow) => AdsError.notFound(`Do-not-reach list ${id} was not found for Account ${account.id}`, 'do_not_reach_list_id');
+const DO_NOT_REACH_LISTS = new AccountEntity({ table: 'ads_do_not_reach_lists', label: 'Do-not-reach list', parameter: 'do_not_reach_list_id' });
 
 export function doNotReachWire(l: DoNotReachRow, size: number, now: Date) {
   const reasons = reasonsNotTargetable(l, size, now);
@@ -38,13 +37,11 @@ export async function doNotReachWires(db: DbOrTx, rows: DoNotReachRow[], now: Da
 }
 
 export function listDoNotReachLists(db: DbOrTx, account: AccountRow, p: ListRequest & { with_deleted: boolean }) {
-  return runList(db, listsOf(db, account.id, p.with_deleted), DO_NOT_REACH_SORTING, p);
+  return runList(db, entitiesOf(db, 'ads_do_not_reach_lists', account.id, { withDeleted: p.with_deleted }), DO_NOT_REACH_SORTING, p);
 }
 
-export async function getDoNotReachList(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false): Promise<DoNotReachRow> {
-  const row = id === undefined ? undefined : await findList(db, account.id, id);
-  if (!row || (row.deleted === 1 && !withDeleted)) throw listNotFound(id ?? '', account);
-  return row;
+export function getDoNotReachList(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false): Promise<DoNotReachRow> {
+  return DO_NOT_REACH_LISTS.get(db, account, id, withDeleted);
 }
 
 export async function createDoNotReachList(actor: AdsActor, db: DbOrTx, account: AccountRow, p: { name?: string; description?: string }): Promise<DoNotReachRow> {
@@ -52,25 +49,16 @@ export async function createDoNotReachList(actor: AdsActor, db: DbOrTx, account:
   if (existing) {
     throw AdsError.invalidParameter('account_id', `Account ${account.id} already has do-not-reach list ${existing.id}; an account has one list`, 'DUPLICATE_DO_NOT_REACH_LIST');
   }
-  const now = actor.ctx.clock.now().toISOString();
-  const row: DoNotReachRow = {
-    id: newAdsId(actor.ctx),
-    account_id: account.id,
+  return DO_NOT_REACH_LISTS.create(actor, db, account, {
     name: p.name ?? 'Do-not-reach list',
     description: p.description ?? null,
     processing_until: null,
-    created_at: now,
-    updated_at: now,
-    deleted: 0,
-  };
-  await insertList(db, row);
-  return row;
+  });
 }
 
 /** DELETE: deleted = true, the deleted list returned; a second DELETE is 404. */
-export async function deleteDoNotReachList(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<DoNotReachRow> {
-  const before = await getDoNotReachList(db, account, id);
-  return updateListRow(db, before.id, { deleted: 1, updated_at: actor.ctx.clock.now().toISOString() });
+export function deleteDoNotReachList(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<DoNotReachRow> {
+  return DO_NOT_REACH_LISTS.delete(actor, db, account, id);
 }
 
 /** POST batch/.../do_not_reach_lists/:id/users: `request` echoes the batch as an array. */

@@ -46,8 +46,8 @@ export class AdsError extends Error {
     return new AdsError(400, [{ code: 'EXCLUSIVE_PARAMETERS', message: `${a} and ${b} are exclusive parameters; send only one of them`, parameter: a }]);
   }
 
-  static notFound(message: string, parameter?: string): AdsError {
-    return new AdsError(404, [{ code: 'NOT_FOUND', message, ...(parameter ? { parameter } : {}) }]);
+  static notFound(message: string, parameter?: string, code = 'NOT_FOUND'): AdsError {
+    return new AdsError(404, [{ code, message, ...(parameter ? { parameter } : {}) }]);
   }
 
   static unauthorized(): AdsError {

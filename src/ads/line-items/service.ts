@@ -1,23 +1,15 @@
 import { findUserById } from '../../auth/store.js';
 import type { DbOrTx } from '../../store/store.js';
+import { AccountEntity } from '../account-entity.js';
 import type { AccountRow, AdsActor } from '../actor.js';
 import { checkBudgets } from '../budgets.js';
 import { getCampaign } from '../campaigns/service.js';
-import { findCampaign, type CampaignRow } from '../campaigns/store.js';
+import type { CampaignRow } from '../campaigns/store.js';
 import { businessCategoryOf } from '../categories/reference-data.js';
 import { recordChange } from '../history/record.js';
 import { AdsError } from '../http/errors.js';
 import { entitySorting, runList, type ListRequest, type Page } from '../http/list.js';
-import { newAdsId } from '../ids.js';
-import {
-  campaignLineItems,
-  countActiveLineItems,
-  findLineItem,
-  insertLineItem,
-  lineItemsOf,
-  updateLineItemRow,
-  type LineItemRow,
-} from './store.js';
+import { campaignLineItems, countActiveLineItems, lineItemsOf, updateLineItemRow, type LineItemRow } from './store.js';
 import {
   APP_OBJECTIVES,
   AUTOMATIC_PAY_BY,
@@ -45,9 +37,7 @@ export const LINE_ITEM_SORTING = entitySorting(undefined, {
   entity_status: { column: 'entity_status' },
   start_time: { column: 'start_time', nullable: true },
 });
-
-export const lineItemNotFound = (id: string, account: AccountRow, parameter = 'line_item_id') =>
-  AdsError.notFound(`Line Item ${id} was not found for Account ${account.id}`, parameter);
+const LINE_ITEMS = new AccountEntity({ table: 'ads_line_items', label: 'Line Item', parameter: 'line_item_id', history: { entity: 'LINE_ITEM', data: lineItemWire } });
 
 const invalid = AdsError.invalidParameter;
 const required = (parameter: string, message: string) => new AdsError(400, [{ code: 'MISSING_PARAMETER', message, parameter }]);
@@ -338,29 +328,20 @@ export async function createLineItem(
   };
   await checkLineItem(actor, db, campaign, s, given, 'create');
   if (s.entity_status === 'ACTIVE') await checkActiveLimit(db, account);
-  const now = actor.ctx.clock.now().toISOString();
-  const row: LineItemRow = {
-    id: newAdsId(actor.ctx),
-    account_id: account.id,
+  return LINE_ITEMS.create(actor, db, account, {
     campaign_id: campaign.id,
     ...rowFields(s),
     target_cpa_local_micro: null,
     automatic_post_promotion: null,
     creative_source: 'MANUAL',
     currency: campaign.currency,
-    created_at: now,
-    updated_at: now,
-    deleted: 0,
-  };
-  await insertLineItem(db, row);
-  await recordChange(actor, db, { accountId: account.id, entity: 'LINE_ITEM', entityId: row.id, type: 'CREATE', entityData: lineItemWire(row) });
-  return row;
+  });
 }
 
 /** PUT line_items/:line_item_id: changes only what is given; an empty value unsets. */
 export async function updateLineItem(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined, p: LineItemInput): Promise<LineItemRow> {
   const before = await getLineItem(db, account, id);
-  const campaign = (await findCampaign(db, account.id, before.campaign_id))!;
+  const campaign = await getCampaign(db, account, before.campaign_id, true);
   // Sending back what a GET returned is no change (the SDKs' save() sends every attribute).
   const changes = { ...p };
   if (changes.pay_by === before.pay_by) delete changes.pay_by;
@@ -404,18 +385,13 @@ export async function updateLineItem(actor: AdsActor, db: DbOrTx, account: Accou
 }
 
 /** DELETE line_items/:line_item_id: not reversible; a second DELETE is 404; child promoted posts stay. */
-export async function deleteLineItem(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<LineItemRow> {
-  const before = await getLineItem(db, account, id);
-  const after = await updateLineItemRow(db, before.id, { deleted: 1, updated_at: actor.ctx.clock.now().toISOString() });
-  await recordChange(actor, db, { accountId: account.id, entity: 'LINE_ITEM', entityId: after.id, type: 'DELETE', before: lineItemWire(before), entityData: lineItemWire(after) });
-  return after;
+export function deleteLineItem(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<LineItemRow> {
+  return LINE_ITEMS.delete(actor, db, account, id);
 }
 
 /** One line item of the account; a deleted one only with with_deleted=true. */
-export async function getLineItem(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false, parameter = 'line_item_id'): Promise<LineItemRow> {
-  const row = id === undefined ? undefined : await findLineItem(db, account.id, id);
-  if (!row || (row.deleted === 1 && !withDeleted)) throw lineItemNotFound(id ?? '', account, parameter);
-  return row;
+export function getLineItem(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false, parameter?: string): Promise<LineItemRow> {
+  return LINE_ITEMS.get(db, account, id, withDeleted, parameter);
 }
 
 export interface LineItemListParams extends ListRequest {

@@ -1,21 +1,17 @@
 import type { AdsLineItemTable } from '../../store/schema-ads.js';
 import type { DbOrTx } from '../../store/store.js';
-import { namePrefix } from '../http/list.js';
+import { entitiesOf, type AccountEntityFilters } from '../account-entity.js';
 
 export type LineItemRow = AdsLineItemTable;
 
-export interface LineItemFilters {
-  ids?: string[];
+export interface LineItemFilters extends AccountEntityFilters {
   campaignIds?: string[];
   fundingInstrumentIds?: string[];
-  q?: string;
-  withDeleted: boolean;
   withDraft: boolean;
 }
 
 export function lineItemsOf(db: DbOrTx, accountId: string, f: LineItemFilters) {
-  let query = db.selectFrom('ads_line_items').selectAll().where('account_id', '=', accountId);
-  if (f.ids) query = query.where('id', 'in', f.ids);
+  let query = entitiesOf(db, 'ads_line_items', accountId, f);
   if (f.campaignIds) query = query.where('campaign_id', 'in', f.campaignIds);
   if (f.fundingInstrumentIds) {
     const fis = f.fundingInstrumentIds;
@@ -23,14 +19,7 @@ export function lineItemsOf(db: DbOrTx, accountId: string, f: LineItemFilters) {
       eb.selectFrom('ads_campaigns').select('id').where('account_id', '=', accountId).where('funding_instrument_id', 'in', fis),
     );
   }
-  if (f.q !== undefined) query = query.where(namePrefix('name', f.q));
-  if (!f.withDeleted) query = query.where('deleted', '=', 0);
-  if (!f.withDraft) query = query.where('entity_status', '!=', 'DRAFT');
   return query;
-}
-
-export async function findLineItem(db: DbOrTx, accountId: string, id: string): Promise<LineItemRow | undefined> {
-  return db.selectFrom('ads_line_items').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
 }
 
 export async function findLineItems(db: DbOrTx, accountId: string, ids: string[]): Promise<LineItemRow[]> {

@@ -1,11 +1,11 @@
 import type { DbOrTx } from '../../store/store.js';
+import { AccountEntity } from '../account-entity.js';
 import { getAccountMedia } from '../account-media/service.js';
 import type { AccountRow, AdsActor } from '../actor.js';
 import { AdsError } from '../http/errors.js';
 import { entitySorting, runList, type ListRequest } from '../http/list.js';
-import { newAdsId } from '../ids.js';
 import { getLineItem } from '../line-items/service.js';
-import { findMediaCreative, insertMediaCreative, mediaCreativesOf, updateMediaCreativeRow, type MediaCreativeRow } from './store.js';
+import { mediaCreativesOf, type MediaCreativeRow } from './store.js';
 
 /**
  * Media creatives (spec 001 "Media creatives"): account media associated with a line item, for
@@ -16,18 +16,15 @@ import { findMediaCreative, insertMediaCreative, mediaCreativesOf, updateMediaCr
 export const MEDIA_CREATIVE_SORTING = entitySorting('mc');
 /** Media creatives serve in media placements (line items of product_type MEDIA). */
 const MEDIA_PRODUCT_TYPE = 'MEDIA';
+const MEDIA_CREATIVES = new AccountEntity({ table: 'ads_media_creatives', label: 'Media Creative', parameter: 'media_creative_id', notFoundCode: 'MEDIA_CREATIVE_NOT_FOUND' });
 
 export function listMediaCreatives(db: DbOrTx, account: AccountRow, p: ListRequest & { campaign_id?: string; line_item_ids?: string[]; media_creative_ids?: string[]; with_deleted: boolean }) {
   const base = mediaCreativesOf(db, account.id, { ids: p.media_creative_ids, lineItemIds: p.line_item_ids, campaignId: p.campaign_id, withDeleted: p.with_deleted });
   return runList(db, base, MEDIA_CREATIVE_SORTING, p);
 }
 
-export async function getMediaCreative(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false): Promise<MediaCreativeRow> {
-  const row = id === undefined ? undefined : await findMediaCreative(db, account.id, id);
-  if (!row || (row.deleted === 1 && !withDeleted)) {
-    throw new AdsError(404, [{ code: 'MEDIA_CREATIVE_NOT_FOUND', message: `Media Creative ${id ?? ''} was not found for Account ${account.id}`, parameter: 'media_creative_id' }]);
-  }
-  return row;
+export function getMediaCreative(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false): Promise<MediaCreativeRow> {
+  return MEDIA_CREATIVES.get(db, account, id, withDeleted);
 }
 
 export async function createMediaCreative(actor: AdsActor, db: DbOrTx, account: AccountRow, p: { account_media_id: string; line_item_id: string; landing_url?: string }): Promise<MediaCreativeRow> {
@@ -40,10 +37,7 @@ export async function createMediaCreative(actor: AdsActor, db: DbOrTx, account: 
   if (!preroll && lineItem.objective === 'WEBSITE_CLICKS' && p.landing_url === undefined) {
     throw new AdsError(400, [{ code: 'MISSING_PARAMETER', message: `landing_url is required when the line item's objective is WEBSITE_CLICKS`, parameter: 'landing_url' }]);
   }
-  const now = actor.ctx.clock.now().toISOString();
-  const row: MediaCreativeRow = {
-    id: newAdsId(actor.ctx),
-    account_id: account.id,
+  return MEDIA_CREATIVES.create(actor, db, account, {
     line_item_id: lineItem.id,
     account_media_id: media.id,
     // Used only with display image creatives; ignored for preroll assets.
@@ -51,15 +45,9 @@ export async function createMediaCreative(actor: AdsActor, db: DbOrTx, account: 
     creative_type: media.creative_type,
     entity_status: 'ACTIVE',
     approval_status: 'ACCEPTED',
-    created_at: now,
-    updated_at: now,
-    deleted: 0,
-  };
-  await insertMediaCreative(db, row);
-  return row;
+  });
 }
 
-export async function deleteMediaCreative(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<MediaCreativeRow> {
-  const before = await getMediaCreative(db, account, id);
-  return updateMediaCreativeRow(db, before.id, { deleted: 1, updated_at: actor.ctx.clock.now().toISOString() });
+export function deleteMediaCreative(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<MediaCreativeRow> {
+  return MEDIA_CREATIVES.delete(actor, db, account, id);
 }

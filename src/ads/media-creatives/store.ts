@@ -11,15 +11,3 @@ export function mediaCreativesOf(db: DbOrTx, accountId: string, f: { ids?: strin
   if (!f.withDeleted) query = query.where('mc.deleted', '=', 0);
   return query;
 }
-
-export async function findMediaCreative(db: DbOrTx, accountId: string, id: string): Promise<MediaCreativeRow | undefined> {
-  return db.selectFrom('ads_media_creatives').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-}
-
-export async function insertMediaCreative(db: DbOrTx, row: MediaCreativeRow): Promise<void> {
-  await db.insertInto('ads_media_creatives').values(row).execute();
-}
-
-export async function updateMediaCreativeRow(db: DbOrTx, id: string, changes: Partial<MediaCreativeRow>): Promise<MediaCreativeRow> {
-  return db.updateTable('ads_media_creatives').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}

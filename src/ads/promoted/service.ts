@@ -1,28 +1,13 @@
 import { findUserById } from '../../auth/store.js';
 import { findPostsByIds } from '../../platform/posts/store.js';
 import type { DbOrTx } from '../../store/store.js';
+import { AccountEntity } from '../account-entity.js';
 import type { AccountRow, AdsActor } from '../actor.js';
-import { recordChange } from '../history/record.js';
 import { AdsError } from '../http/errors.js';
 import { entitySorting, runList, type ListRequest } from '../http/list.js';
-import { newAdsId } from '../ids.js';
 import { getLineItem } from '../line-items/service.js';
 import { findLineItems } from '../line-items/store.js';
-import {
-  accountUserIds,
-  findPromotedAccount,
-  findPromotedPost,
-  insertPromotedAccount,
-  insertPromotedPost,
-  livePromotedAccount,
-  livePromotedPostsOfLineItem,
-  promotedAccountsOf,
-  promotedPostsOf,
-  updatePromotedAccountRow,
-  updatePromotedPostRow,
-  type PromotedAccountRow,
-  type PromotedPostRow,
-} from './store.js';
+import { accountUserIds, findPromotedPost, livePromotedAccount, livePromotedPostsOfLineItem, promotedAccountsOf, promotedPostsOf, type PromotedAccountRow, type PromotedPostRow } from './store.js';
 import { promotedAccountWire, promotedPostWire } from './wire.js';
 
 /**
@@ -35,17 +20,19 @@ export const PROMOTED_ACCOUNT_SORTING = entitySorting();
 /** post_ids per request (shared/reference/ads.md §3: tweet_ids, up to 50). */
 export const MAX_POSTS_PER_REQUEST = 50;
 const POST_PRODUCT_TYPES = ['PROMOTED_POSTS', 'PROMOTED_ACCOUNT'];
+/** Promoted posts are read with their line item (see getPromotedPost); the rest is shared. */
+const PROMOTED_POSTS = new AccountEntity({ table: 'ads_promoted_posts', label: 'Promoted Post', parameter: 'promoted_post_id', history: { entity: 'PROMOTED_POST', data: promotedPostWire } });
+const PROMOTED_ACCOUNTS = new AccountEntity({ table: 'ads_promoted_accounts', label: 'Promoted Account', parameter: 'promoted_account_id', history: { entity: 'PROMOTED_ACCOUNT', data: promotedAccountWire } });
 
 export function listPromotedPosts(db: DbOrTx, account: AccountRow, p: ListRequest & { line_item_ids?: string[]; promoted_post_ids?: string[]; with_deleted: boolean }) {
   const base = promotedPostsOf(db, account.id, { ids: p.promoted_post_ids, lineItemIds: p.line_item_ids, withDeleted: p.with_deleted });
   return runList(db, base, PROMOTED_POST_SORTING, p);
 }
 
-export async function getPromotedPost(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false, parameter = 'promoted_post_id'): Promise<PromotedPostRow> {
+/** One promoted post of the account; one that is deleted, or whose line item is, only with with_deleted=true. */
+export async function getPromotedPost(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false, parameter?: string): Promise<PromotedPostRow> {
   const found = id === undefined ? undefined : await findPromotedPost(db, account.id, id);
-  if (!found || ((found.deleted === 1 || found.line_item_deleted === 1) && !withDeleted)) {
-    throw AdsError.notFound(`Promoted Post ${id ?? ''} was not found for Account ${account.id}`, parameter);
-  }
+  if (!found || ((found.deleted === 1 || found.line_item_deleted === 1) && !withDeleted)) throw PROMOTED_POSTS.notFound(id ?? '', account, parameter);
   const { line_item_deleted: _, ...row } = found;
   return row;
 }
@@ -72,30 +59,19 @@ export async function promotePosts(actor: AdsActor, db: DbOrTx, account: Account
       out.push(already);
       continue;
     }
-    const now = actor.ctx.clock.now().toISOString();
-    const row: PromotedPostRow = {
-      id: newAdsId(actor.ctx),
-      account_id: account.id,
+    const row = await PROMOTED_POSTS.create(actor, db, account, {
       line_item_id: lineItem.id,
       post_id: postId,
       entity_status: 'ACTIVE',
       approval_status: 'ACCEPTED',
-      created_at: now,
-      updated_at: now,
-      deleted: 0,
-    };
-    await insertPromotedPost(db, row);
-    await recordChange(actor, db, { accountId: account.id, entity: 'PROMOTED_POST', entityId: row.id, type: 'CREATE', entityData: promotedPostWire(row) });
+    });
     out.push(row);
   }
   return out;
 }
 
 export async function deletePromotedPost(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined, parameter?: string): Promise<PromotedPostRow> {
-  const before = await getPromotedPost(db, account, id, false, parameter);
-  const after = await updatePromotedPostRow(db, before.id, { deleted: 1, updated_at: actor.ctx.clock.now().toISOString() });
-  await recordChange(actor, db, { accountId: account.id, entity: 'PROMOTED_POST', entityId: after.id, type: 'DELETE', before: promotedPostWire(before), entityData: promotedPostWire(after) });
-  return after;
+  return PROMOTED_POSTS.markDeleted(actor, db, account, await getPromotedPost(db, account, id, false, parameter));
 }
 
 const incompatible = (parameter: string, message: string) => new AdsError(400, [{ code: 'INCOMPATIBLE_LINE_ITEM', message, parameter }]);
@@ -115,10 +91,8 @@ export async function listPromotedAccounts(
   return runList(db, promotedAccountsOf(db, account.id, { ids: p.promoted_account_ids, lineItemIds: p.line_item_ids, withDeleted: p.with_deleted }), PROMOTED_ACCOUNT_SORTING, p);
 }
 
-export async function getPromotedAccount(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false): Promise<PromotedAccountRow> {
-  const row = id === undefined ? undefined : await findPromotedAccount(db, account.id, id);
-  if (!row || (row.deleted === 1 && !withDeleted)) throw AdsError.notFound(`Promoted Account ${id ?? ''} was not found for Account ${account.id}`, 'promoted_account_id');
-  return row;
+export function getPromotedAccount(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false): Promise<PromotedAccountRow> {
+  return PROMOTED_ACCOUNTS.get(db, account, id, withDeleted);
 }
 
 /** POST promoted_accounts: a user already promoted by the line item is left as it is. */
@@ -130,26 +104,14 @@ export async function promoteAccount(actor: AdsActor, db: DbOrTx, account: Accou
   if (!(await findUserById(db, p.user_id))) throw AdsError.invalidParameter('user_id', `User ${p.user_id} was not found`, 'INVALID_USER_ID');
   const already = await livePromotedAccount(db, lineItem.id, p.user_id);
   if (already) return already;
-  const now = actor.ctx.clock.now().toISOString();
-  const row: PromotedAccountRow = {
-    id: newAdsId(actor.ctx),
-    account_id: account.id,
+  return PROMOTED_ACCOUNTS.create(actor, db, account, {
     line_item_id: lineItem.id,
     user_id: p.user_id,
     entity_status: 'ACTIVE',
     approval_status: 'ACCEPTED',
-    created_at: now,
-    updated_at: now,
-    deleted: 0,
-  };
-  await insertPromotedAccount(db, row);
-  await recordChange(actor, db, { accountId: account.id, entity: 'PROMOTED_ACCOUNT', entityId: row.id, type: 'CREATE', entityData: promotedAccountWire(row) });
-  return row;
+  });
 }
 
-export async function deletePromotedAccount(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<PromotedAccountRow> {
-  const before = await getPromotedAccount(db, account, id);
-  const after = await updatePromotedAccountRow(db, before.id, { deleted: 1, updated_at: actor.ctx.clock.now().toISOString() });
-  await recordChange(actor, db, { accountId: account.id, entity: 'PROMOTED_ACCOUNT', entityId: after.id, type: 'DELETE', before: promotedAccountWire(before), entityData: promotedAccountWire(after) });
-  return after;
+export function deletePromotedAccount(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<PromotedAccountRow> {
+  return PROMOTED_ACCOUNTS.delete(actor, db, account, id);
 }

@@ -1,5 +1,6 @@
 import type { AdsPromotedAccountTable, AdsPromotedPostTable } from '../../store/schema-ads.js';
 import type { DbOrTx } from '../../store/store.js';
+import { entitiesOf } from '../account-entity.js';
 
 export type PromotedPostRow = AdsPromotedPostTable;
 export type PromotedAccountRow = AdsPromotedAccountTable;
@@ -37,36 +38,14 @@ export async function livePromotedPostsOfLineItem(db: DbOrTx, lineItemId: string
   return db.selectFrom('ads_promoted_posts').selectAll().where('line_item_id', '=', lineItemId).where('post_id', 'in', postIds).where('deleted', '=', 0).execute();
 }
 
-export async function insertPromotedPost(db: DbOrTx, row: PromotedPostRow): Promise<void> {
-  await db.insertInto('ads_promoted_posts').values(row).execute();
-}
-
-export async function updatePromotedPostRow(db: DbOrTx, id: string, changes: Partial<PromotedPostRow>): Promise<PromotedPostRow> {
-  return db.updateTable('ads_promoted_posts').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
-
 export function promotedAccountsOf(db: DbOrTx, accountId: string, f: { ids?: string[]; lineItemIds?: string[]; withDeleted: boolean }) {
-  let query = db.selectFrom('ads_promoted_accounts').selectAll().where('account_id', '=', accountId);
-  if (f.ids) query = query.where('id', 'in', f.ids);
+  let query = entitiesOf(db, 'ads_promoted_accounts', accountId, f);
   if (f.lineItemIds) query = query.where('line_item_id', 'in', f.lineItemIds);
-  if (!f.withDeleted) query = query.where('deleted', '=', 0);
   return query;
-}
-
-export async function findPromotedAccount(db: DbOrTx, accountId: string, id: string): Promise<PromotedAccountRow | undefined> {
-  return db.selectFrom('ads_promoted_accounts').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
 }
 
 export async function livePromotedAccount(db: DbOrTx, lineItemId: string, userId: string): Promise<PromotedAccountRow | undefined> {
   return db.selectFrom('ads_promoted_accounts').selectAll().where('line_item_id', '=', lineItemId).where('user_id', '=', userId).where('deleted', '=', 0).executeTakeFirst();
-}
-
-export async function insertPromotedAccount(db: DbOrTx, row: PromotedAccountRow): Promise<void> {
-  await db.insertInto('ads_promoted_accounts').values(row).execute();
-}
-
-export async function updatePromotedAccountRow(db: DbOrTx, id: string, changes: Partial<PromotedAccountRow>): Promise<PromotedAccountRow> {
-  return db.updateTable('ads_promoted_accounts').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
 /** Users associated with an account: whose posts it may promote. */

@@ -1,21 +1,13 @@
 import { findUserById } from '../../auth/store.js';
 import type { DbOrTx } from '../../store/store.js';
+import { AccountEntity } from '../account-entity.js';
 import type { AccountRow, AdsActor } from '../actor.js';
 import { isTargetableAudience as audienceTargetable } from '../audiences/service.js';
-import { recordChange } from '../history/record.js';
 import { AdsError } from '../http/errors.js';
 import { entitySorting, runList, type ListRequest } from '../http/list.js';
 import { PLATFORM_ID } from '../http/params.js';
-import { newAdsId } from '../ids.js';
 import { getLineItem } from '../line-items/service.js';
-import {
-  findTargetingCriterion,
-  insertTargetingCriterion,
-  liveCriteriaOfTypes,
-  targetingCriteriaOf,
-  updateTargetingCriterionRow,
-  type TargetingCriterionRow,
-} from './store.js';
+import { liveCriteriaOfTypes, targetingCriteriaOf, type TargetingCriterionRow } from './store.js';
 import { AUDIENCE_TYPES, FOLLOWER_TYPES } from './vocabulary.js';
 import { targetingCriterionWire } from './wire.js';
 
@@ -26,6 +18,7 @@ import { targetingCriterionWire } from './wire.js';
  * estimate, whose criteria are those of this operation.
  */
 export const TARGETING_SORTING = entitySorting(undefined, { targeting_type: { column: 'targeting_type' }, name: { column: 'name' } });
+const TARGETING_CRITERIA = new AccountEntity({ table: 'ads_targeting_criteria', label: 'Targeting Criterion', parameter: 'targeting_criterion_id', history: { entity: 'TARGETING_CRITERIA', data: targetingCriterionWire } });
 
 export interface CriterionInput {
   targeting_type: string;
@@ -72,47 +65,24 @@ export async function createTargetingCriterion(actor: AdsActor, db: DbOrTx, acco
   const lineItem = await getLineItem(db, account, p.line_item_id);
   const described = await describeCriterion(db, account, p, actor.ctx.clock.now());
   checkCriteriaSet(await liveCriteriaOfTypes(db, lineItem.id, ['AGE', 'LOCATION']), p);
-  const now = actor.ctx.clock.now().toISOString();
-  const row: TargetingCriterionRow = {
-    id: newAdsId(actor.ctx),
-    account_id: account.id,
+  return TARGETING_CRITERIA.create(actor, db, account, {
     line_item_id: lineItem.id,
     targeting_type: p.targeting_type,
     targeting_value: p.targeting_value,
     operator_type: p.operator_type,
     name: described.name,
     location_type: described.location_type,
-    created_at: now,
-    updated_at: now,
-    deleted: 0,
-  };
-  await insertTargetingCriterion(db, row);
-  await recordChange(actor, db, { accountId: account.id, entity: 'TARGETING_CRITERIA', entityId: row.id, type: 'CREATE', entityData: targetingCriterionWire(row) });
-  return row;
+  });
 }
 
 export function listTargetingCriteria(db: DbOrTx, account: AccountRow, p: ListRequest & { line_item_ids: string[]; targeting_criterion_ids?: string[]; with_deleted: boolean }) {
   return runList(db, targetingCriteriaOf(db, account.id, { lineItemIds: p.line_item_ids, ids: p.targeting_criterion_ids, withDeleted: p.with_deleted }), TARGETING_SORTING, p);
 }
 
-export async function getTargetingCriterion(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false): Promise<TargetingCriterionRow> {
-  const row = id === undefined ? undefined : await findTargetingCriterion(db, account.id, id);
-  if (!row || (row.deleted === 1 && !withDeleted)) {
-    throw AdsError.notFound(`Targeting Criterion ${id ?? ''} was not found for Account ${account.id}`, 'targeting_criterion_id');
-  }
-  return row;
+export function getTargetingCriterion(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false): Promise<TargetingCriterionRow> {
+  return TARGETING_CRITERIA.get(db, account, id, withDeleted);
 }
 
-export async function deleteTargetingCriterion(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<TargetingCriterionRow> {
-  const before = await getTargetingCriterion(db, account, id);
-  const after = await updateTargetingCriterionRow(db, before.id, { deleted: 1, updated_at: actor.ctx.clock.now().toISOString() });
-  await recordChange(actor, db, {
-    accountId: account.id,
-    entity: 'TARGETING_CRITERIA',
-    entityId: after.id,
-    type: 'DELETE',
-    before: targetingCriterionWire(before),
-    entityData: targetingCriterionWire(after),
-  });
-  return after;
+export function deleteTargetingCriterion(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<TargetingCriterionRow> {
+  return TARGETING_CRITERIA.delete(actor, db, account, id);
 }
