@@ -26,6 +26,7 @@ import * as m0029 from './0029-audience-identifiers-binary.js';
 import * as m0030 from './0030-posts-live-by-author.js';
 import * as m0031 from './0031-broadcast-announcements.js';
 import * as m0032 from './0032-media-source-posts.js';
+import * as m0033 from './0033-partial-reference-indexes.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -59,4 +60,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0030-posts-live-by-author': m0030,
   '0031-broadcast-announcements': m0031,
   '0032-media-source-posts': m0032,
+  '0033-partial-reference-indexes': m0033,
 };
