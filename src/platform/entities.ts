@@ -6,7 +6,7 @@ import { cardUrisOf } from './posts/store.js';
 /**
  * The rows of the entities every read shows (posts, users, media), read from the store for each
  * response: nothing is kept across requests. (Rows were kept, with write generations on SQLite and
- * row-version checks on PostgreSQL, until bench:lookup, a random 100 of 200,000 posts per request,
+ * row-version checks on PostgreSQL, until bench:reads (its lookup: a random 100 of 200,000 posts a request)
  * measured the keeping costing a fifth to a third of the rate and half the memory; bench/README.md.)
  *
  * On PostgreSQL the reads of every response waiting in one turn of the event loop go to the store
