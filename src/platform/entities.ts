@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
+import type { AdsPostTable } from '../store/schema-ads-media.js';
 import type { Database, MediaTable as MediaRow, PostTable as PostRow, UserTable as UserRow } from '../store/schema.js';
 import type { DbOrTx, Store } from '../store/store.js';
-import { cardUrisOf } from './posts/store.js';
 
 /**
  * The rows of the entities every read shows (posts, users, media), read from the store for each
@@ -71,45 +71,13 @@ function fastRow<Row extends object>(row: Row): Row {
   return { ...row };
 }
 
-/** How many posts' card URIs are kept; past it they are all read again. */
-/**
- * The card URIs of posts made through the advertising interface (the post field card_uri): they
- * live in ads_posts, which changes without the post row, and are read for each answer that selects
- * the field; on PostgreSQL the reads of every response waiting in one turn of the event loop go out
- * as one query, as the rows' do.
- */
-export class CardUris {
-  private readonly batched: DataLoader<string, string | undefined>;
-
-  constructor(private readonly store: Store) {
-    this.batched = new DataLoader(
-      async (ids) => {
-        const found = await cardUrisOf(this.store.db, ids, this.store.dialect);
-        return ids.map((id) => found.get(id));
-      },
-      { cache: false, batchScheduleFn: nextTurn, maxBatchSize: 5_000 },
-    );
-  }
-
-  /** The card URI of each post of `postIds` that has one. */
-  async of(db: DbOrTx, postIds: readonly string[]): Promise<Map<string, string>> {
-    if (postIds.length === 0) return new Map();
-    if (db !== this.store.db || this.store.dialect !== 'postgres') return cardUrisOf(db, postIds, this.store.dialect);
-    const out = new Map<string, string>();
-    (await this.batched.loadMany(postIds)).forEach((uri, i) => {
-      if (uri instanceof Error) throw uri;
-      if (uri !== undefined) out.set(postIds[i], uri);
-    });
-    return out;
-  }
-}
-
 /** The entity readers of one process, built once in app.ts: nothing read is kept across responses. */
 export interface Entities {
   posts: EntityReader<PostRow>;
   users: EntityReader<UserRow>;
   media: EntityReader<MediaRow>;
-  cardUris: CardUris;
+  /** The posts made through the advertising interface, for their card URIs (the post field card_uri). */
+  adsPosts: EntityReader<AdsPostTable>;
 }
 
 export function createEntities(store: Store): Entities {
@@ -117,6 +85,6 @@ export function createEntities(store: Store): Entities {
     posts: new EntityReader<PostRow>(store, { table: 'posts', key: 'id', live: 'not_deleted' }),
     users: new EntityReader<UserRow>(store, { table: 'users', key: 'id' }),
     media: new EntityReader<MediaRow>(store, { table: 'media', key: 'media_key' }),
-    cardUris: new CardUris(store),
+    adsPosts: new EntityReader<AdsPostTable>(store, { table: 'ads_posts', key: 'post_id' }),
   };
 }

@@ -138,7 +138,9 @@ export class ResponseReads {
 
   /** The card URIs of these posts (those made through the advertising interface with a card). */
   async cardUris(postIds: readonly string[]): Promise<Map<string, string>> {
-    return this.ctx.entities.cardUris.of(this.db, postIds);
+    const uris = new Map<string, string>();
+    for (const row of await this.ctx.entities.adsPosts.read(this.db, postIds)) if (row.card_uri) uris.set(row.post_id, row.card_uri);
+    return uris;
   }
 }
 

@@ -1,7 +1,6 @@
-import { CompiledQuery, sql, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { compileSql, type SqlDialect } from '../../query/sql.js';
-import type { DbOrTx, StoreDialect } from '../../store/store.js';
-import { preparedOnPostgres } from '../../store/prepared-statements.js';
+import type { DbOrTx } from '../../store/store.js';
 import type { PostTable as PostRow } from '../../store/schema.js';
 
 /** Live (not deleted) posts with these ids, in no particular order. */
@@ -132,18 +131,4 @@ export async function addImpressions(db: DbOrTx, viewerId: string, posts: readon
   if (mediaKeys.length > 0) {
     await db.updateTable('media').set((eb) => ({ view_count: eb('view_count', '+', 1) })).where('media_key', 'in', mediaKeys).where('type', '!=', 'photo').execute();
   }
-}
-
-
-/** On PostgreSQL the ids go as one array: one text for any number of them, planned once per connection. */
-const CARD_URIS_POSTGRES = preparedOnPostgres('select post_id, card_uri from ads_posts where post_id = any($1) and card_uri is not null');
-
-/** The card URIs of posts made through the advertising interface with a card. */
-export async function cardUrisOf(db: DbOrTx, postIds: readonly string[], dialect: StoreDialect): Promise<Map<string, string>> {
-  if (postIds.length === 0) return new Map();
-  const { rows } =
-    dialect === 'postgres'
-      ? await db.executeQuery<{ post_id: string; card_uri: string | null }>(CompiledQuery.raw(CARD_URIS_POSTGRES, [[...postIds]]))
-      : { rows: await db.selectFrom('ads_posts').select(['post_id', 'card_uri']).where('post_id', 'in', postIds).where('card_uri', 'is not', null).execute() };
-  return new Map(rows.map((r) => [r.post_id, r.card_uri!]));
 }

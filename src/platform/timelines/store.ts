@@ -136,23 +136,37 @@ const RECENT_SCAN = 2_000;
  * windowParameters, the limit.
  */
 function recentHomeShape(window: TimeWindow, after: boolean): string {
-  const key = `recent|${window.sinceId !== undefined}|${window.untilId !== undefined}|${window.startTime !== undefined}|${window.endTime !== undefined}|${window.excludeReplies}|${window.excludeReposts}|${after}`;
-  let text = authorsPageShapes.get(key);
-  if (text !== undefined) return text;
-  let n = 1;
-  const param = () => `$${++n}`;
-  const conditions = windowConditions(window, after, param);
-  const followed =
-    'select f.target_user_id from follows f where f.source_user_id = $1 ' +
-    'and f.target_user_id not in (select m.target_user_id from mutes m where m.source_user_id = $1) ' +
-    'and f.target_user_id not in (select b.target_user_id from blocks b where b.source_user_id = $1)';
-  const newest = `select posts.id, posts.created_at, posts.author_id, posts.community_id, posts.share_with_followers from posts where ${LIVE}${conditions} order by posts.created_at desc, posts.id desc limit ${RECENT_SCAN}`;
-  const page =
-    `select k.id, k.created_at from (${newest}) k where k.author_id = $1 or (k.author_id in (${followed}) and (k.community_id is null or k.share_with_followers = 1)) ` +
-    `order by k.created_at desc, k.id desc limit ${param()}`;
-  text = preparedOnPostgres(rowsAsJsonArray(page, 'r.created_at desc, r.id desc'));
-  if (authorsPageShapes.size >= 1_000) authorsPageShapes.clear();
-  authorsPageShapes.set(key, text);
+  return keptShape(`recent|${windowShape(window, after)}`, () => {
+    let n = 1;
+    const param = () => `$${++n}`;
+    const conditions = windowConditions(window, after, param);
+    const newest = `select posts.id, posts.created_at, posts.author_id, posts.community_id, posts.share_with_followers from posts where ${LIVE}${conditions} order by posts.created_at desc, posts.id desc limit ${RECENT_SCAN}`;
+    const page =
+      `select k.id, k.created_at from (${newest}) k where k.author_id = $1 or (k.author_id in (${FOLLOWED_BY_$1}) and (k.community_id is null or k.share_with_followers = 1)) ` +
+      `order by k.created_at desc, k.id desc limit ${param()}`;
+    return preparedOnPostgres(rowsAsJsonArray(page, 'r.created_at desc, r.id desc'));
+  });
+}
+
+/** PostgreSQL: the accounts the user $1 follows and neither mutes nor blocks (homeAuthors' rule, as SQL). */
+const FOLLOWED_BY_$1 =
+  'select f.target_user_id from follows f where f.source_user_id = $1 and f.target_user_id <> $1 ' +
+  'and f.target_user_id not in (select m.target_user_id from mutes m where m.source_user_id = $1) ' +
+  'and f.target_user_id not in (select b.target_user_id from blocks b where b.source_user_id = $1)';
+
+/** What of a window and cursor changes a page's SQL text (their values are parameters). */
+const windowShape = (window: TimeWindow, after: boolean) =>
+  `${window.sinceId !== undefined}|${window.untilId !== undefined}|${window.startTime !== undefined}|${window.endTime !== undefined}|${window.excludeReplies}|${window.excludeReposts}|${after}`;
+
+const pageShapes = new Map<string, string>();
+
+/** The SQL text of a page's shape, made once (at most 1,000 are kept). */
+function keptShape(key: string, make: () => string): string {
+  let text = pageShapes.get(key);
+  if (text === undefined) {
+    if (pageShapes.size >= 1_000) pageShapes.clear();
+    pageShapes.set(key, (text = make()));
+  }
   return text;
 }
 
@@ -185,8 +199,6 @@ export const LIVE = 'posts.deleted_at is null and posts.superseded_by_id is null
 /** A followed author's community post shows on a home timeline only when shared with followers (homeCondition). */
 export const SHARED = '(posts.community_id is null or posts.share_with_followers = 1)';
 
-const authorsPageShapes = new Map<string, string>();
-
 /**
  * The SQL of a page of authors' posts, kept by its shape. SQLite: one arm per author (the first
  * a home timeline's owner), the order and limit on the whole, so that SQLite walks each arm's
@@ -197,33 +209,23 @@ const authorsPageShapes = new Map<string, string>();
  * ordered, as one JSON array (rowsAsJsonArray). Parameters: $1, the owner (home only), windowParameters, the limit.
  */
 function authorsPageShape(dialect: StoreDialect, source: { authors: number | 'list' | 'home'; home: boolean }, window: TimeWindow, after: boolean): string {
-  const key = `${dialect}|${source.authors}|${source.home}|${window.sinceId !== undefined}|${window.untilId !== undefined}|${window.startTime !== undefined}|${window.endTime !== undefined}|${window.excludeReplies}|${window.excludeReposts}|${after}`;
-  let text = authorsPageShapes.get(key);
-  if (text !== undefined) return text;
-  if (dialect === 'sqlite') {
-    const count = source.authors as number;
-    const arm = (i: number) => `select posts.id, posts.created_at from posts where posts.author_id = ? and ${LIVE}${source.home && i > 0 ? ` and ${SHARED}` : ''}${windowConditions(window, after, () => '?')}`;
-    text = `${Array.from({ length: count }, (_, i) => arm(i)).join(' union all ')} order by created_at desc, id desc limit ?`;
-  } else {
+  return keptShape(`${dialect}|${source.authors}|${source.home}|${windowShape(window, after)}`, () => {
+    if (dialect === 'sqlite') {
+      const count = source.authors as number;
+      const arm = (i: number) => `select posts.id, posts.created_at from posts where posts.author_id = ? and ${LIVE}${source.home && i > 0 ? ` and ${SHARED}` : ''}${windowConditions(window, after, () => '?')}`;
+      return `${Array.from({ length: count }, (_, i) => arm(i)).join(' union all ')} order by created_at desc, id desc limit ?`;
+    }
     let n = 1;
     const param = () => `$${++n}`;
-    const authors =
-      source.authors === 'home'
-        ? '(select $1::text as author union all select f.target_user_id from follows f where f.source_user_id = $1 and f.target_user_id <> $1 ' +
-          'and f.target_user_id not in (select m.target_user_id from mutes m where m.source_user_id = $1) ' +
-          'and f.target_user_id not in (select b.target_user_id from blocks b where b.source_user_id = $1)) a'
-        : 'unnest($1::text[]) as a(author)';
+    const authors = source.authors === 'home' ? `(select $1::text as author union all ${FOLLOWED_BY_$1}) a` : 'unnest($1::text[]) as a(author)';
     const shared = source.home ? ` and (posts.author_id = ${param()} or ${SHARED})` : '';
     const conditions = windowConditions(window, after, param);
     const limit = param();
     // Each arm reads only the index's columns (an index-only scan).
     const each = `select posts.id, posts.created_at from posts where posts.author_id = a.author and ${LIVE}${shared}${conditions} order by posts.created_at desc, posts.id desc limit ${limit}`;
     const page = `select k.* from ${authors} cross join lateral (${each}) k order by k.created_at desc, k.id desc limit ${limit}`;
-    text = preparedOnPostgres(rowsAsJsonArray(page, 'r.created_at desc, r.id desc'));
-  }
-  if (authorsPageShapes.size >= 1_000) authorsPageShapes.clear();
-  authorsPageShapes.set(key, text);
-  return text;
+    return preparedOnPostgres(rowsAsJsonArray(page, 'r.created_at desc, r.id desc'));
+  });
 }
 
 /** Posts by the user. */
