@@ -9,7 +9,6 @@ import { startEventWorkers } from './events/workers.js';
 import { Readiness, registerReadyz } from './http/health.js';
 import { createLogger } from './http/log.js';
 import { Metrics } from './http/metrics.js';
-import { Problems } from './http/problems.js';
 import type { Listener } from './http/server.js';
 import { buildPlatform } from './platform/app.js';
 import { createEntities } from './platform/entities.js';
@@ -54,7 +53,6 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     store,
     clock,
     ids: new IdGenerator(clock),
-    problems: new Problems(config.problemBase),
     log,
     entities: createEntities(store),
     events: createEventBus({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, onError: (err) => log.warn({ err }, 'the event bus lost Redis; consumers fall back on polling') }),

@@ -2,7 +2,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { EventBus } from './events/bus.js';
-import type { Problems } from './http/problems.js';
 import type { IdGenerator } from './store/ids.js';
 import type { Store } from './store/store.js';
 
@@ -15,7 +14,6 @@ export interface CoreContext {
   store: Store;
   clock: Clock;
   ids: IdGenerator;
-  problems: Problems;
   log: FastifyBaseLogger;
   /** Wakes the event log's consumers when it may have grown (src/events/bus.ts). */
   events: EventBus;

@@ -76,25 +76,25 @@ export class ClockControl {
   async change(body: ClockChange): Promise<ClockState> {
     const given = (['set', 'advance', 'real'] as const).filter((k) => body[k] !== undefined);
     if (given.length !== 1) {
-      throw invalidParameter(this.ctx.problems, given[1] ?? 'set', [], 'Send exactly one of `set` (an ISO 8601 date-time), `advance` (an ISO 8601 duration such as PT2H) or `real` (true)');
+      throw invalidParameter(given[1] ?? 'set', [], 'Send exactly one of `set` (an ISO 8601 date-time), `advance` (an ISO 8601 duration such as PT2H) or `real` (true)');
     }
     const current = this.clock.now().getTime();
     const wasFrozen = this.clock.setting.mode === 'frozen';
     let target: number;
     if (body.real !== undefined) {
-      if (body.real !== true) throw invalidParameter(this.ctx.problems, 'real', [String(body.real)], 'The `real` body field resets the clock to real time: send true');
-      if (body.frozen !== undefined) throw invalidParameter(this.ctx.problems, 'frozen', [String(body.frozen)], 'The `frozen` body field goes with `set` or `advance`, not with `real`');
+      if (body.real !== true) throw invalidParameter('real', [String(body.real)], 'The `real` body field resets the clock to real time: send true');
+      if (body.frozen !== undefined) throw invalidParameter('frozen', [String(body.frozen)], 'The `frozen` body field goes with `set` or `advance`, not with `real`');
       return this.apply({ mode: 'real' });
     } else if (body.set !== undefined) {
       target = DATE_TIME.test(body.set) ? Date.parse(body.set) : Number.NaN;
-      if (!Number.isFinite(target)) throw invalidParameter(this.ctx.problems, 'set', [body.set], `The \`set\` body field value [${body.set}] is not an ISO 8601 date-time with a time zone, such as 2026-05-01T12:00:00Z`);
+      if (!Number.isFinite(target)) throw invalidParameter('set', [body.set], `The \`set\` body field value [${body.set}] is not an ISO 8601 date-time with a time zone, such as 2026-05-01T12:00:00Z`);
     } else {
       const ms = durationMs(body.advance!);
-      if (ms === undefined) throw invalidParameter(this.ctx.problems, 'advance', [body.advance!], `The \`advance\` body field value [${body.advance}] is not an ISO 8601 duration in weeks, days, hours, minutes and seconds, such as PT2H or P1DT30M`);
+      if (ms === undefined) throw invalidParameter('advance', [body.advance!], `The \`advance\` body field value [${body.advance}] is not an ISO 8601 duration in weeks, days, hours, minutes and seconds, such as PT2H or P1DT30M`);
       target = current + ms;
     }
     if (Number.isNaN(new Date(target).getTime()) || target < 0) {
-      throw invalidParameter(this.ctx.problems, given[0], [String((body as Record<string, unknown>)[given[0]])], `The \`${given[0]}\` body field moves the clock out of range`);
+      throw invalidParameter(given[0], [String((body as Record<string, unknown>)[given[0]])], `The \`${given[0]}\` body field moves the clock out of range`);
     }
     const frozen = body.frozen ?? wasFrozen;
     return this.apply(frozen ? { mode: 'frozen', at: target } : { mode: 'running', offsetMs: target - this.base.now().getTime() });

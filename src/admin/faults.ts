@@ -4,7 +4,7 @@ import { findAppById } from '../auth/store.js';
 import type { PlatformContext } from '../platform/context.js';
 import { appendEvent } from '../events/log.js';
 import { invalidParameter } from '../http/params.js';
-import { ProblemError, type DisconnectType } from '../http/problems.js';
+import { ProblemError, type DisconnectType, problems } from '../http/problems.js';
 import { setRateLimitHeaders } from '../http/rate-limit.js';
 import { KILL_EVENT } from '../platform/streams/engine.js';
 import { ENDPOINT_IDS } from '../platform/streams/connections.js';
@@ -136,7 +136,7 @@ export class FaultBook {
       return gone.map((r) => r.id);
     });
     if (id !== undefined && deleted.length === 0) {
-      throw new ProblemError(404, this.ctx.problems.aboutBlank(404, 'Not Found', `There is no fault with id [${id}].`));
+      throw new ProblemError(404, problems.aboutBlank(404, 'Not Found', `There is no fault with id [${id}].`));
     }
     this.rows = this.rows.filter((r) => !deleted.includes(r.id));
     return { deleted: deleted.length };
@@ -144,7 +144,7 @@ export class FaultBook {
 
   /** Injects a fault: a disconnect happens at once; the others wait for what they strike. */
   async add(body: NewFault): Promise<FaultWire | DisconnectResult> {
-    const bad = (name: string, value: unknown, message: string) => invalidParameter(this.ctx.problems, name, value === undefined ? [] : [String(value)], message);
+    const bad = (name: string, value: unknown, message: string) => invalidParameter(name, value === undefined ? [] : [String(value)], message);
     const requireApp = async () => {
       if (body.app_id === undefined) throw bad('app_id', undefined, `A ${body.kind} fault needs the \`app_id\` of the app it strikes`);
       if (!(await findAppById(this.ctx.store.db, body.app_id))) throw bad('app_id', body.app_id, `The \`app_id\` value [${body.app_id}] is not an app`);
@@ -202,7 +202,7 @@ export class FaultBook {
   private checkEndpoint(endpoint: string): void {
     const parsed = parseEndpoint(endpoint);
     if (!parsed || !parsed.url.startsWith('/2/')) {
-      throw invalidParameter(this.ctx.problems, 'endpoint', [endpoint], `The \`endpoint\` value [${endpoint}] is not an endpoint of the platform interface, such as "POST /2/posts" or "/2/users/{id}/likes"`);
+      throw invalidParameter('endpoint', [endpoint], `The \`endpoint\` value [${endpoint}] is not an endpoint of the platform interface, such as "POST /2/posts" or "/2/users/{id}/likes"`);
     }
   }
 
@@ -210,7 +210,7 @@ export class FaultBook {
   private async disconnect(body: NewFault): Promise<DisconnectResult> {
     const endpoint = body.endpoint;
     if (endpoint === undefined || !(ENDPOINT_IDS as readonly string[]).includes(endpoint)) {
-      throw invalidParameter(this.ctx.problems, 'endpoint', endpoint === undefined ? [] : [endpoint], `A disconnect fault needs an \`endpoint\`, one of ${ENDPOINT_IDS.join(', ')}`);
+      throw invalidParameter('endpoint', endpoint === undefined ? [] : [endpoint], `A disconnect fault needs an \`endpoint\`, one of ${ENDPOINT_IDS.join(', ')}`);
     }
     const type = body.disconnect_type ?? 'OperationalDisconnect';
     const now = this.ctx.clock.now().toISOString();
@@ -255,7 +255,7 @@ export class FaultBook {
         this.forget(fault);
         const now = this.ctx.clock.now().getTime();
         setRateLimitHeaders(reply, { limit: 0, remaining: 0, reset: Math.ceil((now - (now % RATE_WINDOW_MS) + RATE_WINDOW_MS) / 1000), allowed: false });
-        throw new ProblemError(429, this.ctx.problems.aboutBlank(429, 'Too Many Requests'));
+        throw new ProblemError(429, problems.aboutBlank(429, 'Too Many Requests'));
       }
     })();
   }

@@ -52,7 +52,7 @@ export async function deliveryFeed(ctx: PlatformContext, appNameOrId: string, af
     .select(['id', 'consumer_secret'])
     .where((eb) => eb.or([eb('id', '=', appNameOrId), eb('name', '=', appNameOrId)]))
     .executeTakeFirst();
-  if (!app) throw invalidParameter(ctx.problems, 'app', [appNameOrId], `The \`app\` value [${appNameOrId}] is neither the id nor the name of an app`);
+  if (!app) throw invalidParameter('app', [appNameOrId], `The \`app\` value [${appNameOrId}] is neither the id nor the name of an app`);
   // Without a cursor, the feed starts at the log's end: only what happens from now on.
   if (after === undefined) return { cursor: await lastEventSeq(db), deliveries: [] };
   // The fan-out's cursor first: every outbox row up to it is committed by the time it is read.

@@ -37,7 +37,7 @@ export const FIRST_PARTY_APP: AppRow = {
 
 /** The person as the first-party client's signed-in user: full permissions, as their own client has. */
 export async function personCaller(ctx: PlatformContext, userId: string): Promise<UserCaller> {
-  const user = await requireUser(ctx, ctx.store.db, userId, 'id');
+  const user = await requireUser(ctx.store.db, userId, 'id');
   return { kind: 'oauth1', app: FIRST_PARTY_APP, user, accessLevel: 'read-write-directmessages', token: '' };
 }
 
@@ -49,10 +49,10 @@ export interface PersonPost {
 }
 
 /** media_keys (what reads show) become the media ids POST /2/posts takes: a key is `<type digit>_<media id>`. */
-function mediaIdsOf(ctx: PlatformContext, keys: string[]): string[] {
+function mediaIdsOf(keys: string[]): string[] {
   return keys.map((key) => {
     const m = /^\d+_(\d{1,19})$/.exec(key);
-    if (!m) throw invalidParameter(ctx.problems, 'media_keys', [key], `The \`media_keys\` value [${key}] is not a media key, such as 3_1234567890`);
+    if (!m) throw invalidParameter('media_keys', [key], `The \`media_keys\` value [${key}] is not a media key, such as 3_1234567890`);
     return m[1];
   });
 }
@@ -63,7 +63,7 @@ export async function postAs(ctx: PlatformContext, userId: string, body: PersonP
     text: body.text,
     ...(body.reply_to !== undefined ? { reply: { in_reply_to_post_id: body.reply_to } } : {}),
     ...(body.quote_of !== undefined ? { quote_post_id: body.quote_of } : {}),
-    ...(body.media_keys?.length ? { media: { media_ids: mediaIdsOf(ctx, body.media_keys) } } : {}),
+    ...(body.media_keys?.length ? { media: { media_ids: mediaIdsOf(body.media_keys) } } : {}),
   });
 }
 
@@ -94,7 +94,7 @@ export async function messageAs(ctx: PlatformContext, userId: string, participan
 const PROFILE_FIELDS = 'created_at,description,location,url,profile_image_url,protected,verified_type';
 
 export async function updateProfileAs(ctx: PlatformContext, userId: string, changes: ProfileChanges): Promise<UsersResult> {
-  return updateProfile(ctx, await personCaller(ctx, userId), changes, parseSelection(ctx, { 'user.fields': PROFILE_FIELDS }, userExpansions));
+  return updateProfile(ctx, await personCaller(ctx, userId), changes, parseSelection({ 'user.fields': PROFILE_FIELDS }, userExpansions));
 }
 
 export async function startSpaceAs(ctx: PlatformContext, userId: string, body: NewSpace): Promise<Record<string, unknown>> {

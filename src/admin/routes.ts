@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PlatformContext } from '../platform/context.js';
-import { ProblemError } from '../http/problems.js';
+import { ProblemError, problems } from '../http/problems.js';
 import type { Listener } from '../http/server.js';
 import { idString } from '../platform/graph/route-kit.js';
 import type { ProfileChanges } from '../platform/users/profile.js';
@@ -317,7 +317,7 @@ export function adminRoutes(ctx: PlatformContext, deps: AdminDeps) {
     await app.register(async (admin: FastifyInstance) => {
       admin.addHook('onRequest', (request, _reply, done) => {
         if (isAdminAuthorization(request.headers.authorization, deps.tokenHash)) return done();
-        done(new ProblemError(401, ctx.problems.aboutBlank(401, 'Unauthorized', 'The admin interface takes only `Authorization: Bearer <admin_token>`, the admin_token of the credentials file.')));
+        done(new ProblemError(401, problems.aboutBlank(401, 'Unauthorized', 'The admin interface takes only `Authorization: Bearer <admin_token>`, the admin_token of the credentials file.')));
       });
       admin.addHook('onSend', (_request, reply, payload, done) => {
         reply.header('cache-control', 'no-store');

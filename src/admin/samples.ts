@@ -64,7 +64,7 @@ async function pickApp(ctx: PlatformContext, nameOrId: string | undefined): Prom
   let q = ctx.store.db.selectFrom('apps').selectAll().orderBy('created_at').orderBy('id').limit(1);
   if (nameOrId !== undefined) q = q.where((eb) => eb.or([eb('id', '=', nameOrId), eb('name', '=', nameOrId)]));
   const app = await q.executeTakeFirst();
-  if (!app) throw invalidParameter(ctx.problems, 'app', nameOrId === undefined ? [] : [nameOrId], nameOrId === undefined ? 'There is no app yet' : `The \`app\` value [${nameOrId}] is neither the id nor the name of an app`);
+  if (!app) throw invalidParameter('app', nameOrId === undefined ? [] : [nameOrId], nameOrId === undefined ? 'There is no app yet' : `The \`app\` value [${nameOrId}] is neither the id nor the name of an app`);
   return app;
 }
 
@@ -74,9 +74,9 @@ async function pickUsers(ctx: PlatformContext, user: string | undefined): Promis
   let q = db.selectFrom('users').selectAll().orderBy('created_at').orderBy('id').limit(1);
   if (user !== undefined) q = q.where((eb) => eb.or([eb('id', '=', user), eb('username', '=', user)]));
   const found = await q.executeTakeFirst();
-  if (!found) throw invalidParameter(ctx.problems, 'user', user === undefined ? [] : [user], user === undefined ? 'There is no user yet' : `The \`user\` value [${user}] is neither the id nor the username of a user`);
+  if (!found) throw invalidParameter('user', user === undefined ? [] : [user], user === undefined ? 'There is no user yet' : `The \`user\` value [${user}] is neither the id nor the username of a user`);
   const actor = await db.selectFrom('users').selectAll().where('id', '!=', found.id).orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
-  if (!actor) throw invalidParameter(ctx.problems, 'user', [found.username], 'A sample needs a second user to act on this one: create one with POST /admin/users');
+  if (!actor) throw invalidParameter('user', [found.username], 'A sample needs a second user to act on this one: create one with POST /admin/users');
   return { user: found, actor };
 }
 
@@ -84,7 +84,7 @@ async function pickUsers(ctx: PlatformContext, user: string | undefined): Promis
 async function samplePost(ctx: PlatformContext, db: DbOrTx, authorId: string, strict = false): Promise<Record<string, any>> {
   const own = await db.selectFrom('posts').select('id').where('author_id', '=', authorId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
   const any = own ?? (strict ? undefined : await db.selectFrom('posts').select('id').orderBy('created_at', 'desc').limit(1).executeTakeFirst());
-  if (!any) throw invalidParameter(ctx.problems, 'user', [authorId], strict ? 'This sample refers to a post of the user, who has none: post one with POST /admin/users/{id}/posts' : 'There is no post yet to build the sample from');
+  if (!any) throw invalidParameter('user', [authorId], strict ? 'This sample refers to a post of the user, who has none: post one with POST /admin/users/{id}/posts' : 'There is no post yet to build the sample from');
   const [row] = await findPostsAnyState(db, [any.id]);
   // The payload post.create carries (src/platform/posts/build.ts).
   return selectFields(postDeclaration, row!, new Set(Object.keys(postDeclaration.fields)), { now: ctx.clock.now() }) as Record<string, any>;
@@ -197,7 +197,7 @@ export async function buildSample(ctx: PlatformContext, request: SampleRequest):
   const activity = ACTIVITY_EVENT_TYPES.get(name);
   if (!aaLogType && !activity) {
     const known = [...Object.keys(ACCOUNT_ACTIVITY_KINDS), ...ACTIVITY_EVENT_TYPES.keys()].join(', ');
-    throw invalidParameter(ctx.problems, 'event_type', [request.event_type], `The \`event_type\` value [${request.event_type}] is neither an Account Activity kind nor an Activity API event type: one of ${known}`);
+    throw invalidParameter('event_type', [request.event_type], `The \`event_type\` value [${request.event_type}] is neither an Account Activity kind nor an Activity API event type: one of ${known}`);
   }
   const logType = aaLogType ?? activity!.logTypes[0]!;
   const entry = await sampleEntry(ctx, db, logType, name, app, user, actor);
@@ -208,7 +208,7 @@ export async function buildSample(ctx: PlatformContext, request: SampleRequest):
   if (aaLogType) {
     const deliveries = await deliveriesFor(ctx, db, row);
     const mine = deliveries.find((d) => d.userId === user.id) ?? deliveries[0];
-    if (!mine) throw invalidParameter(ctx.problems, 'event_type', [request.event_type], `No ${name} delivery comes of this sample`);
+    if (!mine) throw invalidParameter('event_type', [request.event_type], `No ${name} delivery comes of this sample`);
     body = mine.body;
     forUser = mine.userId;
   } else {
@@ -229,7 +229,7 @@ export async function buildSample(ctx: PlatformContext, request: SampleRequest):
       updated_at: now,
     };
     const [delivery] = await matchDeliveries(ctx, db, [parseLogged(row)], [subscription]);
-    if (!delivery) throw invalidParameter(ctx.problems, 'event_type', [request.event_type], `No ${name} delivery comes of this sample`);
+    if (!delivery) throw invalidParameter('event_type', [request.event_type], `No ${name} delivery comes of this sample`);
     body = delivery.body;
     forUser = subscription.user_id;
   }

@@ -43,12 +43,12 @@ export async function seedStore(ctx: PlatformContext, body: SeedRequest): Promis
   let until = now;
   if (body.until !== undefined) {
     until = new Date(body.until);
-    if (!ISO_INSTANT.test(body.until) || Number.isNaN(until.getTime())) throw invalidValue(ctx.problems, 'until', body.until, `The \`until\` value [${body.until}] is not an ISO 8601 date-time such as 2026-01-02T03:04:05Z`);
-    if (until.getTime() > now.getTime()) throw invalidValue(ctx.problems, 'until', body.until, `The \`until\` value [${body.until}] is later than Plaza's clock (${now.toISOString()}): seeded posts are history`);
+    if (!ISO_INSTANT.test(body.until) || Number.isNaN(until.getTime())) throw invalidValue('until', body.until, `The \`until\` value [${body.until}] is not an ISO 8601 date-time such as 2026-01-02T03:04:05Z`);
+    if (until.getTime() > now.getTime()) throw invalidValue('until', body.until, `The \`until\` value [${body.until}] is later than Plaza's clock (${now.toISOString()}): seeded posts are history`);
   }
   const first = body.first ?? 0;
   const of = body.of ?? first + body.posts;
-  if (first + body.posts > of) throw invalidValue(ctx.problems, 'first', first, `The \`first\` value [${first}] plus \`posts\` (${body.posts}) runs past the run's \`of\` (${of})`);
+  if (first + body.posts > of) throw invalidValue('first', first, `The \`first\` value [${first}] plus \`posts\` (${body.posts}) runs past the run's \`of\` (${of})`);
   const days = body.days ?? 7;
   const seed = body.seed ?? 1;
   const seeded = await seedPosts(ctx.store.db, {

@@ -28,7 +28,7 @@ async function appNamed(ctx: PlatformContext, nameOrId: string | undefined): Pro
   if (nameOrId !== undefined) query = query.where((eb) => eb.or([eb('id', '=', nameOrId), eb('name', '=', nameOrId)]));
   const app = await query.executeTakeFirst();
   if (!app) {
-    throw invalidParameter(ctx.problems, 'app', nameOrId === undefined ? [] : [nameOrId], nameOrId === undefined ? 'There is no app yet to issue tokens for: name one in `app`' : `The \`app\` value [${nameOrId}] is neither the id nor the name of an app`);
+    throw invalidParameter('app', nameOrId === undefined ? [] : [nameOrId], nameOrId === undefined ? 'There is no app yet to issue tokens for: name one in `app`' : `The \`app\` value [${nameOrId}] is neither the id nor the name of an app`);
   }
   return app;
 }
@@ -51,7 +51,7 @@ export async function createPerson(ctx: PlatformContext, body: NewPerson): Promi
   if (!result.ok) {
     const [field, message] = Object.entries(result.errors)[0] as [string, string];
     const value = (body as unknown as Record<string, string | undefined>)[field];
-    throw invalidParameter(ctx.problems, field, value === undefined || field === 'password' ? [] : [value], `The \`${field}\` body field: ${message}`);
+    throw invalidParameter(field, value === undefined || field === 'password' ? [] : [value], `The \`${field}\` body field: ${message}`);
   }
   const user = result.user;
   return { id: user.id, username: user.username, name: user.name, password, ...(await issueTokens(ctx, app, user.id)) };
@@ -89,7 +89,7 @@ export async function mintTokens(ctx: PlatformContext, body: { user: string; app
     .select(['id', 'username'])
     .where((eb) => eb.or([eb('id', '=', name), eb('username_lower', '=', name.toLowerCase())]))
     .executeTakeFirst();
-  if (!user) throw invalidParameter(ctx.problems, 'user', [body.user], `The \`user\` value [${body.user}] is neither the id nor the username of a user`);
+  if (!user) throw invalidParameter('user', [body.user], `The \`user\` value [${body.user}] is neither the id nor the username of a user`);
   const app = await appNamed(ctx, body.app);
   return { user_id: user.id, username: user.username, ...(await issueTokens(ctx, app, user.id)) };
 }

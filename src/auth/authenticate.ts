@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { FastifyRequest } from 'fastify';
 import { wallClock } from '../clock.js';
 import type { CoreContext } from '../context.js';
-import { ProblemError } from '../http/problems.js';
+import { ProblemError, problems } from '../http/problems.js';
 import type { AccessLevel } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { effectiveScopes } from './flows/scopes.js';
@@ -68,8 +68,8 @@ function supportedLabels(schemes: AuthScheme[]): string {
 }
 
 /** The public platform's 401 on /2 for a missing, unknown or badly signed credential. */
-function unauthorized(ctx: CoreContext): ProblemError {
-  return new ProblemError(401, ctx.problems.aboutBlank(401, 'Unauthorized'));
+function unauthorized(): ProblemError {
+  return new ProblemError(401, problems.aboutBlank(401, 'Unauthorized'));
 }
 
 /**
@@ -78,20 +78,20 @@ function unauthorized(ctx: CoreContext): ProblemError {
  */
 export function authenticate(ctx: CoreContext, request: FastifyRequest, auth: RouteAuth): Caller | Promise<Caller> {
   const known = knownBearerCaller(ctx, request.headers.authorization);
-  if (known) return accepted(ctx, known, auth);
+  if (known) return accepted(known, auth);
   return identifyCaller(ctx, request).then((caller) => {
-    if (!caller) throw unauthorized(ctx);
-    return accepted(ctx, caller, auth);
+    if (!caller) throw unauthorized();
+    return accepted(caller, auth);
   });
 }
 
 /** The caller, when the route accepts its scheme and scopes. */
-function accepted(ctx: CoreContext, caller: Caller, auth: RouteAuth): Caller {
+function accepted(caller: Caller, auth: RouteAuth): Caller {
   const ok = caller.kind === 'app' ? auth.schemes.includes('app') : auth.schemes.includes('user');
   if (!ok) {
     throw new ProblemError(
       403,
-      ctx.problems.unsupportedAuthentication(
+      problems.unsupportedAuthentication(
         `Authenticating with ${SCHEME_LABELS[caller.kind]} is forbidden for this endpoint.  Supported authentication types are [${supportedLabels(auth.schemes)}].`,
       ),
     );
@@ -101,7 +101,7 @@ function accepted(ctx: CoreContext, caller: Caller, auth: RouteAuth): Caller {
     if (missing.length > 0) {
       throw new ProblemError(
         403,
-        ctx.problems.aboutBlank(403, 'Forbidden', `Missing required OAuth 2.0 scopes: [${missing.join(', ')}].`),
+        problems.aboutBlank(403, 'Forbidden', `Missing required OAuth 2.0 scopes: [${missing.join(', ')}].`),
       );
     }
   }
@@ -162,13 +162,13 @@ async function identifyBearer(ctx: CoreContext, token: string, tokenHash: string
     const app = await reads.appByBearer(tokenHash);
     if (app) return { caller: { kind: 'app', app }, expiresAt: null };
   }
-  const user = await identifyOAuth2(ctx, reads, tokenHash, now);
+  const user = await identifyOAuth2(reads, tokenHash, now);
   if (user || appFirst) return user;
   const app = await reads.appByBearer(tokenHash);
   return app ? { caller: { kind: 'app', app }, expiresAt: null } : undefined;
 }
 
-async function identifyOAuth2(ctx: CoreContext, reads: BearerReads, tokenHash: string, now: string): Promise<{ caller: Caller; expiresAt: string | null } | undefined> {
+async function identifyOAuth2(reads: BearerReads, tokenHash: string, now: string): Promise<{ caller: Caller; expiresAt: string | null } | undefined> {
   const token = await reads.oauth2Token(tokenHash);
   if (!token || (token.expires_at !== null && token.expires_at <= now)) return undefined;
   const [tokenApp, user, oauth1AccessLevel] = await Promise.all([

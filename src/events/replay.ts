@@ -1,7 +1,7 @@
 import type { AppRow } from '../auth/store.js';
 import type { CoreContext } from '../context.js';
 import { invalidParameter } from '../http/params.js';
-import { ProblemError } from '../http/problems.js';
+import { ProblemError, problems } from '../http/problems.js';
 import { findWebhookOfApp } from '../platform/webhooks/store.js';
 import { insertDeliveries, pendingDelivery } from './outbox.js';
 
@@ -29,24 +29,24 @@ export function parseReplayDate(raw: unknown): Date | undefined {
   return date;
 }
 
-function queryParamInvalid(ctx: CoreContext, name: string, value: unknown, why: string) {
-  return invalidParameter(ctx.problems, name, [String(value ?? '')], `QueryParamInvalid: the \`${name}\` value [${String(value ?? '')}] ${why}`);
+function queryParamInvalid(name: string, value: unknown, why: string) {
+  return invalidParameter(name, [String(value ?? '')], `QueryParamInvalid: the \`${name}\` value [${String(value ?? '')}] ${why}`);
 }
 
 /** Checks a replay window against the injected clock; throws QueryParamInvalid naming the bad date. */
 export function checkReplayWindow(ctx: CoreContext, fromRaw: unknown, toRaw: unknown, rules: ReplayWindowRules): { from: Date; to: Date } {
   const from = parseReplayDate(fromRaw);
-  if (!from) throw queryParamInvalid(ctx, 'from_date', fromRaw, 'must be a UTC time written yyyymmddhhmm');
+  if (!from) throw queryParamInvalid('from_date', fromRaw, 'must be a UTC time written yyyymmddhhmm');
   const to = parseReplayDate(toRaw);
-  if (!to) throw queryParamInvalid(ctx, 'to_date', toRaw, 'must be a UTC time written yyyymmddhhmm');
+  if (!to) throw queryParamInvalid('to_date', toRaw, 'must be a UTC time written yyyymmddhhmm');
   const now = ctx.clock.now().getTime();
-  if (from.getTime() < now - DAY_MS) throw queryParamInvalid(ctx, 'from_date', fromRaw, 'is more than 24 hours ago');
-  if (from.getTime() > now) throw queryParamInvalid(ctx, 'from_date', fromRaw, 'is in the future');
-  if (to.getTime() > now) throw queryParamInvalid(ctx, 'to_date', toRaw, 'is in the future');
-  if (from.getTime() >= to.getTime()) throw queryParamInvalid(ctx, 'from_date', fromRaw, `must be before the \`to_date\` [${String(toRaw)}]`);
+  if (from.getTime() < now - DAY_MS) throw queryParamInvalid('from_date', fromRaw, 'is more than 24 hours ago');
+  if (from.getTime() > now) throw queryParamInvalid('from_date', fromRaw, 'is in the future');
+  if (to.getTime() > now) throw queryParamInvalid('to_date', toRaw, 'is in the future');
+  if (from.getTime() >= to.getTime()) throw queryParamInvalid('from_date', fromRaw, `must be before the \`to_date\` [${String(toRaw)}]`);
   if (rules.legacy) {
-    if (from.getTime() > now - 31 * MINUTE_MS) throw queryParamInvalid(ctx, 'from_date', fromRaw, 'must be at least 31 minutes ago');
-    if (to.getTime() > now - 10 * MINUTE_MS) throw queryParamInvalid(ctx, 'to_date', toRaw, 'must be at least 10 minutes ago');
+    if (from.getTime() > now - 31 * MINUTE_MS) throw queryParamInvalid('from_date', fromRaw, 'must be at least 31 minutes ago');
+    if (to.getTime() > now - 10 * MINUTE_MS) throw queryParamInvalid('to_date', toRaw, 'must be at least 10 minutes ago');
   }
   return { from, to };
 }
@@ -54,10 +54,10 @@ export function checkReplayWindow(ctx: CoreContext, fromRaw: unknown, toRaw: unk
 /** Starts a replay job for one of the app's webhooks; ReplayConflictError while another runs. */
 export async function startReplay(ctx: CoreContext, app: AppRow, webhookId: string, fromRaw: unknown, toRaw: unknown, rules: ReplayWindowRules) {
   const webhook = await findWebhookOfApp(ctx.store.db, app.id, webhookId);
-  if (!webhook) throw invalidParameter(ctx.problems, 'webhook_id', [webhookId], `WebhookIdInvalid: no webhook with id [${webhookId}] belongs to this app`);
+  if (!webhook) throw invalidParameter('webhook_id', [webhookId], `WebhookIdInvalid: no webhook with id [${webhookId}] belongs to this app`);
   const { from, to } = checkReplayWindow(ctx, fromRaw, toRaw, rules);
   if (webhook.valid !== 1) {
-    throw invalidParameter(ctx.problems, 'webhook_id', [webhookId], `CrcValidationFailed: webhook [${webhookId}] is not valid; validate it with PUT /2/webhooks/${webhookId} first`);
+    throw invalidParameter('webhook_id', [webhookId], `CrcValidationFailed: webhook [${webhookId}] is not valid; validate it with PUT /2/webhooks/${webhookId} first`);
   }
   const now = ctx.clock.now().toISOString();
   const jobId = ctx.ids.next();
@@ -66,7 +66,7 @@ export async function startReplay(ctx: CoreContext, app: AppRow, webhookId: stri
     // (SQLite runs one write transaction at a time).
     if (ctx.store.dialect === 'postgres') await tx.selectFrom('webhooks').select('id').where('id', '=', webhookId).forUpdate().execute();
     const running = await tx.selectFrom('webhook_replay_jobs').select('id').where('webhook_id', '=', webhookId).where('state', '=', 'running').executeTakeFirst();
-    if (running) throw new ProblemError(409, ctx.problems.conflict(`ReplayConflictError: replay job [${running.id}] is still running for webhook [${webhookId}]`));
+    if (running) throw new ProblemError(409, problems.conflict(`ReplayConflictError: replay job [${running.id}] is still running for webhook [${webhookId}]`));
     await tx.insertInto('webhook_replay_jobs').values({ id: jobId, webhook_id: webhookId, from_time: from.toISOString(), to_time: to.toISOString(), state: 'running', created_at: now, finished_at: null }).execute();
     const originals = await tx
       .selectFrom('webhook_deliveries')

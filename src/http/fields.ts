@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Problems, ResourceType } from './problems.js';
+import type { ResourceType } from './problems.js';
 import { RawJson } from './json-body.js';
 import { parseEnumList } from './params.js';
 
@@ -43,9 +43,9 @@ export function fieldNames(decl: ResourceDeclaration<any, any>): string[] {
  * Parses `decl.fieldsParam` from the query; an unknown name is an invalid-request naming it.
  * The same text always gives the same Set, so what is derived from a selection can be kept.
  */
-export function parseFieldSelection(problems: Problems, decl: ResourceDeclaration<any, any>, query: Record<string, unknown>): ReadonlySet<string> {
+export function parseFieldSelection(decl: ResourceDeclaration<any, any>, query: Record<string, unknown>): ReadonlySet<string> {
   const raw = query[decl.fieldsParam];
-  return parseSelectionText(problems, decl.fieldsParam, typeof raw === 'string' ? raw : undefined, fieldNames(decl));
+  return parseSelectionText(decl.fieldsParam, typeof raw === 'string' ? raw : undefined, fieldNames(decl));
 }
 
 /**
@@ -89,13 +89,13 @@ const parsedLists = new WeakMap<readonly string[], Map<string, ReadonlySet<strin
  * text is valid on one endpoint and not on another (`expansions=author_id` on a post lookup and on
  * a user lookup). The space of valid inputs a route sees is small in practice; bounded anyway.
  */
-export function parseSelectionText(problems: Problems, name: string, raw: string | undefined, allowed: readonly string[]): ReadonlySet<string> {
+export function parseSelectionText(name: string, raw: string | undefined, allowed: readonly string[]): ReadonlySet<string> {
   let parsed = parsedLists.get(allowed);
   if (!parsed) parsedLists.set(allowed, (parsed = new Map()));
   const key = `${name}\n${raw ?? ''}`;
   let set = parsed.get(key);
   if (!set) {
-    set = parseEnumList(problems, name, raw, allowed);
+    set = parseEnumList(name, raw, allowed);
     if (parsed.size >= 1_000) parsed.clear();
     parsed.set(key, set);
   }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { invalidParameter } from './params.js';
-import type { Problems } from './problems.js';
 
 /**
  * How deep a request body may nest. No operation takes more than a few levels; a body of
@@ -57,13 +56,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * body nested too deep, or a query parameter, path segment or body field holding NUL, gets an
  * invalid-request naming it.
  */
-export function installNulGuard(app: FastifyInstance, problems: Problems): void {
+export function installNulGuard(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
     // Query parameters and path segments come from the URL, where a NUL can only be sent
     // percent-encoded: a request without a body and without %00 has nothing to walk.
     if (request.body === undefined && !request.originalUrl.includes('%00')) return done();
     if (nestedDeeperThan(request.body, MAX_BODY_DEPTH)) {
-      return done(invalidParameter(problems, 'body', [], `The request body nests more than ${MAX_BODY_DEPTH} levels deep`));
+      return done(invalidParameter('body', [], `The request body nests more than ${MAX_BODY_DEPTH} levels deep`));
     }
     const sources: Array<[unknown, string]> = [
       [request.query, 'query parameter'],
@@ -72,7 +71,7 @@ export function installNulGuard(app: FastifyInstance, problems: Problems): void 
     ];
     for (const [values, kind] of sources) {
       const name = findNul(values);
-      if (name !== undefined) return done(invalidParameter(problems, name, [], `The \`${name}\` ${kind} must not contain NUL characters`));
+      if (name !== undefined) return done(invalidParameter(name, [], `The \`${name}\` ${kind} must not contain NUL characters`));
     }
     done();
   });

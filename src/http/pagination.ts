@@ -1,5 +1,4 @@
 import { invalidParameter } from './params.js';
-import type { Problems } from './problems.js';
 
 /**
  * Pagination of the platform interface's list endpoints: `max_results` within each endpoint's
@@ -13,12 +12,12 @@ export interface MaxResultsRange {
   default: number;
 }
 
-export function parseMaxResults(problems: Problems, raw: unknown, range: MaxResultsRange, name = 'max_results'): number {
+export function parseMaxResults(raw: unknown, range: MaxResultsRange, name = 'max_results'): number {
   if (raw === undefined || raw === '') return range.default;
   const text = String(raw);
   const n = Number(text);
   if (!/^[0-9]+$/.test(text) || n < range.min || n > range.max) {
-    throw invalidParameter(problems, name, [text], `The \`${name}\` query parameter value [${text}] is not between ${range.min} and ${range.max}`);
+    throw invalidParameter(name, [text], `The \`${name}\` query parameter value [${text}] is not between ${range.min} and ${range.max}`);
   }
   return n;
 }
@@ -30,12 +29,12 @@ export function encodePageToken(key: string): string {
 }
 
 /** The key a token continues after; a token Plaza did not make is an invalid-request. */
-export function decodePageToken(problems: Problems, raw: unknown, name = 'pagination_token'): string | undefined {
+export function decodePageToken(raw: unknown, name = 'pagination_token'): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   const text = String(raw);
   const key = text.startsWith(PREFIX) ? Buffer.from(text.slice(PREFIX.length), 'base64url').toString('utf8') : '';
   if (key.length === 0 || encodePageToken(key) !== text) {
-    throw invalidParameter(problems, name, [text], `The \`${name}\` query parameter value [${text}] is not a valid token`);
+    throw invalidParameter(name, [text], `The \`${name}\` query parameter value [${text}] is not a valid token`);
   }
   return key;
 }

@@ -1,4 +1,4 @@
-import { ProblemError, type Problems } from './problems.js';
+import { ProblemError, problems } from './problems.js';
 
 /**
  * Parsing of the comma-separated query parameters of the platform interface, with the public
@@ -10,17 +10,17 @@ export function splitList(raw: string | undefined): string[] {
   return raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
-export function invalidParameter(problems: Problems, name: string, values: string[], message: string): ProblemError {
+export function invalidParameter(name: string, values: string[], message: string): ProblemError {
   return new ProblemError(400, problems.invalidParameter(name, values, message));
 }
 
 /** An invalid-request naming the parameter and the one value it was given (none when absent). */
-export function invalidValue(problems: Problems, name: string, value: unknown, message: string): ProblemError {
-  return invalidParameter(problems, name, value === undefined ? [] : [String(value)], message);
+export function invalidValue(name: string, value: unknown, message: string): ProblemError {
+  return invalidParameter(name, value === undefined ? [] : [String(value)], message);
 }
 
 /** A comma-separated list whose every item must be one of `allowed`. */
-export function parseEnumList(problems: Problems, name: string, raw: string | undefined, allowed: readonly string[]): Set<string> {
+export function parseEnumList(name: string, raw: string | undefined, allowed: readonly string[]): Set<string> {
   const items = splitList(raw);
   const unknown = items.filter((i) => !allowed.includes(i));
   if (unknown.length > 0) {
@@ -41,26 +41,24 @@ export const ID_PATTERN = /^[0-9]{1,19}$/;
 export const ID_PATTERN_TEXT = '^[0-9]{1,19}$';
 
 /** One id (path or query) matching ^[0-9]{1,19}$. */
-export function parseId(problems: Problems, name: string, raw: string): string {
+export function parseId(name: string, raw: string): string {
   if (!ID_PATTERN.test(raw)) {
-    throw invalidParameter(problems, name, [raw], `The \`${name}\` query parameter value [${raw}] does not match ${ID_PATTERN_TEXT}`);
+    throw invalidParameter(name, [raw], `The \`${name}\` query parameter value [${raw}] does not match ${ID_PATTERN_TEXT}`);
   }
   return raw;
 }
 
 /** A comma-separated list of 1..max items, each checked by `pattern`; duplicates are folded. */
-export function parseList(
-  problems: Problems,
-  name: string,
+export function parseList(name: string,
   raw: string | undefined,
   opts: { max: number; pattern: RegExp; patternText: string },
 ): string[] {
   const items = splitList(raw);
   if (items.length === 0) {
-    throw invalidParameter(problems, name, [], `The \`${name}\` query parameter can not be empty`);
+    throw invalidParameter(name, [], `The \`${name}\` query parameter can not be empty`);
   }
   if (items.length > opts.max) {
-    throw invalidParameter(problems, name, [raw ?? ''], `The number of values in the \`${name}\` query parameter list [${items.length}] is not between 1 and ${opts.max}`);
+    throw invalidParameter(name, [raw ?? ''], `The number of values in the \`${name}\` query parameter list [${items.length}] is not between 1 and ${opts.max}`);
   }
   const bad = items.filter((i) => !opts.pattern.test(i));
   if (bad.length > 0) {
@@ -89,6 +87,6 @@ function flatStrings(items: readonly string[]): string[] {
   return JSON.parse(JSON.stringify(items)) as string[];
 }
 
-export function parseIdList(problems: Problems, name: string, raw: string | undefined, max = 100): string[] {
-  return parseList(problems, name, raw, { max, pattern: ID_PATTERN, patternText: ID_PATTERN_TEXT });
+export function parseIdList(name: string, raw: string | undefined, max = 100): string[] {
+  return parseList(name, raw, { max, pattern: ID_PATTERN, patternText: ID_PATTERN_TEXT });
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CoreContext } from '../context.js';
-import { ErrorObjectError, ProblemError, clipEcho, clipStrings, type InvalidRequestItem, type Problem } from './problems.js';
+import { ErrorObjectError, ProblemError, clipEcho, clipStrings, type InvalidRequestItem, type Problem, problems, renderProblemBase } from './problems.js';
 import { setFrameworkErrorBody } from './server.js';
 
 const PROBLEM_JSON = 'application/problem+json';
@@ -16,11 +16,31 @@ export function sendProblem(reply: FastifyReply, status: number, problem: Proble
     .send(clipStrings({ ...problem, status: problem.status ?? status }, MAX_ERROR_STRING));
 }
 
+/**
+ * A JSON answer's text with its problems under the base, or undefined when it holds none: a
+ * problem answer, or an answer with an `errors` member (a JSON string cannot hold the unescaped
+ * `"errors":[`, so only a member name matches). Most answers are passed by one search.
+ */
+function problemsUnderBase(payload: string | Buffer, contentType: string, base: string): string | undefined {
+  if (!contentType.includes('json') || (!contentType.startsWith(PROBLEM_JSON) && !payload.includes('"errors":['))) return undefined;
+  const body: unknown = JSON.parse(payload.toString());
+  const rendered = renderProblemBase(body, base);
+  return rendered === body ? undefined : JSON.stringify(rendered);
+}
+
 /** The platform listener's one renderer: every thrown value becomes a Problem or an Error object. */
 export function installPlatformErrors(app: FastifyInstance, ctx: CoreContext): void {
+  // The one place an answer's problems are put under the configured base: a thrown problem (sent
+  // by sendProblem below) and the partial errors of a 200 alike, as the answer leaves.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+    const text = problemsUnderBase(payload, String(reply.getHeader('content-type') ?? ''), ctx.config.problemBase);
+    if (text !== undefined && reply.hasHeader('content-length')) reply.header('content-length', Buffer.byteLength(text));
+    done(null, text ?? payload);
+  });
   setFrameworkErrorBody(app, (status, message) => ({
     contentType: PROBLEM_JSON,
-    body: JSON.stringify(ctx.problems.aboutBlank(status, httpTitle(status), message)),
+    body: JSON.stringify(problems.aboutBlank(status, httpTitle(status), message)),
   }));
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ProblemError) return sendProblem(reply, error.status, error.problem);
@@ -28,29 +48,29 @@ export function installPlatformErrors(app: FastifyInstance, ctx: CoreContext): v
       return reply.code(error.status).type('application/json').serializer(JSON.stringify).send({ code: error.code, message: error.message });
     }
     if (error.validation) {
-      return sendProblem(reply, 400, ctx.problems.invalidRequest(validationItems(error, request)));
+      return sendProblem(reply, 400, problems.invalidRequest(validationItems(error, request)));
     }
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error instanceof SyntaxError && error.statusCode === 400)) {
       return sendProblem(
         reply,
         400,
-        ctx.problems.invalidParameter('body', [], `The request body is not valid JSON: ${error.message}`),
+        problems.invalidParameter('body', [], `The request body is not valid JSON: ${error.message}`),
       );
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return sendProblem(reply, status, ctx.problems.aboutBlank(status, httpTitle(status), error.message));
+      return sendProblem(reply, status, problems.aboutBlank(status, httpTitle(status), error.message));
     }
     request.log.error({ err: error }, 'unexpected failure');
     return sendProblem(
       reply,
       500,
-      ctx.problems.aboutBlank(500, 'Internal Server Error', `Something went wrong on our side. Quote request id ${request.id} when reporting it.`),
+      problems.aboutBlank(500, 'Internal Server Error', `Something went wrong on our side. Quote request id ${request.id} when reporting it.`),
     );
   });
 
   const notFound = (request: FastifyRequest, reply: FastifyReply) =>
-    sendProblem(reply, 404, ctx.problems.aboutBlank(404, 'Not Found', `No route matches ${request.method} ${request.url.split('?')[0]}.`));
+    sendProblem(reply, 404, problems.aboutBlank(404, 'Not Found', `No route matches ${request.method} ${request.url.split('?')[0]}.`));
   app.setNotFoundHandler(notFound);
   installShadowedPaths(app, notFound);
 }

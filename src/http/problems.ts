@@ -104,29 +104,58 @@ export function clipStrings<T>(value: T, max: number): T {
 
 const resourceLabel = (t: ResourceType) => (t === 'post' ? 'post' : t);
 
-/** Builds problems under one configured base. Held by the app context. */
-export class Problems {
-  constructor(readonly base: string) {}
+const typed = (name: Exclude<ProblemTypeName, 'about:blank'>): string => name;
 
-  typeUri(name: ProblemTypeName): string {
-    return name === 'about:blank' ? name : `${this.base}/${name}`;
+/** Whether `type` is a problem's name as the constructors write it (not yet under a base). */
+function isProblemName(type: unknown): type is ProblemTypeName {
+  return typeof type === 'string' && type !== 'about:blank' && (PROBLEM_TYPE_NAMES as readonly string[]).includes(type);
+}
+
+/** A problem as it is answered: its type under the configured base (`{base}/<name>`). */
+export function withProblemBase<T extends { type?: unknown }>(problem: T, base: string): T {
+  return isProblemName(problem.type) ? { ...problem, type: `${base}/${problem.type}` } : problem;
+}
+
+/** The partial errors of a line or delivery written outside a reply (streams, webhooks): under the base, or undefined when none. */
+export function errorsUnderBase(errors: readonly Problem[], base: string): Problem[] | undefined {
+  return errors.length > 0 ? errors.map((e) => withProblemBase(e, base)) : undefined;
+}
+
+/**
+ * A JSON answer of the platform listener with every problem in it under the base: the answer
+ * itself when it is a problem, and each item of its `errors` (partial errors, stream lines).
+ */
+export function renderProblemBase(body: unknown, base: string): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  let out = body as Record<string, unknown>;
+  if (isProblemName(out.type) && typeof out.title === 'string') out = withProblemBase(out, base);
+  if (Array.isArray(out.errors) && out.errors.some((e) => e !== null && typeof e === 'object' && isProblemName((e as Problem).type))) {
+    out = { ...out, errors: out.errors.map((e) => (e !== null && typeof e === 'object' ? withProblemBase(e as Problem, base) : e)) };
   }
+  return out;
+}
 
+/**
+ * The problem constructors. They need no context: a problem's `type` is its name here
+ * ('invalid-request', or 'about:blank'), and the listener's renderer (`renderProblemBase`, installed
+ * by installPlatformErrors) writes `{problem_base}/<name>` as the answer leaves.
+ */
+export const problems = {
   aboutBlank(status: number, title: string, detail?: string): Problem {
     return { title, type: 'about:blank', status, detail: detail ?? title };
-  }
+  },
 
   clientDisconnected(detail = 'The client disconnected before the response was sent.'): Problem {
-    return { title: 'Client Disconnected', detail, type: this.typeUri('client-disconnected') };
-  }
+    return { title: 'Client Disconnected', detail, type: typed('client-disconnected') };
+  },
 
   clientForbidden(p: { reason: 'official-client-forbidden' | 'client-not-enrolled'; registration_url: string; detail: string }): Problem {
-    return { title: 'Client Forbidden', detail: p.detail, reason: p.reason, registration_url: p.registration_url, type: this.typeUri('client-forbidden') };
-  }
+    return { title: 'Client Forbidden', detail: p.detail, reason: p.reason, registration_url: p.registration_url, type: typed('client-forbidden') };
+  },
 
   conflict(detail: string): Problem {
-    return { title: 'Conflict', detail, type: this.typeUri('conflict') };
-  }
+    return { title: 'Conflict', detail, type: typed('conflict') };
+  },
 
   disallowedResource(p: { resource_id: string; resource_type: ResourceType; section: Section; detail?: string }): Problem {
     return {
@@ -135,13 +164,13 @@ export class Problems {
       resource_id: p.resource_id,
       resource_type: p.resource_type,
       section: p.section,
-      type: this.typeUri('disallowed-resource'),
+      type: typed('disallowed-resource'),
     };
-  }
+  },
 
   duplicateRules(p: { id: string; value: string }): Problem {
-    return { title: 'DuplicateRule', value: p.value, id: p.id, type: this.typeUri('duplicate-rules') };
-  }
+    return { title: 'DuplicateRule', value: p.value, id: p.id, type: typed('duplicate-rules') };
+  },
 
   invalidRequest(errors: InvalidRequestItem[]): Problem {
     if (errors.length === 0) throw new Error('invalid-request needs at least one error');
@@ -152,22 +181,22 @@ export class Problems {
       })),
       title: 'Invalid Request',
       detail: 'One or more parameters to your request was invalid.',
-      type: this.typeUri('invalid-request'),
+      type: typed('invalid-request'),
     };
-  }
+  },
 
   /** The common case: one parameter, one message. */
   invalidParameter(name: string, values: string[], message: string): Problem {
-    return this.invalidRequest([{ message, parameters: { [name]: values } }]);
-  }
+    return problems.invalidRequest([{ message, parameters: { [name]: values } }]);
+  },
 
   invalidRules(detail = 'Rule is invalid'): Problem {
-    return { title: 'UnprocessableEntity', detail, type: this.typeUri('invalid-rules') };
-  }
+    return { title: 'UnprocessableEntity', detail, type: typed('invalid-rules') };
+  },
 
   noncompliantRules(detail = 'The rule set is not compliant.'): Problem {
-    return { title: 'NoncompliantRules', detail, type: this.typeUri('noncompliant-rules') };
-  }
+    return { title: 'NoncompliantRules', detail, type: typed('noncompliant-rules') };
+  },
 
   notAuthorizedForField(p: { field: string; resource_type: ResourceType; section: Section }): Problem {
     return {
@@ -176,9 +205,9 @@ export class Problems {
       field: p.field,
       resource_type: p.resource_type,
       section: p.section,
-      type: this.typeUri('not-authorized-for-field'),
+      type: typed('not-authorized-for-field'),
     };
-  }
+  },
 
   notAuthorizedForResource(p: { value: string; resource_id: string; resource_type: ResourceType; section: Section; parameter: string }): Problem {
     return {
@@ -189,13 +218,13 @@ export class Problems {
       parameter: p.parameter,
       resource_id: p.resource_id,
       section: p.section,
-      type: this.typeUri('not-authorized-for-resource'),
+      type: typed('not-authorized-for-resource'),
     };
-  }
+  },
 
   operationalDisconnect(disconnect_type: DisconnectType, detail = 'This stream has been disconnected for operational reasons.'): Problem {
-    return { title: 'operational-disconnect', disconnect_type, detail, type: this.typeUri('operational-disconnect') };
-  }
+    return { title: 'operational-disconnect', disconnect_type, detail, type: typed('operational-disconnect') };
+  },
 
   resourceNotFound(p: { parameter: string; value: string; resource_id: string; resource_type: ResourceType; detail?: string }): Problem {
     if (p.parameter.length === 0) throw new Error('resource-not-found needs a parameter name');
@@ -206,9 +235,9 @@ export class Problems {
       resource_type: p.resource_type,
       parameter: p.parameter,
       resource_id: p.resource_id,
-      type: this.typeUri('resource-not-found'),
+      type: typed('resource-not-found'),
     };
-  }
+  },
 
   resourceUnavailable(p: { parameter: string; resource_id: string; resource_type: ResourceType; detail?: string }): Problem {
     if (p.parameter.length === 0) throw new Error('resource-unavailable needs a parameter name');
@@ -218,21 +247,21 @@ export class Problems {
       parameter: p.parameter,
       resource_id: p.resource_id,
       resource_type: p.resource_type,
-      type: this.typeUri('resource-unavailable'),
+      type: typed('resource-unavailable'),
     };
-  }
+  },
 
   ruleCap(detail = 'You have exceeded the maximum number of rules.'): Problem {
-    return { title: 'RulesCapExceeded', detail, type: this.typeUri('rule-cap') };
-  }
+    return { title: 'RulesCapExceeded', detail, type: typed('rule-cap') };
+  },
 
   streamingConnection(connection_issue: ConnectionIssue, detail: string): Problem {
-    return { title: 'ConnectionException', detail, connection_issue, type: this.typeUri('streaming-connection') };
-  }
+    return { title: 'ConnectionException', detail, connection_issue, type: typed('streaming-connection') };
+  },
 
   unsupportedAuthentication(detail: string): Problem {
-    return { title: 'Unsupported Authentication', detail, type: this.typeUri('unsupported-authentication') };
-  }
+    return { title: 'Unsupported Authentication', detail, type: typed('unsupported-authentication') };
+  },
 
   usageCapped(p: { period: 'Daily' | 'Monthly'; scope: 'Account' | 'Product' }): Problem {
     return {
@@ -240,7 +269,7 @@ export class Problems {
       detail: `Usage cap exceeded: ${p.period} ${p.scope.toLowerCase()} cap`,
       period: p.period,
       scope: p.scope,
-      type: this.typeUri('usage-capped'),
+      type: typed('usage-capped'),
     };
-  }
-}
+  },
+};

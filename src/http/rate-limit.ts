@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { redisClient } from '../redis.js';
 import type { Clock } from '../clock.js';
 import { sendProblem } from './platform-errors.js';
-import type { Problems } from './problems.js';
+import { problems } from './problems.js';
 
 /**
  * Fixed-window rate limits (shared/reference/platform.md §3): every response of a limited
@@ -201,13 +201,12 @@ export function setRateLimitHeaders(reply: FastifyReply, state: RateLimitState):
 }
 
 /** The 429 of the platform: `{"title":"Too Many Requests","type":"about:blank","status":429,"detail":"Too Many Requests"}`. */
-export function sendRateLimited(problems: Problems, reply: FastifyReply): FastifyReply {
+export function sendRateLimited(reply: FastifyReply): FastifyReply {
   return sendProblem(reply, 429, problems.aboutBlank(429, 'Too Many Requests'));
 }
 
 export interface RateLimitHookOptions {
   limiter: FixedWindowRateLimiter;
-  problems: Problems;
   rule: RateLimitRule;
   /** Whose budget a request spends: an app, a user, a client address... */
   keyOf(request: FastifyRequest): string | Promise<string>;
@@ -222,6 +221,6 @@ export function rateLimitHook(options: RateLimitHookOptions) {
     setRateLimitHeaders(reply, state);
     if (state.allowed) return undefined;
     if (options.onLimited) return options.onLimited(request, reply);
-    return sendRateLimited(options.problems, reply);
+    return sendRateLimited(reply);
   };
 }

@@ -65,7 +65,7 @@ export async function buildPlatform(ctx: PlatformContext, metrics: Metrics): Pro
   installPlatformRateLimits(app, ctx);
   installUsageMetering(app, ctx);
   installTweetDialect(app);
-  installNulGuard(app, ctx.problems);
+  installNulGuard(app);
   for (const schema of sharedSchemas) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {

@@ -16,6 +16,7 @@ import type { View } from './view.js';
 import { hiddenAuthors } from './visibility/memory.js';
 import { READABLE } from './visibility/rule.js';
 import type { ConnectionStatus } from './users/schema.js';
+import { problems } from '../http/problems.js';
 
 /**
  * Expansions (spec 000 "Field selection and expansions"): related objects appear only in
@@ -82,16 +83,16 @@ export function selectionParams(expansions: ExpansionDeclarations<any>, ...prima
 export const expansionsParam = (expansions: ExpansionDeclarations<any>) => listParam(expansionNamesOf(expansions), 'A comma separated list of fields to expand.');
 
 /** Parses every *.fields parameter and `expansions` (the parameters of selectionParams) before anything is read. */
-export function parseSelection(ctx: PlatformContext, query: Record<string, unknown>, expansions: ExpansionDeclarations<any>): Selection {
+export function parseSelection(query: Record<string, unknown>, expansions: ExpansionDeclarations<any>): Selection {
   const str = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
   const selection: Selection = {
-    expansions: parseSelectionText(ctx.problems, 'expansions', str('expansions'), expansionNamesOf(expansions)),
-    post: parseFieldSelection(ctx.problems, postDeclaration, query),
-    user: parseFieldSelection(ctx.problems, userDeclaration, query),
-    media: parseFieldSelection(ctx.problems, mediaDeclaration, query),
-    poll: parseFieldSelection(ctx.problems, pollDeclaration, query),
+    expansions: parseSelectionText('expansions', str('expansions'), expansionNamesOf(expansions)),
+    post: parseFieldSelection(postDeclaration, query),
+    user: parseFieldSelection(userDeclaration, query),
+    media: parseFieldSelection(mediaDeclaration, query),
+    poll: parseFieldSelection(pollDeclaration, query),
   };
-  parseSelectionText(ctx.problems, 'place.fields', str('place.fields'), PLACE_FIELDS);
+  parseSelectionText('place.fields', str('place.fields'), PLACE_FIELDS);
   return selection;
 }
 
@@ -296,7 +297,7 @@ export async function hydrate<Row>(
   if (selection.expansions.size === 0) {
     // Nothing to include: only the primaries' own wire objects (and connection_status, if asked).
     const ownView = await withPostExtras(reads, selection, primaryPosts, await withRelations(reads.db, view, selection, primaryUserIds));
-    return { errors: privateFieldErrors(ctx, view, selection, primaryPosts, []), view: ownView, ...converters(selection, ownView) };
+    return { errors: privateFieldErrors(view, selection, primaryPosts, []), view: ownView, ...converters(selection, ownView) };
   }
   const want: Record<IncludeTarget, string[]> = { users: [], usersByUsername: [], posts: [], media: [], polls: [], places: [] };
   // Which expansion first named each post: a hidden one's error names that parameter.
@@ -340,14 +341,14 @@ export async function hydrate<Row>(
   const hidden = await hiddenPosts(ctx, view, postRows, reads);
   for (const id of hidden) {
     const parameter = postNamedBy.get(id) ?? 'referenced_posts.id';
-    errors.push(ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'includes', parameter }));
+    errors.push(problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'includes', parameter }));
   }
   const users = orderBy(uniqueBy([...byId, ...byName], (u) => u.id), [...want.users, ...want.usersByUsername.map((n) => n.toLowerCase())], (u) => [u.id, u.username_lower]);
   const posts = orderBy(postRows.filter((p) => !hidden.has(p.id)), want.posts, (p) => [p.id]);
   const media = orderBy(mediaRows, want.media, (m: MediaRow) => [m.media_key]);
   const polls = orderBy(pollRows, want.polls, (p) => [p.id]);
 
-  errors.push(...privateFieldErrors(ctx, view, selection, primaryPosts, posts));
+  errors.push(...privateFieldErrors(view, selection, primaryPosts, posts));
   const relationsView = await withRelations(reads.db, view, selection, unique([...primaryUserIds, ...users.map((u) => u.id)]));
   const fullView = await withPostExtras(reads, selection, [...primaryPosts, ...posts], relationsView);
   const { post, user } = converters(selection, fullView);
@@ -370,7 +371,7 @@ const PRIVATE_FIELDS = ['non_public_metrics', 'organic_metrics', 'promoted_metri
  * viewer did not author: the public platform answers the post without the field and says why.
  * The detail names the post, as the problem type has no member for it.
  */
-function privateFieldErrors(ctx: PlatformContext, view: View, selection: Selection, primaries: readonly PostRow[], included: readonly PostRow[]): Problem[] {
+function privateFieldErrors(view: View, selection: Selection, primaries: readonly PostRow[], included: readonly PostRow[]): Problem[] {
   const fields = PRIVATE_FIELDS.filter((f) => selection.post.has(f));
   if (fields.length === 0) return [];
   const errors: Problem[] = [];
@@ -378,7 +379,7 @@ function privateFieldErrors(ctx: PlatformContext, view: View, selection: Selecti
     for (const p of posts) {
       if (view.viewerId !== undefined && p.author_id === view.viewerId) continue;
       for (const field of fields) {
-        const problem = ctx.problems.notAuthorizedForField({ field, resource_type: 'post', section });
+        const problem = problems.notAuthorizedForField({ field, resource_type: 'post', section });
         errors.push({ ...problem, detail: `${problem.detail!.replace(/\.$/, '')} (id: ${p.id}).` });
       }
     }

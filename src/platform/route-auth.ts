@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, type Caller, type RouteAuth, type UserCaller } from '../auth/authenticate.js';
 import type { PlatformContext } from './context.js';
-import { ProblemError } from '../http/problems.js';
+import { ProblemError, problems } from '../http/problems.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -60,6 +60,6 @@ export function callerOf(request: FastifyRequest): Caller {
 /** The caller of a user-context-only route. */
 export function userCallerOf(ctx: PlatformContext, request: FastifyRequest): UserCaller {
   const caller = callerOf(request);
-  if (caller.kind === 'app') throw new ProblemError(403, ctx.problems.unsupportedAuthentication('This endpoint needs user context.'));
+  if (caller.kind === 'app') throw new ProblemError(403, problems.unsupportedAuthentication('This endpoint needs user context.'));
   return caller;
 }

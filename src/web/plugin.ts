@@ -60,7 +60,6 @@ export function webPages(ctx: PlatformContext) {
       if (!hook) {
         hook = rateLimitHook({
           limiter,
-          problems: ctx.problems,
           rule: { name: family, limit: ctx.config.oauthRateLimit, windowMs: OAUTH_WINDOW_MS },
           keyOf: (request) => `address:${clientAddress(request)}`,
           onLimited: (_request, reply) =>

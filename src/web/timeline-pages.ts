@@ -84,8 +84,8 @@ interface Timeline {
 async function readTimeline(ctx: PlatformContext, user: UserRow, pageToken: string | undefined): Promise<Timeline> {
   const caller = await personCaller(ctx, user.id);
   const request = {
-    selection: parseSelection(ctx, TIMELINE_SELECTION, postExpansions),
-    page: parseTimePage(ctx, pageToken === undefined ? {} : { pagination_token: pageToken }, PAGE_RANGE),
+    selection: parseSelection(TIMELINE_SELECTION, postExpansions),
+    page: parseTimePage(pageToken === undefined ? {} : { pagination_token: pageToken }, PAGE_RANGE),
     window: ALL_TIME,
   };
   const result = await homeTimeline(ctx, caller, viewOf(ctx.clock, caller), user.id, request);
@@ -175,7 +175,7 @@ export async function timelinePages(app: FastifyInstance, ctx: PlatformContext):
   const targetOf = async (user: UserRow, id: string): Promise<{ post: WirePost; author?: WireUser } | undefined> => {
     if (!ID.test(id)) return undefined;
     const caller = await personCaller(ctx, user.id);
-    const found = await lookupPosts(ctx, viewOf(ctx.clock, caller), [id], 'id', parseSelection(ctx, TIMELINE_SELECTION, postExpansions));
+    const found = await lookupPosts(ctx, viewOf(ctx.clock, caller), [id], 'id', parseSelection(TIMELINE_SELECTION, postExpansions));
     if (found.data.length === 0) return undefined;
     const post = plain(found.data[0]) as WirePost;
     const author = ((found.includes?.users ?? []).map(plain) as WireUser[]).find((u) => u.id === post.author_id);

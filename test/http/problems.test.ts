@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_PROBLEM_BASE } from '../../src/config.js';
-import { PROBLEM_TYPE_NAMES, Problems, type Problem } from '../../src/http/problems.js';
-
-const problems = new Problems(DEFAULT_PROBLEM_BASE);
+import { PROBLEM_TYPE_NAMES, problems, renderProblemBase, type Problem } from '../../src/http/problems.js';
 
 /** Every constructor with the extra fields the spec lists for its type (spec 000 "Errors"). */
 const built: Record<string, { problem: Problem; extra: string[] }> = {
@@ -40,7 +38,8 @@ test('all 18 problem types of the spec have a constructor', () => {
 
 for (const [name, { problem, extra }] of Object.entries(built)) {
   test(`problem ${name}: type is {problem_base}/${name} (or about:blank), title present, and exactly the extra fields the spec lists`, () => {
-    assert.equal(problem.type, name === 'about:blank' ? 'about:blank' : `${DEFAULT_PROBLEM_BASE}/${name}`);
+    const answered = renderProblemBase(problem, DEFAULT_PROBLEM_BASE) as Problem;
+    assert.equal(answered.type, name === 'about:blank' ? 'about:blank' : `${DEFAULT_PROBLEM_BASE}/${name}`);
     assert.equal(typeof problem.title, 'string');
     assert.ok(problem.title.length > 0);
     const present = Object.keys(problem).filter((k) => !['type', 'title', 'status', 'detail'].includes(k));
@@ -49,10 +48,22 @@ for (const [name, { problem, extra }] of Object.entries(built)) {
   });
 }
 
-test('the problem base is configurable; about:blank stays about:blank', () => {
-  const custom = new Problems('https://api.x.com/2/problems');
-  assert.equal(custom.conflict('x').type, 'https://api.x.com/2/problems/conflict');
-  assert.equal(custom.aboutBlank(401, 'Unauthorized').type, 'about:blank');
+test('the problem base is configurable and added by the renderer; about:blank stays about:blank', () => {
+  const base = 'https://api.x.com/2/problems';
+  assert.equal(problems.conflict('x').type, 'conflict', 'a constructor needs no context: the type is the name');
+  assert.equal((renderProblemBase(problems.conflict('x'), base) as Problem).type, `${base}/conflict`);
+  assert.equal((renderProblemBase(problems.aboutBlank(401, 'Unauthorized'), base) as Problem).type, 'about:blank');
+});
+
+test('the renderer puts the partial errors of an answer under the base, and leaves other members alone', () => {
+  const base = 'https://api.x.com/2/problems';
+  const notFound = problems.resourceNotFound({ parameter: 'ids', value: '9', resource_id: '9', resource_type: 'post' });
+  const body = { data: [{ id: '1', type: 'conflict' }], errors: [notFound, { message: 'not a problem', type: 'other' }] };
+  const answered = renderProblemBase(body, base) as typeof body;
+  assert.equal(answered.errors[0].type, `${base}/resource-not-found`);
+  assert.deepEqual(answered.errors[1], { message: 'not a problem', type: 'other' });
+  assert.equal(answered.data[0].type, 'conflict', 'only problems are rewritten');
+  assert.equal(notFound.type, 'resource-not-found', 'the problem itself is not changed');
 });
 
 test('invalid-request: errors is an array of at least one {message, parameters: map of name to array of strings}', () => {

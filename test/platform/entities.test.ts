@@ -199,7 +199,7 @@ test('a lookup inside a transaction reads through it: it sees the transaction\'s
   const { ctx } = plaza;
   const postId = plaza.creds.sample.post_ids[2];
   const original = (await read(postId)).text;
-  const selection = parseSelection(ctx, {}, postExpansions);
+  const selection = parseSelection({}, postExpansions);
   await assert.rejects(
     ctx.store.db.transaction().execute(async (tx) => {
       await tx.updateTable('posts').set({ text: 'uncommitted' }).where('id', '=', postId).execute();
@@ -232,7 +232,7 @@ test('rows read have fast properties (one hidden class per table), whatever the 
 test('on PostgreSQL the reads of responses waiting in one turn of the event loop go to the store together: two lookups started at once read their posts in one query', { skip: onSqlite ? 'PostgreSQL only: a SQLite read is a call in the same process, sent at once' : false }, async () => {
   const { ctx } = plaza;
   const [first, second] = plaza.creds.sample.post_ids;
-  const selection = parseSelection(ctx, {}, postExpansions);
+  const selection = parseSelection({}, postExpansions);
   const queries: string[] = [];
   sentQueries = queries;
   try {

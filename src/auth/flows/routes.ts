@@ -59,7 +59,7 @@ export function oauthTokenRoutes(ctx: CoreContext) {
     /** Rate limit, then HTTPS: every answer of a step carries the rate-limit headers. */
     const guard = (name: string, dialect: Dialect) => {
       const rule: RateLimitRule = { name, limit: ctx.config.oauthRateLimit, windowMs: OAUTH_WINDOW_MS };
-      const limited = rateLimitHook({ limiter, problems: ctx.problems, rule, keyOf: rateLimitKey });
+      const limited = rateLimitHook({ limiter, rule, keyOf: rateLimitKey });
       return async (request: FastifyRequest, reply: FastifyReply) => {
         const stopped = await limited(request, reply);
         if (stopped) return stopped;

@@ -2,7 +2,7 @@ import type { UserCaller } from '../../auth/authenticate.js';
 import type { AppRow } from '../../auth/store.js';
 import type { PlatformContext } from '../context.js';
 import { invalidParameter } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import type { Tier } from '../../store/schema.js';
 import { findWebhookOfApp, type WebhookRow } from '../webhooks/store.js';
 import { countSubscriptionsOfApp, deleteSubscription, findSubscription, listSubscriptions, upsertSubscription } from './store.js';
@@ -22,7 +22,7 @@ export const SUBSCRIBE_SCOPES = ['users.read', 'post.read'];
 
 async function webhookOf(ctx: PlatformContext, app: AppRow, id: string): Promise<WebhookRow> {
   const row = await findWebhookOfApp(ctx.store.db, app.id, id);
-  if (!row) throw invalidParameter(ctx.problems, 'webhook_id', [id], `WebhookIdInvalid: no webhook with id [${id}] belongs to this app`);
+  if (!row) throw invalidParameter('webhook_id', [id], `WebhookIdInvalid: no webhook with id [${id}] belongs to this app`);
   return row;
 }
 
@@ -32,28 +32,28 @@ function readsDirectMessages(caller: UserCaller): boolean {
   return caller.scopes.has('dm.read');
 }
 
-function requireScopes(ctx: PlatformContext, caller: UserCaller): void {
+function requireScopes(caller: UserCaller): void {
   if (caller.kind !== 'oauth2') return;
   const missing = SUBSCRIBE_SCOPES.filter((s) => !caller.scopes.has(s));
   if (missing.length > 0) {
     const overridden = caller.oauth1AccessLevel ? ` (after the OAuth 1.0a permission [${caller.oauth1AccessLevel}] of this app, which overrides the token's scopes)` : '';
-    throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `Missing required OAuth 2.0 scopes: [${missing.join(', ')}]${overridden}.`));
+    throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `Missing required OAuth 2.0 scopes: [${missing.join(', ')}]${overridden}.`));
   }
 }
 
 /** POST /2/account_activity/webhooks/{webhook_id}/subscriptions/all: the caller subscribes. */
 export async function subscribe(ctx: PlatformContext, caller: UserCaller, webhookId: string) {
   const webhook = await webhookOf(ctx, caller.app, webhookId);
-  requireScopes(ctx, caller);
+  requireScopes(caller);
   if (webhook.valid !== 1) {
-    throw invalidParameter(ctx.problems, 'webhook_id', [webhookId], `CrcValidationFailed: webhook [${webhookId}] is not valid; validate it with PUT /2/webhooks/${webhookId} first`);
+    throw invalidParameter('webhook_id', [webhookId], `CrcValidationFailed: webhook [${webhookId}] is not valid; validate it with PUT /2/webhooks/${webhookId} first`);
   }
   await ctx.store.db.transaction().execute(async (tx) => {
     const existing = await findSubscription(tx, webhookId, caller.user.id);
     if (!existing) {
       const provisioned = PROVISIONED_SUBSCRIPTIONS[caller.app.tier] ?? 1;
       if ((await countSubscriptionsOfApp(tx, caller.app.id)).all >= provisioned) {
-        throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `SubscriptionLimitExceeded: this app has its ${provisioned} provisioned subscriptions`));
+        throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `SubscriptionLimitExceeded: this app has its ${provisioned} provisioned subscriptions`));
       }
     }
     await upsertSubscription(tx, {
@@ -84,10 +84,10 @@ export async function listWebhookSubscriptions(ctx: PlatformContext, app: AppRow
 export async function unsubscribe(ctx: PlatformContext, app: AppRow, callerUserId: string | undefined, webhookId: string, userId: string) {
   await webhookOf(ctx, app, webhookId);
   if (callerUserId !== undefined && callerUserId !== userId) {
-    throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `A user token may only end its own user's subscription, not user [${userId}]'s.`));
+    throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `A user token may only end its own user's subscription, not user [${userId}]'s.`));
   }
   if (!(await deleteSubscription(ctx.store.db, webhookId, userId))) {
-    throw invalidParameter(ctx.problems, 'user_id', [userId], `SubscriptionNotFound: user [${userId}] is not subscribed to webhook [${webhookId}]`);
+    throw invalidParameter('user_id', [userId], `SubscriptionNotFound: user [${userId}] is not subscribed to webhook [${webhookId}]`);
   }
   return { data: { subscribed: false } };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppRow } from '../../auth/store.js';
 import type { PlatformContext } from '../context.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import { streamLine, type Send, type StreamChannel, type StreamConnection } from '../streams/engine.js';
 import { parseStreamWindow, type StreamWindowQuery } from '../streams/window.js';
 import { TYPES_BY_LOG_TYPE, type LoggedEvent } from './event-types.js';
@@ -47,7 +47,7 @@ export async function openActivityStream(ctx: PlatformContext, app: AppRow, quer
   if (ctx.streams.count((c) => c.channel === mine && c.app.id === app.id) >= cap) {
     throw new ProblemError(
       429,
-      ctx.problems.streamingConnection('TooManyConnections', `This stream is currently at the maximum allowed connection limit (${cap} per app).`),
+      problems.streamingConnection('TooManyConnections', `This stream is currently at the maximum allowed connection limit (${cap} per app).`),
     );
   }
   // Registered synchronously by open, so two opens at the same moment cannot both pass the cap.

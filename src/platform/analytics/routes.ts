@@ -11,10 +11,10 @@ import { flushImpressions } from './recording.js';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-function parseTime(ctx: PlatformContext, name: string, raw: string): Date {
+function parseTime(name: string, raw: string): Date {
   const time = RFC3339.test(raw) ? new Date(raw) : new Date(NaN);
   if (Number.isNaN(time.getTime())) {
-    throw invalidParameter(ctx.problems, name, [raw], `The \`${name}\` query parameter value [${raw}] is not a valid RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z`);
+    throw invalidParameter(name, [raw], `The \`${name}\` query parameter value [${raw}] is not a valid RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z`);
   }
   return time;
 }
@@ -28,17 +28,17 @@ interface AnalyticsQuery {
 }
 
 /** Parses the query at the edge: every check before anything is read. */
-function analyticsRequest(ctx: PlatformContext, q: AnalyticsQuery): AnalyticsRequest {
-  const ids = parseIdList(ctx.problems, 'ids', q.ids);
-  const fields = parseSelectionText(ctx.problems, 'analytics.fields', q['analytics.fields'], ANALYTICS_FIELDS);
+function analyticsRequest(q: AnalyticsQuery): AnalyticsRequest {
+  const ids = parseIdList('ids', q.ids);
+  const fields = parseSelectionText('analytics.fields', q['analytics.fields'], ANALYTICS_FIELDS);
   const req: AnalyticsRequest = {
     ids,
-    start: parseTime(ctx, 'start_time', q.start_time),
-    end: parseTime(ctx, 'end_time', q.end_time),
+    start: parseTime('start_time', q.start_time),
+    end: parseTime('end_time', q.end_time),
     granularity: (q.granularity ?? 'total') as Granularity,
     fields,
   };
-  checkWindow(ctx, req, q.end_time);
+  checkWindow(req, q.end_time);
   return req;
 }
 
@@ -79,7 +79,7 @@ export async function analyticsRoutes(app: Listener, ctx: PlatformContext): Prom
       },
     },
     async (request) => {
-      const result = await postsAnalytics(ctx, userCallerOf(ctx, request), analyticsRequest(ctx, request.query));
+      const result = await postsAnalytics(ctx, userCallerOf(ctx, request), analyticsRequest(request.query));
       return { ...(result.data.length ? { data: result.data } : {}), ...(result.errors.length ? { errors: result.errors } : {}) };
     },
   );

@@ -4,6 +4,7 @@ import { invalidParameter } from '../../http/params.js';
 import type { Problem } from '../../http/problems.js';
 import { flushImpressions } from './recording.js';
 import { hourlyImpressions, livePostAuthors, referenceStampsOf, stampsOf, type Stamped } from './store.js';
+import { problems } from '../../http/problems.js';
 
 /** Every metric of the Analytics object (reference AnalyticsFieldsParameter, less id, timestamp and timestamped_metrics). */
 export const METRICS = [
@@ -61,16 +62,16 @@ function bucketStarts(req: AnalyticsRequest): number[] {
 }
 
 /** The window is checked before anything is read. */
-export function checkWindow(ctx: PlatformContext, req: Pick<AnalyticsRequest, 'start' | 'end' | 'granularity'>, rawEnd: string): void {
+export function checkWindow(req: Pick<AnalyticsRequest, 'start' | 'end' | 'granularity'>, rawEnd: string): void {
   if (req.end.getTime() <= req.start.getTime()) {
-    throw invalidParameter(ctx.problems, 'end_time', [rawEnd], 'The `end_time` query parameter value must be after the `start_time` query parameter value');
+    throw invalidParameter('end_time', [rawEnd], 'The `end_time` query parameter value must be after the `start_time` query parameter value');
   }
   if (req.granularity === 'total') return;
   const step = req.granularity === 'hourly' ? HOUR : req.granularity === 'daily' ? DAY : 7 * DAY;
   const first = bucketStart(req.start.getTime(), req.granularity, req.start.getTime());
   const count = Math.ceil((req.end.getTime() - first) / step);
   if (count > MAX_BUCKETS) {
-    throw invalidParameter(ctx.problems, 'granularity', [req.granularity], `A ${req.granularity} breakdown of this window has ${count} buckets; at most ${MAX_BUCKETS} are allowed: shorten the window or choose a coarser granularity`);
+    throw invalidParameter('granularity', [req.granularity], `A ${req.granularity} breakdown of this window has ${count} buckets; at most ${MAX_BUCKETS} are allowed: shorten the window or choose a coarser granularity`);
   }
 }
 
@@ -90,8 +91,8 @@ export async function postsAnalytics(ctx: PlatformContext, caller: UserCaller, r
   const own: string[] = [];
   for (const id of new Set(req.ids)) {
     const author = posts.get(id);
-    if (author === undefined) errors.push(ctx.problems.resourceNotFound({ parameter: 'ids', value: id, resource_id: id, resource_type: 'post' }));
-    else if (author !== caller.user.id) errors.push(ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter: 'ids' }));
+    if (author === undefined) errors.push(problems.resourceNotFound({ parameter: 'ids', value: id, resource_id: id, resource_type: 'post' }));
+    else if (author !== caller.user.id) errors.push(problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter: 'ids' }));
     else own.push(id);
   }
   if (own.length === 0) return { data: [], errors };

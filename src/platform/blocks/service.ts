@@ -27,12 +27,12 @@ export async function pairPayload(ctx: PlatformContext, db: DbOrTx, sourceId: st
  * both ways, as on the public platform.
  */
 export async function blockUser(ctx: PlatformContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ blocking: boolean }> {
-  requireSelf(ctx, caller, sourceId, 'id', 'block accounts on behalf');
-  requireWriteAccess(ctx, caller);
+  requireSelf(caller, sourceId, 'id', 'block accounts on behalf');
+  requireWriteAccess(caller);
   checkTier(ctx, caller, 'manageBlocks');
-  if (targetId === sourceId) throw invalidParameter(ctx.problems, 'target_user_id', [targetId], 'You cannot block yourself.');
+  if (targetId === sourceId) throw invalidParameter('target_user_id', [targetId], 'You cannot block yourself.');
   await ctx.store.db.transaction().execute(async (tx) => {
-    await requireUser(ctx, tx, targetId, 'target_user_id');
+    await requireUser(tx, targetId, 'target_user_id');
     if (!(await insertBlock(tx, ctx.ids.next(), sourceId, targetId, ctx.clock.now().toISOString()))) return;
     for (const [a, b] of [[sourceId, targetId], [targetId, sourceId]]) {
       await removeFollow(ctx, tx, a, b);
@@ -45,8 +45,8 @@ export async function blockUser(ctx: PlatformContext, caller: UserCaller, source
 
 /** DELETE /2/users/{source_user_id}/blocking/{target_user_id}. */
 export async function unblockUser(ctx: PlatformContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ blocking: boolean }> {
-  requireSelf(ctx, caller, sourceId, 'source_user_id', 'unblock accounts on behalf');
-  requireWriteAccess(ctx, caller);
+  requireSelf(caller, sourceId, 'source_user_id', 'unblock accounts on behalf');
+  requireWriteAccess(caller);
   checkTier(ctx, caller, 'manageBlocks');
   await ctx.store.db.transaction().execute(async (tx) => {
     if (!(await deleteBlock(tx, sourceId, targetId))) return;
@@ -57,7 +57,7 @@ export async function unblockUser(ctx: PlatformContext, caller: UserCaller, sour
 
 /** GET /2/users/{id}/blocking: the authenticated user's blocked accounts, newest first. */
 export async function blockedBy(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
-  requireSelf(ctx, caller, userId, 'id', 'list the blocked accounts');
+  requireSelf(caller, userId, 'id', 'list the blocked accounts');
   const rows = await listBlocked(ctx.store.db, userId, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);
   return renderUsers(ctx, view, selection, items, meta);

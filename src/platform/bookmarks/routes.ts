@@ -34,7 +34,7 @@ export async function bookmarkRoutes(app: Listener, ctx: PlatformContext): Promi
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return pageBody(await bookmarksOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, listRequest(ctx, request.query, BOOKMARKS, postExpansions)));
+      return pageBody(await bookmarksOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, listRequest(request.query, BOOKMARKS, postExpansions)));
     },
   );
 
@@ -79,7 +79,7 @@ export async function bookmarkRoutes(app: Listener, ctx: PlatformContext): Promi
         },
       },
     },
-    async (request) => pageBody(await bookmarkFoldersOf(ctx, userCallerOf(ctx, request), request.params.id, parsePage(ctx, request.query, FOLDERS))),
+    async (request) => pageBody(await bookmarkFoldersOf(ctx, userCallerOf(ctx, request), request.params.id, parsePage(request.query, FOLDERS))),
   );
 
   app.post(
@@ -123,7 +123,7 @@ export async function bookmarkRoutes(app: Listener, ctx: PlatformContext): Promi
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return pageBody(await bookmarkFolderPosts(ctx, caller, viewOf(ctx.clock, caller), request.params.id, request.params.folder_id, parsePage(ctx, request.query, FOLDERS)));
+      return pageBody(await bookmarkFolderPosts(ctx, caller, viewOf(ctx.clock, caller), request.params.id, request.params.folder_id, parsePage(request.query, FOLDERS)));
     },
   );
 

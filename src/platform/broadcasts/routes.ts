@@ -94,13 +94,13 @@ export async function broadcastRoutes(app: Listener, ctx: PlatformContext): Prom
     async (request) => {
       const q = request.query;
       const caller = userCallerOf(ctx, request);
-      const oldestStart = parseStartBound(ctx, 'oldest_start_time', q.oldest_start_time);
-      const newestStart = parseStartBound(ctx, 'newest_start_time', q.newest_start_time);
+      const oldestStart = parseStartBound('oldest_start_time', q.oldest_start_time);
+      const newestStart = parseStartBound('newest_start_time', q.newest_start_time);
       const result = await listBroadcasts(ctx, caller, {
-        maxResults: parseMaxResults(ctx.problems, q.max_results, BROADCAST_LIST_RANGE),
+        maxResults: parseMaxResults(q.max_results, BROADCAST_LIST_RANGE),
         oldestStart,
         newestStart,
-        after: parseBroadcastCursor(ctx, q.pagination_token),
+        after: parseBroadcastCursor(q.pagination_token),
       });
       return { data: result.data.length > 0 ? result.data : undefined, meta: result.meta };
     },

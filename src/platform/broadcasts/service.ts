@@ -3,7 +3,7 @@ import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { decodePageToken, encodePageToken } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import { alphanumeric } from '../../store/ids.js';
 import type { DbOrTx } from '../../store/store.js';
 import { requireWriteAccess } from '../graph/access.js';
@@ -49,45 +49,45 @@ export interface BroadcastListRequest {
   after?: { start: string; broadcastId: string };
 }
 
-const notFound = (ctx: PlatformContext, id: string) => new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find scheduled broadcast with id: [${id}].`));
-const conflict = (ctx: PlatformContext, detail: string) => new ProblemError(409, ctx.problems.aboutBlank(409, 'Conflict', detail));
+const notFound = (id: string) => new ProblemError(404, problems.aboutBlank(404, 'Not Found', `Could not find scheduled broadcast with id: [${id}].`));
+const conflict = (detail: string) => new ProblemError(409, problems.aboutBlank(409, 'Conflict', detail));
 
 /** A decimal string of epoch milliseconds as an ISO time; anything else is a 400 naming `name`. */
-function timeOf(ctx: PlatformContext, name: string, ms: string): string {
+function timeOf(name: string, ms: string): string {
   const n = Number(ms);
   const at = new Date(n);
   if (!/^[0-9]{1,19}$/.test(ms) || !Number.isSafeInteger(n) || Number.isNaN(at.getTime())) {
-    throw invalidParameter(ctx.problems, name, [ms], `The \`${name}\` value [${ms}] is not a time in milliseconds since the Unix epoch`);
+    throw invalidParameter(name, [ms], `The \`${name}\` value [${ms}] is not a time in milliseconds since the Unix epoch`);
   }
   return at.toISOString();
 }
 
 /** The start and end of a schedule: the start in the future by Plaza's clock, the end after it. */
 function scheduleTimes(ctx: PlatformContext, body: ScheduleFields): { start: string; end: string } {
-  const start = timeOf(ctx, 'scheduled_start_ms', body.scheduled_start_ms);
-  const end = timeOf(ctx, 'scheduled_end_ms', body.scheduled_end_ms);
+  const start = timeOf('scheduled_start_ms', body.scheduled_start_ms);
+  const end = timeOf('scheduled_end_ms', body.scheduled_end_ms);
   if (start <= ctx.clock.now().toISOString()) {
-    throw invalidParameter(ctx.problems, 'scheduled_start_ms', [body.scheduled_start_ms], 'The `scheduled_start_ms` value must be in the future');
+    throw invalidParameter('scheduled_start_ms', [body.scheduled_start_ms], 'The `scheduled_start_ms` value must be in the future');
   }
-  if (end <= start) throw invalidParameter(ctx.problems, 'scheduled_end_ms', [body.scheduled_end_ms], 'The `scheduled_end_ms` value must be after `scheduled_start_ms`');
+  if (end <= start) throw invalidParameter('scheduled_end_ms', [body.scheduled_end_ms], 'The `scheduled_end_ms` value must be after `scheduled_start_ms`');
   return { start, end };
 }
 
-async function checkThumbnail(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, mediaId: string | undefined): Promise<void> {
+async function checkThumbnail(db: DbOrTx, caller: UserCaller, mediaId: string | undefined): Promise<void> {
   if (mediaId === undefined) return;
   if (!(await mediaOwnedBy(db, mediaId, caller.user.id))) {
-    throw invalidParameter(ctx.problems, 'thumbnail_media_id', [mediaId], `The \`thumbnail_media_id\` value [${mediaId}] is not media uploaded by the authenticated user`);
+    throw invalidParameter('thumbnail_media_id', [mediaId], `The \`thumbnail_media_id\` value [${mediaId}] is not media uploaded by the authenticated user`);
   }
 }
 
-function checkText(ctx: PlatformContext, name: string, value: string | undefined): void {
-  if (value !== undefined && value.trim().length === 0) throw invalidParameter(ctx.problems, name, [value], `The \`${name}\` value can not be blank`);
+function checkText(name: string, value: string | undefined): void {
+  if (value !== undefined && value.trim().length === 0) throw invalidParameter(name, [value], `The \`${name}\` value can not be blank`);
 }
 
 /** The caller's own broadcast, or a 404: another user's schedule is not theirs to see. */
-async function ownBroadcast(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, id: string): Promise<BroadcastRow> {
+async function ownBroadcast(db: DbOrTx, caller: UserCaller, id: string): Promise<BroadcastRow> {
   const row = await findBroadcast(db, id);
-  if (!row || row.owner_id !== caller.user.id) throw notFound(ctx, id);
+  if (!row || row.owner_id !== caller.user.id) throw notFound(id);
   return row;
 }
 
@@ -99,15 +99,15 @@ const newBroadcastId = () => `1${alphanumeric(12)}`;
  * Answers the first occurrence.
  */
 export async function createBroadcast(ctx: PlatformContext, caller: UserCaller, body: NewBroadcast): Promise<BroadcastWire> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   const { start, end } = scheduleTimes(ctx, body);
-  checkText(ctx, 'source_id', body.source_id);
-  checkText(ctx, 'title', body.title);
+  checkText('source_id', body.source_id);
+  checkText('title', body.title);
   let occurrences = 1;
   if (body.recurrence) {
     occurrences = Number(body.recurrence.repeats);
     if (!Number.isInteger(occurrences) || occurrences < 1 || occurrences > MAX_REPEATS) {
-      throw invalidParameter(ctx.problems, 'recurrence.repeats', [body.recurrence.repeats], `The \`recurrence.repeats\` value must be between 1 and ${MAX_REPEATS}`);
+      throw invalidParameter('recurrence.repeats', [body.recurrence.repeats], `The \`recurrence.repeats\` value must be between 1 and ${MAX_REPEATS}`);
     }
   }
   const now = ctx.clock.now().toISOString();
@@ -142,10 +142,10 @@ export async function createBroadcast(ctx: PlatformContext, caller: UserCaller, 
     });
   }
   if (new Date(rows[rows.length - 1].scheduled_end).getFullYear() > 9999) {
-    throw invalidParameter(ctx.problems, 'scheduled_end_ms', [body.scheduled_end_ms], 'The series ends too far in the future');
+    throw invalidParameter('scheduled_end_ms', [body.scheduled_end_ms], 'The series ends too far in the future');
   }
   return ctx.store.db.transaction().execute(async (tx) => {
-    await checkThumbnail(ctx, tx, caller, body.thumbnail_media_id);
+    await checkThumbnail(tx, caller, body.thumbnail_media_id);
     await insertBroadcasts(tx, rows);
     return broadcastObject(rows[0], ctx.clock.now());
   });
@@ -153,7 +153,7 @@ export async function createBroadcast(ctx: PlatformContext, caller: UserCaller, 
 
 /** GET /2/broadcasts/scheduled/{id}: the caller's own broadcast, its state by the clock. */
 export async function getBroadcast(ctx: PlatformContext, caller: UserCaller, id: string): Promise<BroadcastWire> {
-  return broadcastObject(await ownBroadcast(ctx, ctx.store.db, caller, id), ctx.clock.now());
+  return broadcastObject(await ownBroadcast(ctx.store.db, caller, id), ctx.clock.now());
 }
 
 /** GET /2/broadcasts/scheduled: the caller's broadcasts, earliest start first. */
@@ -175,20 +175,20 @@ export async function listBroadcasts(ctx: PlatformContext, caller: UserCaller, r
 const LIST_KEY = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z) ([a-zA-Z0-9]{1,13})$/;
 
 /** The cursor of the list, from its pagination_token. */
-export function parseBroadcastCursor(ctx: PlatformContext, raw: unknown): BroadcastListRequest['after'] {
-  const key = decodePageToken(ctx.problems, raw);
+export function parseBroadcastCursor(raw: unknown): BroadcastListRequest['after'] {
+  const key = decodePageToken(raw);
   if (key === undefined) return undefined;
   const match = LIST_KEY.exec(key);
-  if (!match) throw invalidParameter(ctx.problems, 'pagination_token', [String(raw)], `The \`pagination_token\` query parameter value [${String(raw)}] is not a valid token`);
+  if (!match) throw invalidParameter('pagination_token', [String(raw)], `The \`pagination_token\` query parameter value [${String(raw)}] is not a valid token`);
   return { start: match[1], broadcastId: match[2] };
 }
 
 /** oldest_start_time / newest_start_time: epoch milliseconds (as the schedule's times are) or RFC 3339. */
-export function parseStartBound(ctx: PlatformContext, name: string, raw: string | undefined): string | undefined {
+export function parseStartBound(name: string, raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
-  if (/^[0-9]{1,19}$/.test(raw)) return timeOf(ctx, name, raw);
+  if (/^[0-9]{1,19}$/.test(raw)) return timeOf(name, raw);
   if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(raw) && !Number.isNaN(new Date(raw).getTime())) return new Date(raw).toISOString();
-  throw invalidParameter(ctx.problems, name, [raw], `The \`${name}\` query parameter value [${raw}] is neither milliseconds since the Unix epoch nor an RFC 3339 date-time`);
+  throw invalidParameter(name, [raw], `The \`${name}\` query parameter value [${raw}] is neither milliseconds since the Unix epoch nor an RFC 3339 date-time`);
 }
 
 /**
@@ -198,19 +198,19 @@ export function parseStartBound(ctx: PlatformContext, name: string, raw: string 
  * start and take the new duration, so the series follows its new head.
  */
 export async function updateBroadcastSchedule(ctx: PlatformContext, caller: UserCaller, id: string, body: BroadcastUpdate): Promise<BroadcastWire> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   const { start, end } = scheduleTimes(ctx, body);
-  checkText(ctx, 'source_id', body.source_id);
-  checkText(ctx, 'title', body.title);
+  checkText('source_id', body.source_id);
+  checkText('title', body.title);
   return ctx.store.db.transaction().execute(async (tx) => {
-    const row = await ownBroadcast(ctx, tx, caller, id);
+    const row = await ownBroadcast(tx, caller, id);
     if (body.scheduled_broadcast_id !== row.scheduled_broadcast_id) {
-      throw invalidParameter(ctx.problems, 'scheduled_broadcast_id', [body.scheduled_broadcast_id], `The \`scheduled_broadcast_id\` value [${body.scheduled_broadcast_id}] is not the scheduler id of broadcast ${id}`);
+      throw invalidParameter('scheduled_broadcast_id', [body.scheduled_broadcast_id], `The \`scheduled_broadcast_id\` value [${body.scheduled_broadcast_id}] is not the scheduler id of broadcast ${id}`);
     }
     const now = ctx.clock.now();
     const state = stateOf(row, now);
-    if (state !== 'Scheduled') throw conflict(ctx, `Broadcast ${id} is ${state}; only a broadcast that has not started can be rescheduled.`);
-    await checkThumbnail(ctx, tx, caller, body.thumbnail_media_id);
+    if (state !== 'Scheduled') throw conflict(`Broadcast ${id} is ${state}; only a broadcast that has not started can be rescheduled.`);
+    await checkThumbnail(tx, caller, body.thumbnail_media_id);
     const changes: Partial<BroadcastRow> = {
       source_id: body.source_id ?? row.source_id,
       title: body.title ?? null,
@@ -256,9 +256,9 @@ export async function updateBroadcastSchedule(ctx: PlatformContext, caller: User
  * broadcast ends it (broadcast.end).
  */
 export async function deleteBroadcast(ctx: PlatformContext, caller: UserCaller, id: string, rollForward: boolean): Promise<{ deleted: boolean }> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   return ctx.store.db.transaction().execute(async (tx) => {
-    const row = await ownBroadcast(ctx, tx, caller, id);
+    const row = await ownBroadcast(tx, caller, id);
     const now = ctx.clock.now();
     const doomed = [row];
     if (row.recurring_schedule_id && !rollForward) doomed.push(...(await laterInSeries(tx, row.recurring_schedule_id, row.scheduled_start)));
@@ -278,13 +278,13 @@ export async function deleteBroadcast(ctx: PlatformContext, caller: UserCaller, 
  * the call is refused, as the description says.
  */
 export async function goLive(ctx: PlatformContext, caller: UserCaller, id: string): Promise<BroadcastWire> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   return ctx.store.db.transaction().execute(async (tx) => {
-    const row = await ownBroadcast(ctx, tx, caller, id);
+    const row = await ownBroadcast(tx, caller, id);
     const now = ctx.clock.now();
-    if (row.manual_publish !== 1) throw conflict(ctx, `Broadcast ${id} was not scheduled with manual_publish; it is published automatically at its start.`);
+    if (row.manual_publish !== 1) throw conflict(`Broadcast ${id} was not scheduled with manual_publish; it is published automatically at its start.`);
     const state = stateOf(row, now);
-    if (state !== 'Scheduled') throw conflict(ctx, `Broadcast ${id} is ${state}; only a scheduled broadcast can go live.`);
+    if (state !== 'Scheduled') throw conflict(`Broadcast ${id} is ${state}; only a scheduled broadcast can go live.`);
     const changes = { live_at: now.toISOString(), start_announced_at: now.toISOString(), updated_at: now.toISOString() };
     await updateBroadcast(tx, id, changes);
     await announce(ctx, tx, { ...row, ...changes }, now, 'Running');
@@ -298,17 +298,17 @@ export async function goLive(ctx: PlatformContext, caller: UserCaller, id: strin
  * gone refuses it, and so does one whose broadcaster blocks the caller.
  */
 export async function sendChat(ctx: PlatformContext, caller: UserCaller, id: string, text: string): Promise<{ success: boolean; timestamp: string }> {
-  requireWriteAccess(ctx, caller);
-  if (text.trim().length === 0) throw invalidParameter(ctx.problems, 'text', [text], 'The `text` value can not be blank');
+  requireWriteAccess(caller);
+  if (text.trim().length === 0) throw invalidParameter('text', [text], 'The `text` value can not be blank');
   return ctx.store.db.transaction().execute(async (tx) => {
     const row = await findBroadcast(tx, id);
-    if (!row) throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find broadcast with id: [${id}].`));
+    if (!row) throw new ProblemError(404, problems.aboutBlank(404, 'Not Found', `Could not find broadcast with id: [${id}].`));
     const now = ctx.clock.now();
     const state = stateOf(row, now);
-    if (state === 'Scheduled') throw conflict(ctx, `Broadcast ${id} is not live yet; chat opens when it goes live.`);
-    if (state === 'Ended') throw conflict(ctx, `Broadcast ${id} has ended; its chat is closed.`);
+    if (state === 'Scheduled') throw conflict(`Broadcast ${id} is not live yet; chat opens when it goes live.`);
+    if (state === 'Ended') throw conflict(`Broadcast ${id} has ended; its chat is closed.`);
     if (await blocks(tx, row.owner_id, caller.user.id)) {
-      throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `You can not chat in broadcast ${id}: its broadcaster blocks you.`));
+      throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `You can not chat in broadcast ${id}: its broadcaster blocks you.`));
     }
     const chatId = ctx.ids.next();
     await insertChat(tx, { id: chatId, broadcast_id: id, user_id: caller.user.id, text, created_at: now.toISOString() });

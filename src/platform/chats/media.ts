@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { UserCaller } from '../../auth/authenticate.js';
 import type { PlatformContext } from '../context.js';
 import { invalidValue } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import type { ChatMediaTable } from '../../store/schema-chats.js';
 import { requireWriteAccess } from '../graph/access.js';
 import { assemble, listSegments, mediaFilePath, removeQuietly, segmentPath, tempFilePath, uploadDir, writeFileAtomically } from '../media/files.js';
@@ -14,7 +14,7 @@ import { requireMembership, resolveConversationId } from './service.js';
 /** Chat media is ciphertext of any kind: it may be as large as the largest media (a video). */
 export const CHAT_MEDIA_MAX_BYTES = MEDIA_LIMITS.video;
 
-const bad = (ctx: PlatformContext, parameter: string, value: unknown, message: string) => invalidValue(ctx.problems, parameter, value, message);
+const bad = (parameter: string, value: unknown, message: string) => invalidValue(parameter, value, message);
 const epochSeconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
 
 /**
@@ -22,12 +22,12 @@ const epochSeconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000)
  * media hash key addresses the media from then on (append, finalize, download).
  */
 export async function initializeChatMedia(ctx: PlatformContext, caller: UserCaller, input: { conversation_id: string; total_bytes: number }) {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   if (input.total_bytes < 1 || input.total_bytes > CHAT_MEDIA_MAX_BYTES) {
-    throw bad(ctx, 'total_bytes', input.total_bytes, `The \`total_bytes\` value must be between 1 and ${CHAT_MEDIA_MAX_BYTES} bytes.`);
+    throw bad('total_bytes', input.total_bytes, `The \`total_bytes\` value must be between 1 and ${CHAT_MEDIA_MAX_BYTES} bytes.`);
   }
   const me = caller.user.id;
-  const { conversation } = await requireMembership(ctx, ctx.store.db, me, resolveConversationId(ctx, me, input.conversation_id, 'conversation_id'));
+  const { conversation } = await requireMembership(ctx.store.db, me, resolveConversationId(me, input.conversation_id, 'conversation_id'));
   const now = ctx.clock.now();
   const row: ChatMediaTable = {
     id: ctx.ids.next(),
@@ -51,13 +51,13 @@ export async function initializeChatMedia(ctx: PlatformContext, caller: UserCall
 async function openSession(ctx: PlatformContext, caller: UserCaller, sessionId: string, conversationId: string, hashKey: string): Promise<ChatMediaTable> {
   const session = await findChatMedia(ctx.store.db, sessionId);
   if (!session || session.owner_user_id !== caller.user.id) {
-    throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find a chat media upload with id: [${sessionId}].`));
+    throw new ProblemError(404, problems.aboutBlank(404, 'Not Found', `Could not find a chat media upload with id: [${sessionId}].`));
   }
-  if (session.media_hash_key !== hashKey) throw bad(ctx, 'media_hash_key', hashKey, `The \`media_hash_key\` value is not the one initialize returned for upload [${sessionId}].`);
-  const resolved = resolveConversationId(ctx, caller.user.id, conversationId, 'conversation_id');
-  if (resolved.id !== session.conversation_id) throw bad(ctx, 'conversation_id', conversationId, `The upload [${sessionId}] belongs to conversation [${session.conversation_id}], not [${conversationId}].`);
-  if (session.state !== 'uploading') throw bad(ctx, 'id', sessionId, `The upload [${sessionId}] has already been finalized.`);
-  if (session.expires_at <= ctx.clock.now().toISOString()) throw bad(ctx, 'id', sessionId, `The upload [${sessionId}] expired at ${session.expires_at}; initialize a new one.`);
+  if (session.media_hash_key !== hashKey) throw bad('media_hash_key', hashKey, `The \`media_hash_key\` value is not the one initialize returned for upload [${sessionId}].`);
+  const resolved = resolveConversationId(caller.user.id, conversationId, 'conversation_id');
+  if (resolved.id !== session.conversation_id) throw bad('conversation_id', conversationId, `The upload [${sessionId}] belongs to conversation [${session.conversation_id}], not [${conversationId}].`);
+  if (session.state !== 'uploading') throw bad('id', sessionId, `The upload [${sessionId}] has already been finalized.`);
+  if (session.expires_at <= ctx.clock.now().toISOString()) throw bad('id', sessionId, `The upload [${sessionId}] expired at ${session.expires_at}; initialize a new one.`);
   return session;
 }
 
@@ -68,12 +68,12 @@ export async function appendChatMedia(
   sessionId: string,
   input: { conversation_id: string; media_hash_key: string; segment_index: number; bytes: Buffer },
 ): Promise<{ expires_at: number }> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   const session = await openSession(ctx, caller, sessionId, input.conversation_id, input.media_hash_key);
-  if (input.bytes.length === 0) throw bad(ctx, 'media', undefined, 'The `media` segment is empty.');
+  if (input.bytes.length === 0) throw bad('media', undefined, 'The `media` segment is empty.');
   const others = [...listSegments(ctx, session.id)].filter(([i]) => i !== input.segment_index).reduce((sum, [, s]) => sum + s.size, 0);
   if (others + input.bytes.length > session.total_bytes) {
-    throw bad(ctx, 'media', undefined, `The \`media\` segment would bring the upload to ${others + input.bytes.length} bytes, more than its total_bytes of ${session.total_bytes}.`);
+    throw bad('media', undefined, `The \`media\` segment would bring the upload to ${others + input.bytes.length} bytes, more than its total_bytes of ${session.total_bytes}.`);
   }
   writeFileAtomically(segmentPath(ctx, session.id, input.segment_index), input.bytes);
   return { expires_at: epochSeconds(session.expires_at) };
@@ -93,24 +93,24 @@ export interface FinalizeInput {
  * the conversation may download it, before then only its uploader.
  */
 export async function finalizeChatMedia(ctx: PlatformContext, caller: UserCaller, sessionId: string, input: FinalizeInput): Promise<{ success: boolean }> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   if (!/^[0-9]{1,4}$/.test(input.num_parts) || Number(input.num_parts) < 1 || Number(input.num_parts) > 1000) {
-    throw bad(ctx, 'num_parts', input.num_parts, `The \`num_parts\` value [${input.num_parts}] is not a number of parts between 1 and 1000.`);
+    throw bad('num_parts', input.num_parts, `The \`num_parts\` value [${input.num_parts}] is not a number of parts between 1 and 1000.`);
   }
   if (input.ttl_msec !== undefined && (!/^[0-9]{1,15}$/.test(input.ttl_msec) || Number(input.ttl_msec) < 1)) {
-    throw bad(ctx, 'ttl_msec', input.ttl_msec, `The \`ttl_msec\` value [${input.ttl_msec}] is not a positive number of milliseconds.`);
+    throw bad('ttl_msec', input.ttl_msec, `The \`ttl_msec\` value [${input.ttl_msec}] is not a positive number of milliseconds.`);
   }
   const session = await openSession(ctx, caller, sessionId, input.conversation_id, input.media_hash_key);
   const parts = Number(input.num_parts);
   const segments = listSegments(ctx, session.id);
   const ordered = [...segments.keys()].sort((a, b) => a - b);
   const missing = Array.from({ length: parts }, (_, i) => i).find((i) => !segments.has(i));
-  if (missing !== undefined) throw bad(ctx, 'num_parts', input.num_parts, `The upload [${session.id}] is missing segment ${missing}.`);
-  if (ordered.length !== parts) throw bad(ctx, 'num_parts', input.num_parts, `The upload [${session.id}] holds ${ordered.length} segments, not ${parts}.`);
+  if (missing !== undefined) throw bad('num_parts', input.num_parts, `The upload [${session.id}] is missing segment ${missing}.`);
+  if (ordered.length !== parts) throw bad('num_parts', input.num_parts, `The upload [${session.id}] holds ${ordered.length} segments, not ${parts}.`);
   const size = ordered.reduce((sum, i) => sum + segments.get(i)!.size, 0);
-  if (size !== session.total_bytes) throw bad(ctx, 'num_parts', input.num_parts, `The upload [${session.id}] holds ${size} bytes, not the ${session.total_bytes} bytes initialize declared in total_bytes.`);
+  if (size !== session.total_bytes) throw bad('num_parts', input.num_parts, `The upload [${session.id}] holds ${size} bytes, not the ${session.total_bytes} bytes initialize declared in total_bytes.`);
   // Claimed first, so a concurrent finalize cannot store it twice; a failure gives it back.
-  if (!(await moveChatMedia(ctx.store.db, session.id, 'uploading', { state: 'finalizing' }))) throw bad(ctx, 'id', session.id, `The upload [${session.id}] is already being finalized.`);
+  if (!(await moveChatMedia(ctx.store.db, session.id, 'uploading', { state: 'finalizing' }))) throw bad('id', session.id, `The upload [${session.id}] is already being finalized.`);
   const temp = tempFilePath(ctx, session.id);
   const file = mediaFilePath(ctx, `chat_${session.id}`, 'bin');
   try {
@@ -135,12 +135,12 @@ export async function finalizeChatMedia(ctx: PlatformContext, caller: UserCaller
  */
 export async function downloadChatMedia(ctx: PlatformContext, caller: UserCaller, rawId: string, hashKey: string): Promise<{ path: string; size: number }> {
   const me = caller.user.id;
-  const resolved = resolveConversationId(ctx, me, rawId);
-  const gone = () => new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find chat media [${hashKey}] in conversation [${resolved.id}].`));
+  const resolved = resolveConversationId(me, rawId);
+  const gone = () => new ProblemError(404, problems.aboutBlank(404, 'Not Found', `Could not find chat media [${hashKey}] in conversation [${resolved.id}].`));
   const media = await findChatMediaByHashKey(ctx.store.db, hashKey);
   if (!media || media.conversation_id !== resolved.id || media.state !== 'finalized' || !media.file_path) throw gone();
   if (media.owner_user_id !== me) {
-    if (!(await findMember(ctx.store.db, media.conversation_id, me))) throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `You are not a member of the chat conversation [${resolved.id}].`));
+    if (!(await findMember(ctx.store.db, media.conversation_id, me))) throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `You are not a member of the chat conversation [${resolved.id}].`));
     if (media.message_id === null) throw gone();
   }
   if (media.media_expires_at !== null && media.media_expires_at <= ctx.clock.now().toISOString()) throw gone();

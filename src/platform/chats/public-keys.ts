@@ -2,7 +2,7 @@ import type { UserCaller } from '../../auth/authenticate.js';
 import type { PlatformContext } from '../context.js';
 import { selectFields } from '../../http/fields.js';
 import { invalidValue } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import { requireDmAccess, requireSelf } from '../graph/access.js';
 import { findUsersByIds } from '../users/store.js';
 import { insertPublicKey, publicKeysOf, publicKeysOfUsers } from './store.js';
@@ -29,20 +29,20 @@ const VERSION = /^[0-9]{1,18}$/;
  * decimal and never reused; generate_version asks for the next one after the newest.
  */
 export async function addPublicKey(ctx: PlatformContext, caller: UserCaller, userId: string, input: NewPublicKey): Promise<{ public_key_version: string }> {
-  requireSelf(ctx, caller, userId, 'id', 'register chat public keys');
-  requireDmAccess(ctx, caller);
+  requireSelf(caller, userId, 'id', 'register chat public keys');
+  requireDmAccess(caller);
   const key = input.public_key;
-  if (!key.public_key) throw invalidValue(ctx.problems, 'public_key.public_key', undefined, 'The `public_key.public_key` body field is missing: it holds the identity public key, base64-encoded.');
-  requireBase64(ctx, 'public_key.public_key', key.public_key);
-  requireBase64(ctx, 'public_key.signing_public_key', key.signing_public_key);
+  if (!key.public_key) throw invalidValue('public_key.public_key', undefined, 'The `public_key.public_key` body field is missing: it holds the identity public key, base64-encoded.');
+  requireBase64('public_key.public_key', key.public_key);
+  requireBase64('public_key.signing_public_key', key.signing_public_key);
   if (!input.generate_version && !VERSION.test(input.version)) {
-    throw invalidValue(ctx.problems, 'version', input.version, `The \`version\` value [${input.version}] is not a decimal version number.`);
+    throw invalidValue('version', input.version, `The \`version\` value [${input.version}] is not a decimal version number.`);
   }
   return ctx.store.db.transaction().execute(async (tx) => {
     const [newest] = await publicKeysOf(tx, userId);
     const version = input.generate_version ? String(newest ? newest.version_number + 1 : 1) : String(BigInt(input.version));
     if (newest && BigInt(version) <= BigInt(newest.version)) {
-      throw new ProblemError(409, ctx.problems.conflict(`Public key version ${version} is not newer than your newest version ${newest.version}: versions are never reused.`));
+      throw new ProblemError(409, problems.conflict(`Public key version ${version} is not newer than your newest version ${newest.version}: versions are never reused.`));
     }
     await insertPublicKey(tx, {
       user_id: userId,
@@ -60,12 +60,12 @@ export async function addPublicKey(ctx: PlatformContext, caller: UserCaller, use
   });
 }
 
-const notFound = (ctx: PlatformContext, parameter: string, id: string) => ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'user' });
+const notFound = (parameter: string, id: string) => problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'user' });
 
 /** GET /2/users/{id}/public_keys: every version a user registered, newest first. */
 export async function userPublicKeys(ctx: PlatformContext, userId: string, fields: ReadonlySet<string>) {
   const [user] = await findUsersByIds(ctx.store.db, [userId]);
-  if (!user) return { data: [], errors: [notFound(ctx, 'id', userId)] };
+  if (!user) return { data: [], errors: [notFound('id', userId)] };
   const keys = await publicKeysOf(ctx.store.db, userId);
   return { data: keys.map((k) => selectFields(publicKeyDeclaration, k, fields, undefined)), errors: [] };
 }
@@ -83,8 +83,8 @@ export async function usersPublicKeys(ctx: PlatformContext, ids: string[], field
   for (const id of unique) {
     const newest = keys.find((k) => k.user_id === id);
     if (newest) data.push(selectFields(publicKeyDeclaration, newest, fields, undefined));
-    else if (!found.has(id)) errors.push(notFound(ctx, 'ids', id));
-    else errors.push(ctx.problems.resourceNotFound({ parameter: 'ids', value: id, resource_id: id, resource_type: 'user', detail: `User ${id} has no chat public key registered.` }));
+    else if (!found.has(id)) errors.push(notFound('ids', id));
+    else errors.push(problems.resourceNotFound({ parameter: 'ids', value: id, resource_id: id, resource_type: 'user', detail: `User ${id} has no chat public key registered.` }));
   }
   return { data, errors };
 }

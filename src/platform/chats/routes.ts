@@ -125,8 +125,8 @@ const keyChangeFields = {
   conversation_key_version: Type.Optional(Type.String({ description: 'Version of the conversation key (typically a time in milliseconds).' })),
 };
 
-function conversationRequest(ctx: PlatformContext, q: Record<string, unknown>): ConversationRequest {
-  return { fields: parseFieldSelection(ctx.problems, chatConversationDeclaration, q), selection: parseSelection(ctx, q, chatConversationExpansions) };
+function conversationRequest(q: Record<string, unknown>): ConversationRequest {
+  return { fields: parseFieldSelection(chatConversationDeclaration, q), selection: parseSelection(q, chatConversationExpansions) };
 }
 
 /** The Chats tag of the public description: encrypted conversations, their keys, messages and media, and users' public keys. */
@@ -159,7 +159,7 @@ export async function chatRoutes(app: Listener, ctx: PlatformContext): Promise<v
     async (request) => {
       const caller = userCallerOf(ctx, request);
       const q = request.query as Record<string, unknown>;
-      const result = await listConversations(ctx, caller, viewOf(ctx.clock, caller), parseInboxPage(ctx, q, PAGE), conversationRequest(ctx, q));
+      const result = await listConversations(ctx, caller, viewOf(ctx.clock, caller), parseInboxPage(ctx, q, PAGE), conversationRequest(q));
       return jsonBody({ data: result.data.length > 0 ? result.data : undefined, includes: result.includes as never, errors: result.errors.length > 0 ? result.errors : undefined, meta: result.meta });
     },
   );
@@ -215,7 +215,7 @@ export async function chatRoutes(app: Listener, ctx: PlatformContext): Promise<v
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      const result = await getConversation(ctx, caller, viewOf(ctx.clock, caller), request.params.id, conversationRequest(ctx, request.query as Record<string, unknown>));
+      const result = await getConversation(ctx, caller, viewOf(ctx.clock, caller), request.params.id, conversationRequest(request.query as Record<string, unknown>));
       return jsonBody({ data: result.data[0], includes: result.includes as never, errors: result.errors.length > 0 ? result.errors : undefined });
     },
   );
@@ -248,8 +248,8 @@ export async function chatRoutes(app: Listener, ctx: PlatformContext): Promise<v
     async (request) => {
       const q = request.query as Record<string, unknown>;
       const result = await listEvents(ctx, userCallerOf(ctx, request), request.params.id, {
-        fields: parseFieldSelection(ctx.problems, chatMessageEventDeclaration, q),
-        page: parsePage(ctx, q, PAGE),
+        fields: parseFieldSelection(chatMessageEventDeclaration, q),
+        page: parsePage(q, PAGE),
       });
       return { data: result.data.length > 0 ? result.data : undefined, meta: result.meta };
     },
@@ -370,7 +370,7 @@ export async function chatRoutes(app: Listener, ctx: PlatformContext): Promise<v
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
     // Segments come base64 in JSON or raw in multipart (the description allows both).
-    await acceptMultipart(scope as never, ctx, { fileSize: 16 * 1024 * 1024, files: 1, fields: 10 });
+    await acceptMultipart(scope as never, { fileSize: 16 * 1024 * 1024, files: 1, fields: 10 });
     const appendFields = {
       conversation_id: Type.String({ pattern: CHAT_CONVERSATION_ID_TEXT }),
       media_hash_key: Type.String({ pattern: '^[a-zA-Z0-9]{1,50}$' }),
@@ -399,13 +399,13 @@ export async function chatRoutes(app: Listener, ctx: PlatformContext): Promise<v
         // Only JSON and multipart bodies are described (and validated); anything else carries no segment.
         const type = String(request.headers['content-type'] ?? '');
         if (!request.body || typeof request.body !== 'object' || !/^(application\/json|multipart\/form-data)\b/i.test(type)) {
-          throw invalidValue(ctx.problems, 'media', undefined, 'The segment goes in a JSON body (`media` base64-encoded) or a multipart/form-data body (`media` as raw bytes).');
+          throw invalidValue('media', undefined, 'The segment goes in a JSON body (`media` base64-encoded) or a multipart/form-data body (`media` as raw bytes).');
         }
         const body = request.body as { conversation_id: string; media_hash_key: string; segment_index: number | string; media: unknown };
         let bytes: Buffer;
         if (Buffer.isBuffer(body.media)) bytes = body.media;
         else if (typeof body.media === 'string' && /^[A-Za-z0-9+/_\-\s]*={0,2}\s*$/.test(body.media)) bytes = Buffer.from(body.media, 'base64');
-        else throw invalidValue(ctx.problems, 'media', undefined, 'The `media` field is not base64-encoded data.');
+        else throw invalidValue('media', undefined, 'The `media` field is not base64-encoded data.');
         const params = request.params as { id: string };
         return { data: await appendChatMedia(ctx, userCallerOf(ctx, request), params.id, { ...body, segment_index: Number(body.segment_index), bytes }) };
       },
@@ -470,8 +470,8 @@ export async function chatRoutes(app: Listener, ctx: PlatformContext): Promise<v
     },
     async (request) => {
       const q = request.query as Record<string, unknown>;
-      const ids = parseIdList(ctx.problems, 'ids', q.ids as string, 100);
-      const result = await usersPublicKeys(ctx, ids, parseFieldSelection(ctx.problems, publicKeyDeclaration, q));
+      const ids = parseIdList('ids', q.ids as string, 100);
+      const result = await usersPublicKeys(ctx, ids, parseFieldSelection(publicKeyDeclaration, q));
       return { data: result.data.length > 0 ? result.data : undefined, errors: result.errors.length > 0 ? result.errors : undefined };
     },
   );
@@ -490,7 +490,7 @@ export async function chatRoutes(app: Listener, ctx: PlatformContext): Promise<v
       },
     },
     async (request) => {
-      const result = await userPublicKeys(ctx, request.params.id, parseFieldSelection(ctx.problems, publicKeyDeclaration, request.query as Record<string, unknown>));
+      const result = await userPublicKeys(ctx, request.params.id, parseFieldSelection(publicKeyDeclaration, request.query as Record<string, unknown>));
       return { data: result.data.length > 0 ? result.data : undefined, errors: result.errors.length > 0 ? result.errors : undefined };
     },
   );

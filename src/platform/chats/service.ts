@@ -4,7 +4,7 @@ import { appendEvent } from '../../events/log.js';
 import { selectFields } from '../../http/fields.js';
 import { decodePageToken, encodePageToken, type MaxResultsRange } from '../../http/pagination.js';
 import { invalidValue } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import type { ChatConversationTable, ChatEventTable, ChatMemberTable } from '../../store/schema-chats.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
 import { isBlocking } from '../blocks/store.js';
@@ -45,13 +45,13 @@ export const CHAT_LIMITS = { groupMembers: DM_LIMITS.groupParticipants };
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 const DECIMAL = /^[0-9]{1,19}$/;
 
-const forbidden = (ctx: PlatformContext, detail: string) => new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', detail));
-const notFound = (ctx: PlatformContext, detail: string) => new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', detail));
-const conflict = (ctx: PlatformContext, detail: string) => new ProblemError(409, ctx.problems.conflict(detail));
+const forbidden = (detail: string) => new ProblemError(403, problems.aboutBlank(403, 'Forbidden', detail));
+const notFound = (detail: string) => new ProblemError(404, problems.aboutBlank(404, 'Not Found', detail));
+const conflict = (detail: string) => new ProblemError(409, problems.conflict(detail));
 
 /** Refuses a body member the description says is base64 when it is not. */
-export function requireBase64(ctx: PlatformContext, parameter: string, value: string | undefined): void {
-  if (value !== undefined && !BASE64.test(value)) throw invalidValue(ctx.problems, parameter, value, `The \`${parameter}\` body field is not base64-encoded data`);
+export function requireBase64(parameter: string, value: string | undefined): void {
+  if (value !== undefined && !BASE64.test(value)) throw invalidValue(parameter, value, `The \`${parameter}\` body field is not base64-encoded data`);
 }
 
 export interface ResolvedId {
@@ -65,16 +65,16 @@ export interface ResolvedId {
  * that user ("the server constructs the canonical conversation ID from the authenticated user and
  * recipient"), a pair names it directly (smaller id first), `g<id>` names a group.
  */
-export function resolveConversationId(ctx: PlatformContext, callerId: string, raw: string, parameter = 'id'): ResolvedId {
+export function resolveConversationId(callerId: string, raw: string, parameter = 'id'): ResolvedId {
   if (raw.startsWith('g')) return { id: raw };
   const pair = raw.split('-');
   if (pair.length === 1) {
-    if (raw === callerId) throw invalidValue(ctx.problems, parameter, raw, `The \`${parameter}\` value [${raw}] is your own user id: a one-to-one conversation is with another user.`);
+    if (raw === callerId) throw invalidValue(parameter, raw, `The \`${parameter}\` value [${raw}] is your own user id: a one-to-one conversation is with another user.`);
     return { id: oneToOneId(callerId, raw), otherId: raw };
   }
   const [a, b] = pair;
-  if (a === b) throw invalidValue(ctx.problems, parameter, raw, `The \`${parameter}\` value [${raw}] names the same user twice.`);
-  if (a !== callerId && b !== callerId) throw forbidden(ctx, `You are not a member of the chat conversation [${raw}].`);
+  if (a === b) throw invalidValue(parameter, raw, `The \`${parameter}\` value [${raw}] names the same user twice.`);
+  if (a !== callerId && b !== callerId) throw forbidden(`You are not a member of the chat conversation [${raw}].`);
   return { id: oneToOneId(a, b), otherId: a === callerId ? b : a };
 }
 
@@ -84,33 +84,33 @@ export interface Membership {
 }
 
 /** The active conversation `id` names, which the caller is a member of. */
-export async function requireMembership(ctx: PlatformContext, db: DbOrTx, callerId: string, resolved: ResolvedId): Promise<Membership> {
+export async function requireMembership(db: DbOrTx, callerId: string, resolved: ResolvedId): Promise<Membership> {
   const conversation = await findConversation(db, resolved.id);
   if (!conversation || conversation.state !== 'active') {
     if (resolved.otherId) {
-      throw notFound(ctx, `There is no chat conversation with user ${resolved.otherId} yet: add its keys first (POST /2/chat/conversations/${resolved.otherId}/keys).`);
+      throw notFound(`There is no chat conversation with user ${resolved.otherId} yet: add its keys first (POST /2/chat/conversations/${resolved.otherId}/keys).`);
     }
-    if (!conversation) throw notFound(ctx, `Could not find the chat conversation [${resolved.id}].`);
+    if (!conversation) throw notFound(`Could not find the chat conversation [${resolved.id}].`);
   }
   const member = conversation?.state === 'active' ? await findMember(db, resolved.id, callerId) : undefined;
-  if (!conversation || !member) throw forbidden(ctx, `You are not a member of the chat conversation [${resolved.id}].`);
+  if (!conversation || !member) throw forbidden(`You are not a member of the chat conversation [${resolved.id}].`);
   return { conversation, member };
 }
 
 /** Users a chat names must exist, not block the caller (or be DM-blocked either way), and have a public key. */
-async function requireReachable(ctx: PlatformContext, db: DbOrTx, callerId: string, ids: readonly string[], parameter: string): Promise<void> {
+async function requireReachable(db: DbOrTx, callerId: string, ids: readonly string[], parameter: string): Promise<void> {
   const found = new Set((await findUsersByIds(db, ids)).map((u) => u.id));
   for (const id of ids) {
-    if (!found.has(id)) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'user' }));
-    if (await isBlocking(db, id, callerId)) throw forbidden(ctx, `User ${id} has blocked you: you cannot chat with them.`);
-    if (await isBlocking(db, callerId, id)) throw forbidden(ctx, `You block user ${id}: unblock them to chat with them.`);
+    if (!found.has(id)) throw new ProblemError(404, problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'user' }));
+    if (await isBlocking(db, id, callerId)) throw forbidden(`User ${id} has blocked you: you cannot chat with them.`);
+    if (await isBlocking(db, callerId, id)) throw forbidden(`You block user ${id}: unblock them to chat with them.`);
   }
-  await requireNoDmBlock(ctx, db, callerId, ids);
-  await requirePublicKeys(ctx, db, ids, parameter);
+  await requireNoDmBlock(db, callerId, ids);
+  await requirePublicKeys(db, ids, parameter);
 }
 
 /** Nobody can be given a conversation key without a public key to encrypt it to. */
-async function requirePublicKeys(ctx: PlatformContext, db: DbOrTx, ids: readonly string[], parameter: string): Promise<Map<string, Set<string>>> {
+async function requirePublicKeys(db: DbOrTx, ids: readonly string[], parameter: string): Promise<Map<string, Set<string>>> {
   const versions = new Map<string, Set<string>>();
   for (const key of await publicKeysOfUsers(db, ids)) {
     if (!versions.has(key.user_id)) versions.set(key.user_id, new Set());
@@ -118,7 +118,7 @@ async function requirePublicKeys(ctx: PlatformContext, db: DbOrTx, ids: readonly
   }
   for (const id of ids) {
     if (!versions.has(id)) {
-      throw invalidValue(ctx.problems, parameter, id, `User ${id} has no chat public key registered (POST /2/users/${id}/public_keys): a conversation key cannot be encrypted for them.`);
+      throw invalidValue(parameter, id, `User ${id} has no chat public key registered (POST /2/users/${id}/public_keys): a conversation key cannot be encrypted for them.`);
     }
   }
   return versions;
@@ -148,38 +148,38 @@ export interface KeyChange {
  * Checks a new conversation key version: newer than the current one, encrypted for exactly the
  * members (each once, to one of their registered public key versions).
  */
-async function checkKeyChange(ctx: PlatformContext, db: DbOrTx, current: string | null, change: KeyChange, memberIds: readonly string[]): Promise<{ version: string; keys: Required<ParticipantKey>[] }> {
+async function checkKeyChange(db: DbOrTx, current: string | null, change: KeyChange, memberIds: readonly string[]): Promise<{ version: string; keys: Required<ParticipantKey>[] }> {
   const version = change.conversation_key_version;
-  if (version === undefined) throw invalidValue(ctx.problems, 'conversation_key_version', undefined, 'The `conversation_key_version` body field is missing: the conversation key must be rotated.');
-  if (!DECIMAL.test(version)) throw invalidValue(ctx.problems, 'conversation_key_version', version, `The \`conversation_key_version\` value [${version}] is not a decimal number (such as a time in milliseconds).`);
+  if (version === undefined) throw invalidValue('conversation_key_version', undefined, 'The `conversation_key_version` body field is missing: the conversation key must be rotated.');
+  if (!DECIMAL.test(version)) throw invalidValue('conversation_key_version', version, `The \`conversation_key_version\` value [${version}] is not a decimal number (such as a time in milliseconds).`);
   if (current !== null && BigInt(version) <= BigInt(current)) {
-    throw conflict(ctx, `The conversation key version ${version} is not newer than the current version ${current}.`);
+    throw conflict(`The conversation key version ${version} is not newer than the current version ${current}.`);
   }
-  requireBase64(ctx, 'base64_encoded_key_rotation', change.base64_encoded_key_rotation);
+  requireBase64('base64_encoded_key_rotation', change.base64_encoded_key_rotation);
   const given = change.conversation_participant_keys;
-  if (given === undefined) throw invalidValue(ctx.problems, 'conversation_participant_keys', undefined, 'The `conversation_participant_keys` body field is missing: each member needs the conversation key.');
+  if (given === undefined) throw invalidValue('conversation_participant_keys', undefined, 'The `conversation_participant_keys` body field is missing: each member needs the conversation key.');
   const members = new Set(memberIds);
-  const versions = await requirePublicKeys(ctx, db, memberIds, 'conversation_participant_keys');
+  const versions = await requirePublicKeys(db, memberIds, 'conversation_participant_keys');
   const keys: Required<ParticipantKey>[] = [];
   const seen = new Set<string>();
   for (const key of given) {
     const userId = key.user_id;
     if (userId === undefined || !members.has(userId)) {
-      throw invalidValue(ctx.problems, 'conversation_participant_keys', userId, `Every participant key must name a member of the conversation by user_id; [${userId ?? ''}] is not one.`);
+      throw invalidValue('conversation_participant_keys', userId, `Every participant key must name a member of the conversation by user_id; [${userId ?? ''}] is not one.`);
     }
-    if (seen.has(userId)) throw invalidValue(ctx.problems, 'conversation_participant_keys', userId, `User ${userId} is given more than one participant key.`);
+    if (seen.has(userId)) throw invalidValue('conversation_participant_keys', userId, `User ${userId} is given more than one participant key.`);
     seen.add(userId);
-    if (!key.encrypted_conversation_key) throw invalidValue(ctx.problems, 'conversation_participant_keys', userId, `The participant key of user ${userId} has no encrypted_conversation_key.`);
+    if (!key.encrypted_conversation_key) throw invalidValue('conversation_participant_keys', userId, `The participant key of user ${userId} has no encrypted_conversation_key.`);
     const registered = versions.get(userId)!;
     const keyVersion = key.public_key_version ?? [...registered].sort((a, b) => (BigInt(b) > BigInt(a) ? 1 : -1))[0];
     if (!registered.has(keyVersion)) {
-      throw invalidValue(ctx.problems, 'conversation_participant_keys', keyVersion, `User ${userId} has no public key version ${keyVersion}.`);
+      throw invalidValue('conversation_participant_keys', keyVersion, `User ${userId} has no public key version ${keyVersion}.`);
     }
     keys.push({ user_id: userId, encrypted_conversation_key: key.encrypted_conversation_key, public_key_version: keyVersion });
   }
   const missing = memberIds.filter((id) => !seen.has(id));
   if (missing.length > 0) {
-    throw invalidValue(ctx.problems, 'conversation_participant_keys', missing.join(','), `The conversation key is not encrypted for every member: missing ${missing.join(', ')}.`);
+    throw invalidValue('conversation_participant_keys', missing.join(','), `The conversation key is not encrypted for every member: missing ${missing.join(', ')}.`);
   }
   return { version, keys };
 }
@@ -262,7 +262,7 @@ const member = (conversationId: string, userId: string, isAdmin: boolean, from: 
 
 /** POST /2/chat/conversations/group/initialize: a group id for the caller to create the group under. */
 export async function initializeGroup(ctx: PlatformContext, caller: UserCaller): Promise<{ conversation_id: string }> {
-  requireDmAccess(ctx, caller);
+  requireDmAccess(caller);
   const now = ctx.clock.now().toISOString();
   const id = `g${ctx.ids.next()}`;
   await insertConversation(ctx.store.db, {
@@ -284,28 +284,28 @@ export interface NewGroup extends KeyChange {
 
 /** POST /2/chat/conversations/group: the creator makes an initialized group real, with its members and first key. */
 export async function createGroup(ctx: PlatformContext, caller: UserCaller, input: NewGroup): Promise<{ conversation_id: string; conversation_key_change_sequence_id: string }> {
-  requireDmAccess(ctx, caller);
+  requireDmAccess(caller);
   const me = caller.user.id;
   const others = [...new Set(input.group_members)].filter((id) => id !== me);
-  if (others.length === 0) throw invalidValue(ctx.problems, 'group_members', input.group_members.join(','), 'A group needs at least one member besides you.');
-  if (others.length + 1 > CHAT_LIMITS.groupMembers) throw invalidValue(ctx.problems, 'group_members', input.group_members.join(','), `A group has at most ${CHAT_LIMITS.groupMembers} members.`);
+  if (others.length === 0) throw invalidValue('group_members', input.group_members.join(','), 'A group needs at least one member besides you.');
+  if (others.length + 1 > CHAT_LIMITS.groupMembers) throw invalidValue('group_members', input.group_members.join(','), `A group has at most ${CHAT_LIMITS.groupMembers} members.`);
   const memberIds = [me, ...others];
   const admins = [...new Set(input.group_admins ?? [me])];
   const strayAdmin = admins.find((id) => !memberIds.includes(id));
-  if (strayAdmin !== undefined) throw invalidValue(ctx.problems, 'group_admins', strayAdmin, `Group admin ${strayAdmin} is not among the group's members.`);
+  if (strayAdmin !== undefined) throw invalidValue('group_admins', strayAdmin, `Group admin ${strayAdmin} is not among the group's members.`);
   let ttl: number | null = null;
   if (input.ttl_msec !== undefined) {
-    if (!/^[0-9]{1,15}$/.test(input.ttl_msec) || Number(input.ttl_msec) < 1) throw invalidValue(ctx.problems, 'ttl_msec', input.ttl_msec, `The \`ttl_msec\` value [${input.ttl_msec}] is not a positive number of milliseconds.`);
+    if (!/^[0-9]{1,15}$/.test(input.ttl_msec) || Number(input.ttl_msec) < 1) throw invalidValue('ttl_msec', input.ttl_msec, `The \`ttl_msec\` value [${input.ttl_msec}] is not a positive number of milliseconds.`);
     ttl = Number(input.ttl_msec);
   }
   return ctx.store.db.transaction().execute(async (tx) => {
     const conversation = await findConversation(tx, input.conversation_id);
     if (!conversation || conversation.type !== 'group' || conversation.creator_id !== me) {
-      throw invalidValue(ctx.problems, 'conversation_id', input.conversation_id, `The \`conversation_id\` value [${input.conversation_id}] is not a group id you initialized (POST /2/chat/conversations/group/initialize).`);
+      throw invalidValue('conversation_id', input.conversation_id, `The \`conversation_id\` value [${input.conversation_id}] is not a group id you initialized (POST /2/chat/conversations/group/initialize).`);
     }
-    if (conversation.state !== 'initialized') throw conflict(ctx, `The group [${input.conversation_id}] has already been created.`);
-    await requireReachable(ctx, tx, me, others, 'group_members');
-    const checked = await checkKeyChange(ctx, tx, null, input, memberIds);
+    if (conversation.state !== 'initialized') throw conflict(`The group [${input.conversation_id}] has already been created.`);
+    await requireReachable(tx, me, others, 'group_members');
+    const checked = await checkKeyChange(tx, null, input, memberIds);
     const now = ctx.clock.now().toISOString();
     await updateConversation(tx, conversation.id, {
       state: 'active', group_name: input.group_name ?? null, group_description: input.group_description ?? null, group_avatar_url: input.group_avatar_url ?? null,
@@ -323,14 +323,14 @@ export async function createGroup(ctx: PlatformContext, caller: UserCaller, inpu
  * keys of a one-to-one conversation are what opens it.
  */
 export async function addConversationKeys(ctx: PlatformContext, caller: UserCaller, rawId: string, change: KeyChange): Promise<{ conversation_id: string; sequence_id: string }> {
-  requireDmAccess(ctx, caller);
+  requireDmAccess(caller);
   const me = caller.user.id;
-  const resolved = resolveConversationId(ctx, me, rawId);
+  const resolved = resolveConversationId(me, rawId);
   return ctx.store.db.transaction().execute(async (tx) => {
     let conversation = await findConversation(tx, resolved.id);
     if (resolved.otherId !== undefined) {
-      await requireReachable(ctx, tx, me, [resolved.otherId], 'id');
-      await requirePublicKeys(ctx, tx, [me], 'id');
+      await requireReachable(tx, me, [resolved.otherId], 'id');
+      await requirePublicKeys(tx, [me], 'id');
       if (!conversation) {
         const now = ctx.clock.now().toISOString();
         const row: ChatConversationTable = {
@@ -342,9 +342,9 @@ export async function addConversationKeys(ctx: PlatformContext, caller: UserCall
         conversation = row;
       }
     }
-    const { conversation: current } = await requireMembership(ctx, tx, me, resolved);
+    const { conversation: current } = await requireMembership(tx, me, resolved);
     const memberIds = (await membersOf(tx, [current.id])).map((m) => m.user_id);
-    const checked = await checkKeyChange(ctx, tx, current.key_version, change, memberIds);
+    const checked = await checkKeyChange(tx, current.key_version, change, memberIds);
     return { conversation_id: current.id, sequence_id: await recordKeyChange(ctx, tx, current.id, me, change, checked) };
   });
 }
@@ -357,20 +357,20 @@ export interface NewMembers extends KeyChange {
 
 /** POST /2/chat/conversations/{id}/members: a group admin adds members, rotating the conversation key to include them. */
 export async function addGroupMembers(ctx: PlatformContext, caller: UserCaller, rawId: string, input: NewMembers): Promise<{ conversation_id: string; sequence_id: string }> {
-  requireDmAccess(ctx, caller);
+  requireDmAccess(caller);
   const me = caller.user.id;
-  const resolved = resolveConversationId(ctx, me, rawId);
-  if (resolved.otherId !== undefined) throw invalidValue(ctx.problems, 'id', rawId, 'Members can only be added to group conversations.');
+  const resolved = resolveConversationId(me, rawId);
+  if (resolved.otherId !== undefined) throw invalidValue('id', rawId, 'Members can only be added to group conversations.');
   return ctx.store.db.transaction().execute(async (tx) => {
-    const { conversation, member: self } = await requireMembership(ctx, tx, me, resolved);
-    if (self.is_admin !== 1) throw forbidden(ctx, `Only admins of the group [${conversation.id}] can add members.`);
+    const { conversation, member: self } = await requireMembership(tx, me, resolved);
+    if (self.is_admin !== 1) throw forbidden(`Only admins of the group [${conversation.id}] can add members.`);
     const current = (await membersOf(tx, [conversation.id])).map((m) => m.user_id);
     const joining = [...new Set(input.user_ids)];
     const already = joining.filter((id) => current.includes(id));
-    if (already.length > 0) throw invalidValue(ctx.problems, 'user_ids', already.join(','), `Already members of the group: ${already.join(', ')}.`);
-    if (current.length + joining.length > CHAT_LIMITS.groupMembers) throw invalidValue(ctx.problems, 'user_ids', joining.join(','), `A group has at most ${CHAT_LIMITS.groupMembers} members.`);
-    await requireReachable(ctx, tx, me, joining, 'user_ids');
-    const checked = await checkKeyChange(ctx, tx, conversation.key_version, input, [...current, ...joining]);
+    if (already.length > 0) throw invalidValue('user_ids', already.join(','), `Already members of the group: ${already.join(', ')}.`);
+    if (current.length + joining.length > CHAT_LIMITS.groupMembers) throw invalidValue('user_ids', joining.join(','), `A group has at most ${CHAT_LIMITS.groupMembers} members.`);
+    await requireReachable(tx, me, joining, 'user_ids');
+    const checked = await checkKeyChange(tx, conversation.key_version, input, [...current, ...joining]);
     const sequenceId = await recordKeyChange(ctx, tx, conversation.id, me, input, checked);
     const now = ctx.clock.now().toISOString();
     // New members read from the key change that let them in: earlier messages were never theirs.
@@ -393,22 +393,22 @@ export interface NewMessage {
 
 /** POST /2/chat/conversations/{id}/messages: a member sends ciphertext, stored as sent. A retry with the same message_id finds the same message. */
 export async function sendMessage(ctx: PlatformContext, caller: UserCaller, rawId: string, message: NewMessage): Promise<{ encoded_message_event: string; sequence_id: string; conversation_id: string }> {
-  requireDmAccess(ctx, caller);
+  requireDmAccess(caller);
   const me = caller.user.id;
-  requireBase64(ctx, 'encoded_message_create_event', message.encoded_message_create_event);
-  requireBase64(ctx, 'encoded_message_event_signature', message.encoded_message_event_signature);
-  const resolved = resolveConversationId(ctx, me, rawId);
+  requireBase64('encoded_message_create_event', message.encoded_message_create_event);
+  requireBase64('encoded_message_event_signature', message.encoded_message_event_signature);
+  const resolved = resolveConversationId(me, rawId);
   return ctx.store.db.transaction().execute(async (tx) => {
-    const { conversation } = await requireMembership(ctx, tx, me, resolved);
+    const { conversation } = await requireMembership(tx, me, resolved);
     if (resolved.otherId !== undefined) {
-      if (await isBlocking(tx, resolved.otherId, me)) throw forbidden(ctx, `User ${resolved.otherId} has blocked you: you cannot chat with them.`);
-      await requireNoDmBlock(ctx, tx, me, [resolved.otherId]);
+      if (await isBlocking(tx, resolved.otherId, me)) throw forbidden(`User ${resolved.otherId} has blocked you: you cannot chat with them.`);
+      await requireNoDmBlock(tx, me, [resolved.otherId]);
     }
     const sent = (e: ChatEventTable) => ({ encoded_message_event: e.encoded_event ?? '', sequence_id: e.id, conversation_id: conversation.id });
     const earlier = await findMessageByClientId(tx, conversation.id, message.message_id);
     if (earlier) {
       if (earlier.sender_id === me && earlier.encoded_event === message.encoded_message_create_event) return sent(earlier);
-      throw conflict(ctx, `The conversation already has a different message with message_id [${message.message_id}].`);
+      throw conflict(`The conversation already has a different message with message_id [${message.message_id}].`);
     }
     const now = ctx.clock.now().toISOString();
     const event: ChatEventTable = {
@@ -435,14 +435,14 @@ export async function sendMessage(ctx: PlatformContext, caller: UserCaller, rawI
 
 /** POST /2/chat/conversations/{id}/read: the caller has seen the conversation up to a sequence id; marks never move back. */
 export async function markRead(ctx: PlatformContext, caller: UserCaller, rawId: string, seenUntil: string): Promise<{ success: boolean }> {
-  requireDmAccess(ctx, caller);
+  requireDmAccess(caller);
   const me = caller.user.id;
-  const resolved = resolveConversationId(ctx, me, rawId);
+  const resolved = resolveConversationId(me, rawId);
   await ctx.store.db.transaction().execute(async (tx) => {
-    const { conversation, member: self } = await requireMembership(ctx, tx, me, resolved);
+    const { conversation, member: self } = await requireMembership(tx, me, resolved);
     const event = DECIMAL.test(seenUntil) ? await findEvent(tx, conversation.id, seenUntil) : undefined;
     if (!event || (self.from_sequence_id !== null && BigInt(event.id) < BigInt(self.from_sequence_id))) {
-      throw invalidValue(ctx.problems, 'seen_until_sequence_id', seenUntil, `The \`seen_until_sequence_id\` value [${seenUntil}] is not a sequence id of this conversation you can see.`);
+      throw invalidValue('seen_until_sequence_id', seenUntil, `The \`seen_until_sequence_id\` value [${seenUntil}] is not a sequence id of this conversation you can see.`);
     }
     const before = self.last_read_sequence_id;
     if (before === null || BigInt(event.id) > BigInt(before)) await setLastRead(tx, conversation.id, me, event.id);
@@ -452,8 +452,8 @@ export async function markRead(ctx: PlatformContext, caller: UserCaller, rawId: 
 
 /** POST /2/chat/conversations/{id}/typing: only a member may say they are typing; Plaza keeps no state for it. */
 export async function sendTyping(ctx: PlatformContext, caller: UserCaller, rawId: string): Promise<{ success: boolean }> {
-  requireDmAccess(ctx, caller);
-  await requireMembership(ctx, ctx.store.db, caller.user.id, resolveConversationId(ctx, caller.user.id, rawId));
+  requireDmAccess(caller);
+  await requireMembership(ctx.store.db, caller.user.id, resolveConversationId(caller.user.id, rawId));
   return { success: true };
 }
 
@@ -480,8 +480,8 @@ async function renderConversations(ctx: PlatformContext, view: View, viewerId: s
 
 /** GET /2/chat/conversations/{id}. */
 export async function getConversation(ctx: PlatformContext, caller: UserCaller, view: View, rawId: string, request: ConversationRequest) {
-  requireDmAccess(ctx, caller);
-  const { conversation } = await requireMembership(ctx, ctx.store.db, caller.user.id, resolveConversationId(ctx, caller.user.id, rawId));
+  requireDmAccess(caller);
+  const { conversation } = await requireMembership(ctx.store.db, caller.user.id, resolveConversationId(caller.user.id, rawId));
   return renderConversations(ctx, view, caller.user.id, [conversation], request);
 }
 
@@ -490,16 +490,16 @@ const INBOX_KEY = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z) ([0-9]{1,19}-[
 /** Parses an inbox page: conversations are ordered by last activity, then id. */
 export function parseInboxPage(ctx: PlatformContext, q: Record<string, unknown>, range: MaxResultsRange): { maxResults: number; after?: { createdAt: string; id: string } } {
   const maxResults = q.max_results === undefined ? range.default : Number(q.max_results);
-  const key = decodePageToken(ctx.problems, q.pagination_token);
+  const key = decodePageToken(q.pagination_token);
   if (key === undefined) return { maxResults };
   const match = INBOX_KEY.exec(key);
-  if (!match) throw invalidValue(ctx.problems, 'pagination_token', q.pagination_token, `The \`pagination_token\` query parameter value [${String(q.pagination_token)}] is not a valid token`);
+  if (!match) throw invalidValue('pagination_token', q.pagination_token, `The \`pagination_token\` query parameter value [${String(q.pagination_token)}] is not a valid token`);
   return { maxResults, after: { createdAt: match[1], id: match[2] } };
 }
 
 /** GET /2/chat/conversations: the caller's inbox, most recently active first. */
 export async function listConversations(ctx: PlatformContext, caller: UserCaller, view: View, page: ReturnType<typeof parseInboxPage>, request: ConversationRequest) {
-  requireDmAccess(ctx, caller);
+  requireDmAccess(caller);
   const me = caller.user.id;
   const rows = await conversationsOf(ctx.store.db, me, { limit: page.maxResults + 1, after: page.after });
   const items = rows.slice(0, page.maxResults);
@@ -539,9 +539,9 @@ export interface EventsRequest {
  * encrypted for them in meta.conversation_key_events.
  */
 export async function listEvents(ctx: PlatformContext, caller: UserCaller, rawId: string, { fields, page }: EventsRequest) {
-  requireDmAccess(ctx, caller);
+  requireDmAccess(caller);
   const me = caller.user.id;
-  const { conversation, member: self } = await requireMembership(ctx, ctx.store.db, me, resolveConversationId(ctx, me, rawId));
+  const { conversation, member: self } = await requireMembership(ctx.store.db, me, resolveConversationId(me, rawId));
   const ttl = conversation.message_ttl_ms;
   const rows = await messagesOf(ctx.store.db, conversation.id, {
     limit: page.maxResults + 1,

@@ -31,7 +31,7 @@ export async function communityRoutes(app: Listener, ctx: PlatformContext): Prom
         response: { 200: Type.Object({ data: Type.Ref(CommunitySchema) }), default: defaultErrorResponse },
       },
     },
-    async (request) => ({ data: await lookupCommunity(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, parseSelectionText(ctx.problems, 'community.fields', request.query['community.fields'], COMMUNITY_FIELDS)) }),
+    async (request) => ({ data: await lookupCommunity(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, parseSelectionText('community.fields', request.query['community.fields'], COMMUNITY_FIELDS)) }),
   );
 
   app.get(
@@ -60,8 +60,8 @@ export async function communityRoutes(app: Listener, ctx: PlatformContext): Prom
       },
     },
     async (request) => {
-      const selected = parseSelectionText(ctx.problems, 'community.fields', request.query['community.fields'], COMMUNITY_FIELDS);
-      const result = await searchCommunities(ctx, viewOf(ctx.clock, callerOf(request)), parseCommunitySearch(ctx, request.query, COMMUNITY_SEARCH, selected));
+      const selected = parseSelectionText('community.fields', request.query['community.fields'], COMMUNITY_FIELDS);
+      const result = await searchCommunities(ctx, viewOf(ctx.clock, callerOf(request)), parseCommunitySearch(request.query, COMMUNITY_SEARCH, selected));
       return { data: result.data.length > 0 ? result.data : undefined, meta: result.meta };
     },
   );
@@ -79,6 +79,6 @@ export async function communityRoutes(app: Listener, ctx: PlatformContext): Prom
         response: { 200: pageResponse(PostSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await communityPosts(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, listRequest(ctx, request.query, COMMUNITY_POSTS, postExpansions))),
+    async (request) => pageBody(await communityPosts(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, listRequest(request.query, COMMUNITY_POSTS, postExpansions))),
   );
 }

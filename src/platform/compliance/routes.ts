@@ -44,7 +44,7 @@ const baseUrlOf = (request: FastifyRequest) => new URL(requestUrl(request)).orig
  */
 export async function complianceRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
   const render = (request: FastifyRequest, job: ComplianceJobRow, raw: string | undefined) =>
-    complianceJobWire(job, jobUrls(baseUrlOf(request), job), raw === undefined ? undefined : parseSelectionText(ctx.problems, 'compliance_job.fields', raw, COMPLIANCE_JOB_FIELDS));
+    complianceJobWire(job, jobUrls(baseUrlOf(request), job), raw === undefined ? undefined : parseSelectionText('compliance_job.fields', raw, COMPLIANCE_JOB_FIELDS));
 
   app.post(
     '/2/compliance/jobs',
@@ -68,7 +68,7 @@ export async function complianceRoutes(app: Listener, ctx: PlatformContext): Pro
     },
     async (request) => {
       const fields = request.query['compliance_job.fields'];
-      if (fields !== undefined) parseSelectionText(ctx.problems, 'compliance_job.fields', fields, COMPLIANCE_JOB_FIELDS);
+      if (fields !== undefined) parseSelectionText('compliance_job.fields', fields, COMPLIANCE_JOB_FIELDS);
       const job = await createComplianceJob(ctx, appIdOf(request), { ...request.body, type: request.body.type as ComplianceJobType });
       return { data: render(request, job, fields) };
     },
@@ -95,7 +95,7 @@ export async function complianceRoutes(app: Listener, ctx: PlatformContext): Pro
     },
     async (request) => {
       const fields = request.query['compliance_job.fields'];
-      if (fields !== undefined) parseSelectionText(ctx.problems, 'compliance_job.fields', fields, COMPLIANCE_JOB_FIELDS);
+      if (fields !== undefined) parseSelectionText('compliance_job.fields', fields, COMPLIANCE_JOB_FIELDS);
       const jobs = await listJobs(ctx, appIdOf(request), request.query.type as ComplianceJobType, request.query.status as ComplianceJobStatus | undefined);
       return { data: jobs.length > 0 ? jobs.map((j) => render(request, j, fields)) : undefined, meta: { result_count: jobs.length } };
     },
@@ -116,7 +116,7 @@ export async function complianceRoutes(app: Listener, ctx: PlatformContext): Pro
     },
     async (request) => {
       const fields = request.query['compliance_job.fields'];
-      if (fields !== undefined) parseSelectionText(ctx.problems, 'compliance_job.fields', fields, COMPLIANCE_JOB_FIELDS);
+      if (fields !== undefined) parseSelectionText('compliance_job.fields', fields, COMPLIANCE_JOB_FIELDS);
       return { data: render(request, await lookupComplianceJob(ctx, appIdOf(request), request.params.id), fields) };
     },
   );

@@ -1,6 +1,6 @@
 import type { PlatformContext } from '../context.js';
 import { ID_PATTERN, invalidParameter, invalidValue } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import { secretToken } from '../../store/ids.js';
 import type { ComplianceJobStatus, ComplianceJobType } from '../../store/schema-compliance-misc.js';
 import { findComplianceJob, findJobByToken, insertComplianceJob, listComplianceJobs, moveJob, postsForCompliance, protectedSince, usersForCompliance, type ComplianceJobRow } from './store.js';
@@ -58,7 +58,7 @@ export async function createComplianceJob(ctx: PlatformContext, appId: string, b
 /** GET /2/compliance/jobs/{id}: only the app's own jobs; another app's is not found. */
 export async function lookupComplianceJob(ctx: PlatformContext, appId: string, id: string): Promise<ComplianceJobRow> {
   const job = await findComplianceJob(ctx.store.db, appId, id);
-  if (!job) throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find compliance job with id: [${id}].`));
+  if (!job) throw new ProblemError(404, problems.aboutBlank(404, 'Not Found', `Could not find compliance job with id: [${id}].`));
   return advanceJob(ctx, job);
 }
 
@@ -139,37 +139,37 @@ async function userActions(ctx: PlatformContext, ids: readonly string[]): Promis
   return out;
 }
 
-function notFound(ctx: PlatformContext): ProblemError {
-  return new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', 'No compliance job has this URL.'));
+function notFound(): ProblemError {
+  return new ProblemError(404, problems.aboutBlank(404, 'Not Found', 'No compliance job has this URL.'));
 }
 
 /** PUT to upload_url: the ids, one a line, once, while the job is created and the upload window open. */
 export async function uploadJobIds(ctx: PlatformContext, token: string, body: Buffer): Promise<void> {
   const found = await findJobByToken(ctx.store.db, 'upload_token', token);
-  if (!found) throw notFound(ctx);
+  if (!found) throw notFound();
   const job = await advanceJob(ctx, found);
-  if (job.status === 'expired') throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `The upload URL of compliance job ${job.id} expired at ${job.upload_expires_at}.`));
-  if (job.status !== 'created') throw new ProblemError(409, ctx.problems.conflict(`Compliance job ${job.id} already has its ids (status ${job.status}).`));
+  if (job.status === 'expired') throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `The upload URL of compliance job ${job.id} expired at ${job.upload_expires_at}.`));
+  if (job.status !== 'created') throw new ProblemError(409, problems.conflict(`Compliance job ${job.id} already has its ids (status ${job.status}).`));
   const lines = body.toString('utf8').split(/\r?\n/).map((l) => l.trim());
   const ids: string[] = [];
   for (const [n, line] of lines.entries()) {
     if (line.length === 0) continue;
-    if (!ID_PATTERN.test(line)) throw invalidParameter(ctx.problems, 'body', [line.slice(0, 40)], `Line ${n + 1} of the upload is not a platform id (^[0-9]{1,19}$): one id a line`);
+    if (!ID_PATTERN.test(line)) throw invalidParameter('body', [line.slice(0, 40)], `Line ${n + 1} of the upload is not a platform id (^[0-9]{1,19}$): one id a line`);
     ids.push(line);
   }
-  if (ids.length === 0) throw invalidValue(ctx.problems, 'body', undefined, 'The upload holds no ids: send one id a line');
+  if (ids.length === 0) throw invalidValue('body', undefined, 'The upload holds no ids: send one id a line');
   const unique = [...new Set(ids)];
   if (!(await moveJob(ctx.store.db, job.id, 'created', { status: 'in_progress', uploaded_at: ctx.clock.now().toISOString(), uploaded_ids: unique.join('\n') }))) {
-    throw new ProblemError(409, ctx.problems.conflict(`Compliance job ${job.id} already has its ids.`));
+    throw new ProblemError(409, problems.conflict(`Compliance job ${job.id} already has its ids.`));
   }
 }
 
 /** GET of download_url: the answer once complete, until download_expires_at. */
 export async function jobResult(ctx: PlatformContext, token: string): Promise<string> {
   const found = await findJobByToken(ctx.store.db, 'download_token', token);
-  if (!found) throw notFound(ctx);
+  if (!found) throw notFound();
   const job = await advanceJob(ctx, found);
   if (job.status === 'complete') return job.result ?? '';
-  if (job.status === 'expired' && job.completed_at) throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `The download URL of compliance job ${job.id} expired at ${job.download_expires_at}.`));
-  throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Compliance job ${job.id} has no result yet (status ${job.status}).`));
+  if (job.status === 'expired' && job.completed_at) throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `The download URL of compliance job ${job.id} expired at ${job.download_expires_at}.`));
+  throw new ProblemError(404, problems.aboutBlank(404, 'Not Found', `Compliance job ${job.id} has no result yet (status ${job.status}).`));
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { UserCaller } from '../../auth/authenticate.js';
 import type { PlatformContext } from '../context.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import { fromJson } from '../../store/store.js';
 import { requireDmAccess } from '../graph/access.js';
 import type { MediaRow } from '../media/wire.js';
@@ -14,8 +14,8 @@ export interface DmMediaFile {
   size: number;
 }
 
-function notFound(ctx: PlatformContext, what: string): ProblemError {
-  return new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', what));
+function notFound(what: string): ProblemError {
+  return new ProblemError(404, problems.aboutBlank(404, 'Not Found', what));
 }
 
 /** The last segment of the media's URL (`<media_key>.<ext>`), or its media key alone. */
@@ -30,18 +30,18 @@ function resourceIdsOf(media: MediaRow): string[] {
  * conversation). Anyone else learns only that they may not: 403 when the event exists.
  */
 export async function dmMediaFile(ctx: PlatformContext, caller: UserCaller, dmId: string, mediaId: string, resourceId: string): Promise<DmMediaFile> {
-  requireDmAccess(ctx, caller);
+  requireDmAccess(caller);
   const db = ctx.store.db;
   const [event] = await eventsVisibleTo(db, caller.user.id, { types: ['MessageCreate'], eventId: dmId, limit: 1 });
   if (!event) {
     const exists = await db.selectFrom('dm_events').select('id').where('id', '=', dmId).where('deleted_at', 'is', null).executeTakeFirst();
-    if (exists) throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `Only participants of its conversation can download the media of DM event ${dmId}.`));
-    throw notFound(ctx, `Could not find DM event with dm_id: [${dmId}].`);
+    if (exists) throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `Only participants of its conversation can download the media of DM event ${dmId}.`));
+    throw notFound(`Could not find DM event with dm_id: [${dmId}].`);
   }
   const keys = fromJson<string[]>(event.media_keys) ?? [];
   const [media] = (await findMediaByIds(db, [mediaId])).filter((m) => keys.includes(m.media_key));
-  if (!media) throw notFound(ctx, `DM event ${dmId} has no media with media_id: [${mediaId}].`);
-  if (!resourceIdsOf(media).includes(resourceId)) throw notFound(ctx, `Media ${mediaId} has no resource [${resourceId}].`);
-  if (!media.file_path || !fs.existsSync(media.file_path)) throw notFound(ctx, `The file of media ${mediaId} is no longer stored.`);
+  if (!media) throw notFound(`DM event ${dmId} has no media with media_id: [${mediaId}].`);
+  if (!resourceIdsOf(media).includes(resourceId)) throw notFound(`Media ${mediaId} has no resource [${resourceId}].`);
+  if (!media.file_path || !fs.existsSync(media.file_path)) throw notFound(`The file of media ${mediaId} is no longer stored.`);
   return { path: media.file_path, mimeType: media.mime_type, size: fs.statSync(media.file_path).size };
 }

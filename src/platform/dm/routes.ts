@@ -48,12 +48,12 @@ const listQuery = query({
 });
 
 /** dm_event.fields, the selection and event_types; the page of a list, or the one event of a lookup. */
-function dmEventsRequest(ctx: PlatformContext, q: Record<string, unknown>, single: boolean): DmEventsRequest {
+function dmEventsRequest(q: Record<string, unknown>, single: boolean): DmEventsRequest {
   return {
-    fields: parseFieldSelection(ctx.problems, dmEventDeclaration, q),
-    selection: parseSelection(ctx, q, dmEventExpansions),
-    types: parseSelectionText(ctx.problems, 'event_types', typeof q.event_types === 'string' ? q.event_types : undefined, DM_EVENT_TYPES),
-    page: single ? { maxResults: 1 } : parsePage(ctx, q, DM_EVENTS),
+    fields: parseFieldSelection(dmEventDeclaration, q),
+    selection: parseSelection(q, dmEventExpansions),
+    types: parseSelectionText('event_types', typeof q.event_types === 'string' ? q.event_types : undefined, DM_EVENT_TYPES),
+    page: single ? { maxResults: 1 } : parsePage(q, DM_EVENTS),
   };
 }
 const message = {
@@ -141,7 +141,7 @@ export async function dmRoutes(app: Listener, ctx: PlatformContext): Promise<voi
 
   const list = (scopeOf: (params: Record<string, string>) => DmScope) => async (request: { params: unknown; query: unknown }) => {
     const caller = userCallerOf(ctx, request as never);
-    return pageBody(await listDmEvents(ctx, caller, viewOf(ctx.clock, caller), scopeOf(request.params as Record<string, string>), dmEventsRequest(ctx, request.query as Record<string, unknown>, false)));
+    return pageBody(await listDmEvents(ctx, caller, viewOf(ctx.clock, caller), scopeOf(request.params as Record<string, string>), dmEventsRequest(request.query as Record<string, unknown>, false)));
   };
 
   app.get(
@@ -222,7 +222,7 @@ export async function dmRoutes(app: Listener, ctx: PlatformContext): Promise<voi
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return lookupBody(await listDmEvents(ctx, caller, viewOf(ctx.clock, caller), { kind: 'event', id: request.params.event_id }, dmEventsRequest(ctx, request.query, true)), true);
+      return lookupBody(await listDmEvents(ctx, caller, viewOf(ctx.clock, caller), { kind: 'event', id: request.params.event_id }, dmEventsRequest(request.query, true)), true);
     },
   );
 

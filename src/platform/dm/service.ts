@@ -4,7 +4,7 @@ import { appendEvent } from '../../events/log.js';
 import { selectFields } from '../../http/fields.js';
 import { page } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import type { DmEventType } from '../../store/schema-graph.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
 import { isBlocking } from '../blocks/store.js';
@@ -47,16 +47,16 @@ export interface Sent {
   dm_event_id: string;
 }
 
-const forbidden = (ctx: PlatformContext, detail: string) => new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', detail));
+const forbidden = (detail: string) => new ProblemError(403, problems.aboutBlank(403, 'Forbidden', detail));
 
 /** A message needs text or an attachment (the reference's anyOf); text of at most 10,000 characters. */
-function checkMessage(ctx: PlatformContext, message: NewMessage, prefix = ''): void {
+function checkMessage(message: NewMessage, prefix = ''): void {
   const text = message.text;
   if ((text === undefined || text.length === 0) && !(message.attachments && message.attachments.length > 0)) {
-    throw invalidParameter(ctx.problems, `${prefix}text`, [], `A message needs \`${prefix}text\` or \`${prefix}attachments\``);
+    throw invalidParameter(`${prefix}text`, [], `A message needs \`${prefix}text\` or \`${prefix}attachments\``);
   }
   if (text !== undefined && [...text].length > DM_LIMITS.text) {
-    throw invalidParameter(ctx.problems, `${prefix}text`, [], `The \`${prefix}text\` body field is longer than ${DM_LIMITS.text} characters`);
+    throw invalidParameter(`${prefix}text`, [], `The \`${prefix}text\` body field is longer than ${DM_LIMITS.text} characters`);
   }
 }
 
@@ -76,11 +76,11 @@ async function recordMessage(ctx: PlatformContext, db: DbOrTx, conversationId: s
   const media = await findMediaByIds(db, mediaIds);
   for (const id of mediaIds) {
     const found = media.find((m) => m.id === id);
-    if (!found) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter: 'media_id', value: id, resource_id: id, resource_type: 'media' }));
+    if (!found) throw new ProblemError(404, problems.resourceNotFound({ parameter: 'media_id', value: id, resource_id: id, resource_type: 'media' }));
     if (found.owner_user_id !== senderId) {
-      throw new ProblemError(403, ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'media', section: 'data', parameter: 'media_id' }));
+      throw new ProblemError(403, problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'media', section: 'data', parameter: 'media_id' }));
     }
-    refuseSubtitleFile(ctx, 'media_id', found);
+    refuseSubtitleFile('media_id', found);
   }
   const now = ctx.clock.now().toISOString();
   const event: DmEventRow = {
@@ -141,24 +141,24 @@ async function recordMembership(ctx: PlatformContext, db: DbOrTx, conversationId
   return event.id;
 }
 
-async function requireRecipients(ctx: PlatformContext, db: DbOrTx, senderId: string, ids: readonly string[], parameter: string): Promise<void> {
+async function requireRecipients(db: DbOrTx, senderId: string, ids: readonly string[], parameter: string): Promise<void> {
   const found = new Set((await findUsersByIds(db, ids)).map((u) => u.id));
   for (const id of ids) {
-    if (!found.has(id)) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'user' }));
-    if (await isBlocking(db, id, senderId)) throw forbidden(ctx, `User ${id} has blocked you: you cannot send them messages.`);
+    if (!found.has(id)) throw new ProblemError(404, problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'user' }));
+    if (await isBlocking(db, id, senderId)) throw forbidden(`User ${id} has blocked you: you cannot send them messages.`);
   }
-  await requireNoDmBlock(ctx, db, senderId, ids);
+  await requireNoDmBlock(db, senderId, ids);
 }
 
 /** POST /2/dm_conversations/with/{participant_id}/messages: the one-to-one conversation, made on first use. */
 export async function sendToParticipant(ctx: PlatformContext, caller: UserCaller, participantId: string, message: NewMessage): Promise<Sent> {
-  requireDmAccess(ctx, caller);
-  checkMessage(ctx, message);
+  requireDmAccess(caller);
+  checkMessage(message);
   const senderId = caller.user.id;
-  if (participantId === senderId) throw invalidParameter(ctx.problems, 'participant_id', [participantId], 'You cannot send a direct message to yourself.');
+  if (participantId === senderId) throw invalidParameter('participant_id', [participantId], 'You cannot send a direct message to yourself.');
   return ctx.store.db.transaction().execute(async (tx) => {
-    await requireRecipients(ctx, tx, senderId, [participantId], 'participant_id');
-    if (await isBlocking(tx, senderId, participantId)) throw forbidden(ctx, `You block user ${participantId}: unblock them to send messages.`);
+    await requireRecipients(tx, senderId, [participantId], 'participant_id');
+    if (await isBlocking(tx, senderId, participantId)) throw forbidden(`You block user ${participantId}: unblock them to send messages.`);
     return recordDirectMessage(ctx, tx, senderId, participantId, message);
   });
 }
@@ -178,13 +178,13 @@ export async function recordDirectMessage(ctx: PlatformContext, db: DbOrTx, send
  * ParticipantsJoin event naming the invited participants, then the first message.
  */
 export async function createGroup(ctx: PlatformContext, caller: UserCaller, participantIds: string[], message: NewMessage): Promise<Sent> {
-  requireDmAccess(ctx, caller);
-  checkMessage(ctx, message, 'message.');
+  requireDmAccess(caller);
+  checkMessage(message, 'message.');
   const senderId = caller.user.id;
   const others = [...new Set(participantIds)].filter((id) => id !== senderId);
-  if (others.length < 2) throw invalidParameter(ctx.problems, 'participant_ids', participantIds, 'A group conversation needs at least 2 participants besides you.');
+  if (others.length < 2) throw invalidParameter('participant_ids', participantIds, 'A group conversation needs at least 2 participants besides you.');
   return ctx.store.db.transaction().execute(async (tx) => {
-    await requireRecipients(ctx, tx, senderId, others, 'participant_ids');
+    await requireRecipients(tx, senderId, others, 'participant_ids');
     return recordGroup(ctx, tx, senderId, others, message);
   });
 }
@@ -199,17 +199,17 @@ export async function recordGroup(ctx: PlatformContext, db: DbOrTx, creatorId: s
 }
 
 /** The conversation a write names, which the caller takes part in now. */
-async function requireActive(ctx: PlatformContext, db: DbOrTx, conversationId: string, userId: string) {
+async function requireActive(db: DbOrTx, conversationId: string, userId: string) {
   const [conversation, participant] = await Promise.all([findConversation(db, conversationId), findParticipant(db, conversationId, userId)]);
   if (!conversation || !participant || participant.until_event_id !== null) {
-    throw forbidden(ctx, `You do not take part in a direct message conversation with dm_conversation_id: [${conversationId}].`);
+    throw forbidden(`You do not take part in a direct message conversation with dm_conversation_id: [${conversationId}].`);
   }
   return conversation;
 }
 
 /** POST /2/dm_conversations/{dm_conversation_id}/messages. */
 export async function sendToConversation(ctx: PlatformContext, caller: UserCaller, conversationId: string, message: NewMessage): Promise<Sent> {
-  requireDmAccess(ctx, caller);
+  requireDmAccess(caller);
   const senderId = caller.user.id;
   const pair = conversationId.split('-');
   if (pair.length === 2 && pair.includes(senderId)) {
@@ -217,26 +217,26 @@ export async function sendToConversation(ctx: PlatformContext, caller: UserCalle
     const other = pair[0] === senderId ? pair[1] : pair[0];
     if (oneToOneId(senderId, other) === conversationId) return sendToParticipant(ctx, caller, other, message);
   }
-  checkMessage(ctx, message);
+  checkMessage(message);
   return ctx.store.db.transaction().execute(async (tx) => {
-    const conversation = await requireActive(ctx, tx, conversationId, senderId);
+    const conversation = await requireActive(tx, conversationId, senderId);
     return { dm_conversation_id: conversationId, dm_event_id: await recordMessage(ctx, tx, conversationId, senderId, message, conversation.kind === 'one_to_one') };
   });
 }
 
 /** Plaza's POST /2/dm_conversations/{id}/participants: a participant adds others to a group (ParticipantsJoin). */
 export async function addParticipants(ctx: PlatformContext, caller: UserCaller, conversationId: string, participantIds: string[]): Promise<{ dm_event_id: string }> {
-  requireDmAccess(ctx, caller);
+  requireDmAccess(caller);
   return ctx.store.db.transaction().execute(async (tx) => {
-    const conversation = await requireActive(ctx, tx, conversationId, caller.user.id);
-    if (conversation.kind !== 'group') throw invalidParameter(ctx.problems, 'dm_conversation_id', [conversationId], 'Participants can only be added to group conversations.');
+    const conversation = await requireActive(tx, conversationId, caller.user.id);
+    if (conversation.kind !== 'group') throw invalidParameter('dm_conversation_id', [conversationId], 'Participants can only be added to group conversations.');
     const active = new Set(await activeParticipantIds(tx, conversationId));
     const joining = [...new Set(participantIds)].filter((id) => !active.has(id));
-    if (joining.length === 0) throw invalidParameter(ctx.problems, 'participant_ids', participantIds, 'Every user named already takes part in this conversation.');
+    if (joining.length === 0) throw invalidParameter('participant_ids', participantIds, 'Every user named already takes part in this conversation.');
     if (active.size + joining.length > DM_LIMITS.groupParticipants) {
-      throw invalidParameter(ctx.problems, 'participant_ids', participantIds, `A group conversation has at most ${DM_LIMITS.groupParticipants} participants.`);
+      throw invalidParameter('participant_ids', participantIds, `A group conversation has at most ${DM_LIMITS.groupParticipants} participants.`);
     }
-    await requireRecipients(ctx, tx, caller.user.id, joining, 'participant_ids');
+    await requireRecipients(tx, caller.user.id, joining, 'participant_ids');
     const eventId = await recordMembership(ctx, tx, conversationId, caller.user.id, 'ParticipantsJoin', joining);
     for (const id of joining) await joinParticipant(tx, conversationId, id, eventId);
     return { dm_event_id: eventId };
@@ -245,11 +245,11 @@ export async function addParticipants(ctx: PlatformContext, caller: UserCaller, 
 
 /** Plaza's DELETE /2/dm_conversations/{id}/participants/{user_id}: the caller leaves a group (ParticipantsLeave). */
 export async function leaveConversation(ctx: PlatformContext, caller: UserCaller, conversationId: string, userId: string): Promise<{ dm_event_id: string }> {
-  requireDmAccess(ctx, caller);
-  if (userId !== caller.user.id) throw forbidden(ctx, 'You can only remove yourself from a conversation: the `user_id` path parameter must be yours.');
+  requireDmAccess(caller);
+  if (userId !== caller.user.id) throw forbidden('You can only remove yourself from a conversation: the `user_id` path parameter must be yours.');
   return ctx.store.db.transaction().execute(async (tx) => {
-    const conversation = await requireActive(ctx, tx, conversationId, userId);
-    if (conversation.kind !== 'group') throw invalidParameter(ctx.problems, 'dm_conversation_id', [conversationId], 'Only group conversations can be left.');
+    const conversation = await requireActive(tx, conversationId, userId);
+    if (conversation.kind !== 'group') throw invalidParameter('dm_conversation_id', [conversationId], 'Only group conversations can be left.');
     const eventId = await recordMembership(ctx, tx, conversationId, userId, 'ParticipantsLeave', [userId]);
     await leaveParticipant(tx, conversationId, userId, eventId);
     return { dm_event_id: eventId };
@@ -273,13 +273,13 @@ async function signal(ctx: PlatformContext, db: DbOrTx, type: 'dm.read' | 'dm.in
 
 /** Plaza's POST /2/dm_conversations/{id}/read: marks events up to last_read_event_id read (dm.read). */
 export async function markRead(ctx: PlatformContext, caller: UserCaller, conversationId: string, lastReadEventId: string): Promise<{ success: boolean }> {
-  requireDmAccess(ctx, caller);
+  requireDmAccess(caller);
   const userId = caller.user.id;
   await ctx.store.db.transaction().execute(async (tx) => {
-    await requireActive(ctx, tx, conversationId, userId);
+    await requireActive(tx, conversationId, userId);
     const [event] = await eventsVisibleTo(tx, userId, { types: DM_EVENT_TYPES, conversationId, eventId: lastReadEventId, limit: 1 });
     if (!event) {
-      throw invalidParameter(ctx.problems, 'last_read_event_id', [lastReadEventId], `The \`last_read_event_id\` body field value [${lastReadEventId}] is not an event of this conversation`);
+      throw invalidParameter('last_read_event_id', [lastReadEventId], `The \`last_read_event_id\` body field value [${lastReadEventId}] is not an event of this conversation`);
     }
     await setLastRead(tx, conversationId, userId, lastReadEventId);
     await signal(ctx, tx, 'dm.read', conversationId, userId, lastReadEventId);
@@ -289,9 +289,9 @@ export async function markRead(ctx: PlatformContext, caller: UserCaller, convers
 
 /** Plaza's POST /2/dm_conversations/{id}/typing: a typing indicator to the other participants (dm.indicate_typing). */
 export async function indicateTyping(ctx: PlatformContext, caller: UserCaller, conversationId: string): Promise<{ success: boolean }> {
-  requireDmAccess(ctx, caller);
+  requireDmAccess(caller);
   await ctx.store.db.transaction().execute(async (tx) => {
-    await requireActive(ctx, tx, conversationId, caller.user.id);
+    await requireActive(tx, conversationId, caller.user.id);
     await signal(ctx, tx, 'dm.indicate_typing', conversationId, caller.user.id);
   });
   return { success: true };
@@ -299,10 +299,10 @@ export async function indicateTyping(ctx: PlatformContext, caller: UserCaller, c
 
 /** DELETE /2/dm_events/{event_id}: the sender deletes their message. */
 export async function deleteDmEvent(ctx: PlatformContext, caller: UserCaller, eventId: string): Promise<{ deleted: boolean }> {
-  requireDmAccess(ctx, caller);
+  requireDmAccess(caller);
   await ctx.store.db.transaction().execute(async (tx) => {
     const [event] = await eventsVisibleTo(tx, caller.user.id, { types: ['MessageCreate'], eventId, limit: 1 });
-    if (!event || event.sender_id !== caller.user.id) throw forbidden(ctx, `You can only delete direct messages you sent; event_id [${eventId}] is not one.`);
+    if (!event || event.sender_id !== caller.user.id) throw forbidden(`You can only delete direct messages you sent; event_id [${eventId}] is not one.`);
     await softDeleteDmEvent(tx, eventId, ctx.clock.now().toISOString());
   });
   return { deleted: true };
@@ -321,18 +321,18 @@ export type DmScope = { kind: 'all' } | { kind: 'conversation'; id: string } | {
  * /2/dm_events/{event_id}: newest first, event_types filtered, dm_event.fields selected.
  */
 export async function listDmEvents(ctx: PlatformContext, caller: UserCaller, view: View, scope: DmScope, { fields, selection, types, page: request }: DmEventsRequest): Promise<PageResult> {
-  requireDmAccess(ctx, caller);
+  requireDmAccess(caller);
   const userId = caller.user.id;
   let conversationId: string | undefined;
   if (scope.kind === 'participant') {
-    if (scope.id === userId) throw invalidParameter(ctx.problems, 'participant_id', [scope.id], 'The `participant_id` path parameter must name another user.');
+    if (scope.id === userId) throw invalidParameter('participant_id', [scope.id], 'The `participant_id` path parameter must name another user.');
     const [other] = await findUsersByIds(ctx.store.db, [scope.id]);
-    if (!other) return errorsOnly(ctx.problems.resourceNotFound({ parameter: 'participant_id', value: scope.id, resource_id: scope.id, resource_type: 'user' }));
+    if (!other) return errorsOnly(problems.resourceNotFound({ parameter: 'participant_id', value: scope.id, resource_id: scope.id, resource_type: 'user' }));
     conversationId = oneToOneId(userId, scope.id);
   } else if (scope.kind === 'conversation') {
     conversationId = scope.id;
     if (!(await findParticipant(ctx.store.db, scope.id, userId))) {
-      throw forbidden(ctx, `You do not take part in a direct message conversation with dm_conversation_id: [${scope.id}].`);
+      throw forbidden(`You do not take part in a direct message conversation with dm_conversation_id: [${scope.id}].`);
     }
   }
   const rows = await eventsVisibleTo(ctx.store.db, userId, {
@@ -343,7 +343,7 @@ export async function listDmEvents(ctx: PlatformContext, caller: UserCaller, vie
     after: request.after,
   });
   if (scope.kind === 'event' && rows.length === 0) {
-    throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find a direct message event you can see with event_id: [${scope.id}].`));
+    throw new ProblemError(404, problems.aboutBlank(404, 'Not Found', `Could not find a direct message event you can see with event_id: [${scope.id}].`));
   }
   const { items, meta } = page(rows, request.maxResults, (e) => e.id);
   const hydrated = await hydrate(ctx, view, items, dmEventExpansions, selection);

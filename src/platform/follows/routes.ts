@@ -31,7 +31,7 @@ export async function followRoutes(app: Listener, ctx: PlatformContext): Promise
       },
       async (request) => {
         const caller = callerOf(request);
-        return pageBody(await followsOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, direction, timeListRequest(ctx, request.query, FOLLOWS_RANGE, userExpansions)));
+        return pageBody(await followsOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, direction, timeListRequest(request.query, FOLLOWS_RANGE, userExpansions)));
       },
     );
   }
@@ -83,7 +83,7 @@ export async function followRoutes(app: Listener, ctx: PlatformContext): Promise
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return pageBody(await followRequestsOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, listRequest(ctx, request.query, FOLLOWS_RANGE, userExpansions)));
+      return pageBody(await followRequestsOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, listRequest(request.query, FOLLOWS_RANGE, userExpansions)));
     },
   );
 

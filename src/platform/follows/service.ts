@@ -3,7 +3,7 @@ import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { page } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { isBlocking } from '../blocks/store.js';
 import { requireSelf, requireWriteAccess } from '../graph/access.js';
@@ -28,9 +28,9 @@ import {
 /** max_results of the followers and following lists (1 to 1000, default 100). */
 
 /** A user a write names, or 404 resource-not-found naming the parameter. */
-export async function requireUser(ctx: PlatformContext, db: DbOrTx, id: string, parameter: string): Promise<UserRow> {
+export async function requireUser(db: DbOrTx, id: string, parameter: string): Promise<UserRow> {
   const [user] = await findUsersByIds(db, [id]);
-  if (!user) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'user' }));
+  if (!user) throw new ProblemError(404, problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'user' }));
   return user;
 }
 
@@ -63,17 +63,17 @@ export async function removeFollow(ctx: PlatformContext, db: DbOrTx, sourceId: s
  * a blocked user cannot follow; following a protected account asks it (pending_follow).
  */
 export async function followUser(ctx: PlatformContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ following: boolean; pending_follow: boolean }> {
-  requireSelf(ctx, caller, sourceId, 'id', 'follow accounts on behalf');
-  requireWriteAccess(ctx, caller);
+  requireSelf(caller, sourceId, 'id', 'follow accounts on behalf');
+  requireWriteAccess(caller);
   checkTier(ctx, caller, 'manageFollows', 'follows');
-  if (targetId === sourceId) throw invalidParameter(ctx.problems, 'target_user_id', [targetId], 'You cannot follow yourself.');
+  if (targetId === sourceId) throw invalidParameter('target_user_id', [targetId], 'You cannot follow yourself.');
   return ctx.store.db.transaction().execute(async (tx) => {
-    const target = await requireUser(ctx, tx, targetId, 'target_user_id');
+    const target = await requireUser(tx, targetId, 'target_user_id');
     if (await isBlocking(tx, targetId, sourceId)) {
-      throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', 'You have been blocked from following this account at the request of the user.'));
+      throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', 'You have been blocked from following this account at the request of the user.'));
     }
     if (await isBlocking(tx, sourceId, targetId)) {
-      throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', 'You are blocking this account: unblock it before following it.'));
+      throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', 'You are blocking this account: unblock it before following it.'));
     }
     if (await isFollowing(tx, sourceId, targetId)) return { following: true, pending_follow: false };
     if (target.protected === 1) {
@@ -87,8 +87,8 @@ export async function followUser(ctx: PlatformContext, caller: UserCaller, sourc
 
 /** DELETE /2/users/{source_user_id}/following/{target_user_id}: unfollows, or withdraws a pending request. */
 export async function unfollowUser(ctx: PlatformContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ following: boolean }> {
-  requireSelf(ctx, caller, sourceId, 'source_user_id', 'unfollow accounts on behalf');
-  requireWriteAccess(ctx, caller);
+  requireSelf(caller, sourceId, 'source_user_id', 'unfollow accounts on behalf');
+  requireWriteAccess(caller);
   checkTier(ctx, caller, 'follows');
   await ctx.store.db.transaction().execute(async (tx) => {
     await deleteFollowRequest(tx, sourceId, targetId);
@@ -99,13 +99,13 @@ export async function unfollowUser(ctx: PlatformContext, caller: UserCaller, sou
 
 /** Accepting (or declining) a pending follow of a protected account: Plaza's choice of path, see routes. */
 export async function answerFollowRequest(ctx: PlatformContext, caller: UserCaller, userId: string, requesterId: string, accept: boolean): Promise<{ accepted: boolean }> {
-  requireSelf(ctx, caller, userId, 'id', 'answer follow requests');
-  requireWriteAccess(ctx, caller);
+  requireSelf(caller, userId, 'id', 'answer follow requests');
+  requireWriteAccess(caller);
   return ctx.store.db.transaction().execute(async (tx) => {
     if (!(await deleteFollowRequest(tx, requesterId, userId))) {
       throw new ProblemError(
         404,
-        ctx.problems.resourceNotFound({
+        problems.resourceNotFound({
           parameter: 'requester_id',
           value: requesterId,
           resource_id: requesterId,
@@ -138,7 +138,7 @@ export async function followsOf(
 
 /** GET /2/users/{id}/follow_requests: who asked to follow the authenticated (protected) user. */
 export async function followRequestsOf(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
-  requireSelf(ctx, caller, userId, 'id', 'list the follow requests');
+  requireSelf(caller, userId, 'id', 'list the follow requests');
   const rows = await listFollowRequests(ctx.store.db, userId, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);
   return renderUsers(ctx, view, selection, items, meta);

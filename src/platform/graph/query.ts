@@ -1,4 +1,3 @@
-import type { PlatformContext } from '../context.js';
 import { decodePageToken, parseMaxResults, type MaxResultsRange } from '../../http/pagination.js';
 import { ID_PATTERN, invalidParameter, parseEnumList } from '../../http/params.js';
 import type { Selection } from '../expansions.js';
@@ -23,16 +22,16 @@ export interface ListRequest<Page = PageRequest, S = Selection> {
   page: Page;
 }
 
-function badToken(ctx: PlatformContext, tokenName: string, raw: unknown) {
-  return invalidParameter(ctx.problems, tokenName, [String(raw)], `The \`${tokenName}\` query parameter value [${String(raw)}] is not a valid token`);
+function badToken(tokenName: string, raw: unknown) {
+  return invalidParameter(tokenName, [String(raw)], `The \`${tokenName}\` query parameter value [${String(raw)}] is not a valid token`);
 }
 
 /** Lists keyed by a time-ordered id, newest first. */
-export function parsePage(ctx: PlatformContext, query: Record<string, unknown>, range: MaxResultsRange, tokenName = 'pagination_token'): PageRequest {
-  const maxResults = parseMaxResults(ctx.problems, query.max_results, range);
-  const after = decodePageToken(ctx.problems, query[tokenName], tokenName);
+export function parsePage(query: Record<string, unknown>, range: MaxResultsRange, tokenName = 'pagination_token'): PageRequest {
+  const maxResults = parseMaxResults(query.max_results, range);
+  const after = decodePageToken(query[tokenName], tokenName);
   // A token is opaque to clients but not to us: only a key we could have made reaches the store.
-  if (after !== undefined && !ID_PATTERN.test(after)) throw badToken(ctx, tokenName, query[tokenName]);
+  if (after !== undefined && !ID_PATTERN.test(after)) throw badToken(tokenName, query[tokenName]);
   return { maxResults, after };
 }
 
@@ -49,37 +48,37 @@ export interface TimePageRequest {
 }
 
 /** Lists ordered by (time, id), newest first: the token carries both. */
-export function parseTimePage(ctx: PlatformContext, query: Record<string, unknown>, range: MaxResultsRange, tokenName = 'pagination_token'): TimePageRequest {
-  const maxResults = parseMaxResults(ctx.problems, query.max_results, range);
-  const key = decodePageToken(ctx.problems, query[tokenName], tokenName);
+export function parseTimePage(query: Record<string, unknown>, range: MaxResultsRange, tokenName = 'pagination_token'): TimePageRequest {
+  const maxResults = parseMaxResults(query.max_results, range);
+  const key = decodePageToken(query[tokenName], tokenName);
   if (key === undefined) return { maxResults };
   const match = COMPOSITE_KEY.exec(key);
-  if (!match) throw badToken(ctx, tokenName, query[tokenName]);
+  if (!match) throw badToken(tokenName, query[tokenName]);
   return { maxResults, after: { createdAt: match[1], id: match[2] } };
 }
 
-function parseTime(ctx: PlatformContext, name: string, raw: unknown): string | undefined {
+function parseTime(name: string, raw: unknown): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   const text = String(raw);
   const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text) ? new Date(text) : new Date(NaN);
   if (Number.isNaN(time.getTime())) {
-    throw invalidParameter(ctx.problems, name, [text], `The \`${name}\` query parameter value [${text}] is not a valid RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z`);
+    throw invalidParameter(name, [text], `The \`${name}\` query parameter value [${text}] is not a valid RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z`);
   }
   return time.toISOString();
 }
 
-export function parseTimeWindow(ctx: PlatformContext, query: Record<string, unknown>): TimeWindow {
-  const exclude = parseEnumList(ctx.problems, 'exclude', typeof query.exclude === 'string' ? query.exclude : undefined, EXCLUDE);
+export function parseTimeWindow(query: Record<string, unknown>): TimeWindow {
+  const exclude = parseEnumList('exclude', typeof query.exclude === 'string' ? query.exclude : undefined, EXCLUDE);
   const window: TimeWindow = {
     sinceId: typeof query.since_id === 'string' ? query.since_id : undefined,
     untilId: typeof query.until_id === 'string' ? query.until_id : undefined,
-    startTime: parseTime(ctx, 'start_time', query.start_time),
-    endTime: parseTime(ctx, 'end_time', query.end_time),
+    startTime: parseTime('start_time', query.start_time),
+    endTime: parseTime('end_time', query.end_time),
     excludeReplies: exclude.has('replies'),
     excludeReposts: exclude.has('retweets'),
   };
   if (window.startTime && window.endTime && window.startTime >= window.endTime) {
-    throw invalidParameter(ctx.problems, 'end_time', [String(query.end_time)], 'The `end_time` query parameter value must be after the `start_time` query parameter value');
+    throw invalidParameter('end_time', [String(query.end_time)], 'The `end_time` query parameter value must be after the `start_time` query parameter value');
   }
   return window;
 }

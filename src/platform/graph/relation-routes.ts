@@ -47,7 +47,7 @@ export async function userRelationRoutes(app: Listener, ctx: PlatformContext, re
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return pageBody(await relation.list(ctx, caller, viewOf(ctx.clock, caller), request.params.id, listRequest(ctx, request.query, RELATION_LIST, userExpansions)));
+      return pageBody(await relation.list(ctx, caller, viewOf(ctx.clock, caller), request.params.id, listRequest(request.query, RELATION_LIST, userExpansions)));
     },
   );
 

@@ -10,6 +10,7 @@ import { userExpansions } from '../users/service.js';
 import { userDeclaration, type UserRow } from '../users/wire.js';
 import type { View } from '../view.js';
 import { recordImpressions } from '../analytics/recording.js';
+import { problems } from '../../http/problems.js';
 
 /** One page of a list endpoint, before `pageBody` drops its empty parts. */
 export interface PageResult {
@@ -27,7 +28,7 @@ export async function renderPosts(ctx: PlatformContext, view: View, selection: S
   reads.holdPosts(rows);
   const hidden = await hiddenPosts(ctx, view, rows, reads);
   const errors: Problem[] = [...hidden].map((id) =>
-    ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter: 'id' }),
+    problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter: 'id' }),
   );
   const visible = rows.filter((p) => !hidden.has(p.id));
   const hydrated = await hydrate(ctx, view, visible, postExpansions, selection, [], reads);

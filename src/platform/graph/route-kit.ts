@@ -1,6 +1,5 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 import type { RouteAuth } from '../../auth/authenticate.js';
-import type { PlatformContext } from '../context.js';
 import { listParam, type ResourceDeclaration } from '../../http/fields.js';
 import type { MaxResultsRange } from '../../http/pagination.js';
 import { parseSelection, selectionParams, type ExpansionDeclarations } from '../expansions.js';
@@ -46,11 +45,11 @@ export const listQuery = (range: MaxResultsRange, expansions: ExpansionDeclarati
   query({ ...pageParams(range), ...selectionParams(expansions, ...primary) });
 
 /** Parses what listQuery declares: the selection and a page of a list keyed by id. */
-export function listRequest(ctx: PlatformContext, q: Record<string, unknown>, range: MaxResultsRange, expansions: ExpansionDeclarations<any>): ListRequest {
-  return { selection: parseSelection(ctx, q, expansions), page: parsePage(ctx, q, range) };
+export function listRequest(q: Record<string, unknown>, range: MaxResultsRange, expansions: ExpansionDeclarations<any>): ListRequest {
+  return { selection: parseSelection(q, expansions), page: parsePage(q, range) };
 }
 
 /** Parses what listQuery declares: the selection and a page of a list keyed by (time, id). */
-export function timeListRequest(ctx: PlatformContext, q: Record<string, unknown>, range: MaxResultsRange, expansions: ExpansionDeclarations<any>): ListRequest<TimePageRequest> {
-  return { selection: parseSelection(ctx, q, expansions), page: parseTimePage(ctx, q, range) };
+export function timeListRequest(q: Record<string, unknown>, range: MaxResultsRange, expansions: ExpansionDeclarations<any>): ListRequest<TimePageRequest> {
+  return { selection: parseSelection(q, expansions), page: parseTimePage(q, range) };
 }

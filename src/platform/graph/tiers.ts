@@ -1,6 +1,6 @@
 import type { Caller } from '../../auth/authenticate.js';
 import type { PlatformContext } from '../context.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import { tierWayOut } from '../../seed/way-out.js';
 import type { Tier } from '../../store/schema.js';
 
@@ -58,7 +58,7 @@ export function checkTier(ctx: PlatformContext, caller: Caller, ...rules: TierRu
   const now = ctx.clock.now();
   for (const rule of rules) {
     if (!tierRefuses(rule, caller.app.tier, now)) continue;
-    const problem = ctx.problems.clientForbidden({
+    const problem = problems.clientForbidden({
       reason: 'client-not-enrolled',
       registration_url: REGISTRATION_URL,
       detail: `${TIER_RULES[rule].what} ${TIER_RULES[rule].what.startsWith('The ') ? 'are' : 'is'} not available to apps on the ${caller.app.tier} tier. Use an app on the enterprise tier.${tierWayOut(ctx, ['enterprise'])}`,

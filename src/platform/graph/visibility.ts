@@ -1,5 +1,5 @@
 import type { PlatformContext } from '../context.js';
-import { ProblemError, type Problem } from '../../http/problems.js';
+import { ProblemError, type Problem, problems } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { findPostsByIds } from '../posts/store.js';
 import { editHistoryOf, type PostRow } from '../posts/wire.js';
@@ -25,9 +25,9 @@ export async function subjectUser(
   const parameter = opts.parameter ?? 'id';
   // Through the response's reads, where it has them: read once, and as what it already knows.
   const [user] = opts.reads ? await opts.reads.usersByIds([userId]) : await ctx.entities.users.read(ctx.store.db, [userId]);
-  if (!user) return { problem: ctx.problems.resourceNotFound({ parameter, value: userId, resource_id: userId, resource_type: 'user' }) };
+  if (!user) return { problem: problems.resourceNotFound({ parameter, value: userId, resource_id: userId, resource_type: 'user' }) };
   if (opts.protectedContent && !(await canSeeContentOf(ctx, view, user))) {
-    return { problem: ctx.problems.notAuthorizedForResource({ value: userId, resource_id: userId, resource_type: 'user', section: 'data', parameter }) };
+    return { problem: problems.notAuthorizedForResource({ value: userId, resource_id: userId, resource_type: 'user', section: 'data', parameter }) };
   }
   return { user };
 }
@@ -63,10 +63,10 @@ export const versionIds = (post: PostRow): string[] => editHistoryOf(post);
 export async function requireVisiblePost(ctx: PlatformContext, db: DbOrTx, view: View, postId: string, parameter: string): Promise<PostRow> {
   const [named] = await findPostsByIds(db, [postId]);
   const post = named && (await latestOf(db, named));
-  if (!post) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: postId, resource_id: postId, resource_type: 'post' }));
+  if (!post) throw new ProblemError(404, problems.resourceNotFound({ parameter, value: postId, resource_id: postId, resource_type: 'post' }));
   const [author] = await findUsersByIds(db, [post.author_id]);
   if (!(await canSeeContentOf(ctx, view, author, db))) {
-    throw new ProblemError(403, ctx.problems.notAuthorizedForResource({ value: postId, resource_id: postId, resource_type: 'post', section: 'data', parameter }));
+    throw new ProblemError(403, problems.notAuthorizedForResource({ value: postId, resource_id: postId, resource_type: 'post', section: 'data', parameter }));
   }
   return post;
 }

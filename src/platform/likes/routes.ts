@@ -59,7 +59,7 @@ export async function likeRoutes(app: Listener, ctx: PlatformContext): Promise<v
         response: { 200: pageResponse(UserSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await likingUsers(ctx, viewOf(ctx.clock, userCallerOf(ctx, request)), request.params.id, listRequest(ctx, request.query, LIKING_USERS, userExpansions))),
+    async (request) => pageBody(await likingUsers(ctx, viewOf(ctx.clock, userCallerOf(ctx, request)), request.params.id, listRequest(request.query, LIKING_USERS, userExpansions))),
   );
 
   app.get(
@@ -75,6 +75,6 @@ export async function likeRoutes(app: Listener, ctx: PlatformContext): Promise<v
         response: { 200: pageResponse(PostSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await likedPosts(ctx, viewOf(ctx.clock, userCallerOf(ctx, request)), request.params.id, listRequest(ctx, request.query, LIKED_POSTS, postExpansions))),
+    async (request) => pageBody(await likedPosts(ctx, viewOf(ctx.clock, userCallerOf(ctx, request)), request.params.id, listRequest(request.query, LIKED_POSTS, postExpansions))),
   );
 }

@@ -2,7 +2,7 @@ import type { UserCaller } from '../../auth/authenticate.js';
 import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { page } from '../../http/pagination.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { isBlocking } from '../blocks/store.js';
 import { hiddenPosts } from '../expansions.js';
@@ -42,13 +42,13 @@ export async function recordLike(ctx: PlatformContext, db: DbOrTx, userId: strin
  * tier on Apr 20, 2026 (spec 000 release history); enterprise keeps it.
  */
 export async function likePost(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, postId: string): Promise<{ liked: boolean }> {
-  requireSelf(ctx, caller, userId, 'id', 'like posts on behalf');
-  requireWriteAccess(ctx, caller);
+  requireSelf(caller, userId, 'id', 'like posts on behalf');
+  requireWriteAccess(caller);
   checkTier(ctx, caller, 'manageLikes');
   await ctx.store.db.transaction().execute(async (tx) => {
     const post = await requireVisiblePost(ctx, tx, view, postId, 'post_id');
     if (await isBlocking(tx, post.author_id, userId)) {
-      throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', 'The author of this post has blocked you.'));
+      throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', 'The author of this post has blocked you.'));
     }
     await recordLike(ctx, tx, userId, post);
   });
@@ -57,8 +57,8 @@ export async function likePost(ctx: PlatformContext, caller: UserCaller, view: V
 
 /** DELETE /2/users/{id}/likes/{post_id}: idempotent, like the public platform; any version of an edited post names it. */
 export async function unlikePost(ctx: PlatformContext, caller: UserCaller, userId: string, postId: string): Promise<{ liked: boolean }> {
-  requireSelf(ctx, caller, userId, 'id', 'unlike posts on behalf');
-  requireWriteAccess(ctx, caller);
+  requireSelf(caller, userId, 'id', 'unlike posts on behalf');
+  requireWriteAccess(caller);
   await ctx.store.db.transaction().execute(async (tx) => {
     const [named] = await findPostsByIds(tx, [postId]);
     const latest = named && (await latestOf(tx, named));
@@ -79,9 +79,9 @@ export async function unlikePost(ctx: PlatformContext, caller: UserCaller, userI
 export async function likingUsers(ctx: PlatformContext, view: View, postId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   const [named] = await findPostsByIds(ctx.store.db, [postId]);
   const post = named && (await latestOf(ctx.store.db, named));
-  if (!post) return errorsOnly(ctx.problems.resourceNotFound({ parameter: 'id', value: postId, resource_id: postId, resource_type: 'post' }));
+  if (!post) return errorsOnly(problems.resourceNotFound({ parameter: 'id', value: postId, resource_id: postId, resource_type: 'post' }));
   if ((await hiddenPosts(ctx, view, [post])).has(post.id)) {
-    return errorsOnly(ctx.problems.notAuthorizedForResource({ value: postId, resource_id: postId, resource_type: 'post', section: 'data', parameter: 'id' }));
+    return errorsOnly(problems.notAuthorizedForResource({ value: postId, resource_id: postId, resource_type: 'post', section: 'data', parameter: 'id' }));
   }
   const rows = await listLikingUsers(ctx.store.db, versionIds(post), request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);

@@ -36,8 +36,8 @@ const listRange = { min: 1, max: 100, default: 100 };
 /** The selection parameters of list objects. */
 const listSelection = { 'list.fields': fieldsParamOf(listDeclaration), expansions: expansionsParam(listExpansions), 'user.fields': fieldsParamOf(userDeclaration) };
 
-function parseListSelection(ctx: PlatformContext, q: Record<string, unknown>): ListSelection {
-  return { list: parseFieldSelection(ctx.problems, listDeclaration, q), rest: parseSelection(ctx, q, listExpansions) };
+function parseListSelection(q: Record<string, unknown>): ListSelection {
+  return { list: parseFieldSelection(listDeclaration, q), rest: parseSelection(q, listExpansions) };
 }
 const listsPage = { 200: pageResponse(ListSchema), default: defaultErrorResponse };
 const name = Type.String({ minLength: 1, maxLength: 25 });
@@ -81,7 +81,7 @@ export async function listRoutes(app: Listener, ctx: PlatformContext): Promise<v
         },
       },
     },
-    async (request) => lookupBody(await lookupList(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, parseListSelection(ctx, request.query)), true),
+    async (request) => lookupBody(await lookupList(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, parseListSelection(request.query)), true),
   );
 
   app.put(
@@ -131,7 +131,7 @@ export async function listRoutes(app: Listener, ctx: PlatformContext): Promise<v
       },
       async (request) => {
         const caller = callerOf(request);
-        return pageBody(await usersOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, table, listRequest(ctx, request.query, listRange, userExpansions)));
+        return pageBody(await usersOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, table, listRequest(request.query, listRange, userExpansions)));
       },
     );
   }
@@ -180,7 +180,7 @@ export async function listRoutes(app: Listener, ctx: PlatformContext): Promise<v
         response: { 200: pageResponse(PostSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await listPosts(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, timeListRequest(ctx, request.query, listRange, postExpansions))),
+    async (request) => pageBody(await listPosts(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, timeListRequest(request.query, listRange, postExpansions))),
   );
 
   for (const [segment, kind, operationId, summary] of [
@@ -203,7 +203,7 @@ export async function listRoutes(app: Listener, ctx: PlatformContext): Promise<v
       },
       async (request) => {
         const caller = callerOf(request);
-        return pageBody(await listsOfUser(ctx, caller, viewOf(ctx.clock, caller), request.params.id, kind, { selection: parseListSelection(ctx, request.query), page: parsePage(ctx, request.query, listRange) }));
+        return pageBody(await listsOfUser(ctx, caller, viewOf(ctx.clock, caller), request.params.id, kind, { selection: parseListSelection(request.query), page: parsePage(request.query, listRange) }));
       },
     );
   }
@@ -223,7 +223,7 @@ export async function listRoutes(app: Listener, ctx: PlatformContext): Promise<v
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return pageBody(await pinnedListsOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, parseListSelection(ctx, request.query)));
+      return pageBody(await pinnedListsOf(ctx, caller, viewOf(ctx.clock, caller), request.params.id, parseListSelection(request.query)));
     },
   );
 

@@ -3,7 +3,7 @@ import type { PlatformContext } from '../context.js';
 import { selectFields } from '../../http/fields.js';
 import { page, type PageMeta } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
-import { ProblemError, type Problem } from '../../http/problems.js';
+import { ProblemError, type Problem, problems } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { isBlocking } from '../blocks/store.js';
 import { hydrate, type Selection } from '../expansions.js';
@@ -41,25 +41,25 @@ export const LIST_LIMITS = { owned: 1000, members: 5000, pinned: 5 };
 const canSee = (view: View, list: ListRow) => list.private === 0 || list.owner_id === view.viewerId;
 
 /** A list a request names: absent, or private to someone else, is a problem for the caller to show. */
-async function visibleList(ctx: PlatformContext, db: DbOrTx, view: View, listId: string, parameter: string): Promise<{ list: ListRow; problem?: undefined } | { list?: undefined; problem: Problem }> {
+async function visibleList(db: DbOrTx, view: View, listId: string, parameter: string): Promise<{ list: ListRow; problem?: undefined } | { list?: undefined; problem: Problem }> {
   const [list] = await findListsByIds(db, [listId]);
-  if (!list) return { problem: ctx.problems.resourceNotFound({ parameter, value: listId, resource_id: listId, resource_type: 'list' }) };
-  if (!canSee(view, list)) return { problem: ctx.problems.notAuthorizedForResource({ value: listId, resource_id: listId, resource_type: 'list', section: 'data', parameter }) };
+  if (!list) return { problem: problems.resourceNotFound({ parameter, value: listId, resource_id: listId, resource_type: 'list' }) };
+  if (!canSee(view, list)) return { problem: problems.notAuthorizedForResource({ value: listId, resource_id: listId, resource_type: 'list', section: 'data', parameter }) };
   return { list };
 }
 
 /** The list a write names: 404 when absent, 403 when private to someone else. */
-async function requireList(ctx: PlatformContext, db: DbOrTx, view: View, listId: string, parameter: string): Promise<ListRow> {
-  const found = await visibleList(ctx, db, view, listId, parameter);
+async function requireList(db: DbOrTx, view: View, listId: string, parameter: string): Promise<ListRow> {
+  const found = await visibleList(db, view, listId, parameter);
   if (found.problem) throw new ProblemError(found.problem.type.endsWith('resource-not-found') ? 404 : 403, found.problem);
   return found.list!;
 }
 
 /** The list an owner-only write names. */
 async function requireOwnList(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, listId: string): Promise<ListRow> {
-  const list = await requireList(ctx, db, { viewerId: caller.user.id, now: ctx.clock.now() }, listId, 'id');
+  const list = await requireList(db, { viewerId: caller.user.id, now: ctx.clock.now() }, listId, 'id');
   if (list.owner_id !== caller.user.id) {
-    throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `Only the owner of list ${listId} can change it.`));
+    throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `Only the owner of list ${listId} can change it.`));
   }
   return list;
 }
@@ -70,8 +70,8 @@ export interface ListChanges {
   private?: boolean;
 }
 
-function checkName(ctx: PlatformContext, name: string | undefined): void {
-  if (name !== undefined && name.trim().length === 0) throw invalidParameter(ctx.problems, 'name', [name], 'The `name` body field can not be blank');
+function checkName(name: string | undefined): void {
+  if (name !== undefined && name.trim().length === 0) throw invalidParameter('name', [name], 'The `name` body field can not be blank');
 }
 
 /** Stores a new list of `ownerId`. */
@@ -101,11 +101,11 @@ export async function recordListUser(ctx: PlatformContext, db: DbOrTx, table: 'l
 
 /** POST /2/lists. */
 export async function createList(ctx: PlatformContext, caller: UserCaller, body: ListChanges & { name: string }): Promise<{ id: string; name: string }> {
-  requireWriteAccess(ctx, caller);
-  checkName(ctx, body.name);
+  requireWriteAccess(caller);
+  checkName(body.name);
   return ctx.store.db.transaction().execute(async (tx) => {
     if ((await countOwnedLists(tx, caller.user.id)) >= LIST_LIMITS.owned) {
-      throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `A user can own at most ${LIST_LIMITS.owned} lists.`));
+      throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `A user can own at most ${LIST_LIMITS.owned} lists.`));
     }
     const row = await recordList(ctx, tx, caller.user.id, body);
     return { id: row.id, name: row.name };
@@ -114,8 +114,8 @@ export async function createList(ctx: PlatformContext, caller: UserCaller, body:
 
 /** PUT /2/lists/{id}: the owner changes name, description or privacy. */
 export async function updateList(ctx: PlatformContext, caller: UserCaller, listId: string, body: ListChanges): Promise<{ updated: boolean }> {
-  requireWriteAccess(ctx, caller);
-  checkName(ctx, body.name);
+  requireWriteAccess(caller);
+  checkName(body.name);
   await ctx.store.db.transaction().execute(async (tx) => {
     await requireOwnList(ctx, tx, caller, listId);
     await updateListRow(tx, listId, {
@@ -130,7 +130,7 @@ export async function updateList(ctx: PlatformContext, caller: UserCaller, listI
 
 /** DELETE /2/lists/{id}. */
 export async function deleteList(ctx: PlatformContext, caller: UserCaller, listId: string): Promise<{ deleted: boolean }> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   await ctx.store.db.transaction().execute(async (tx) => {
     await requireOwnList(ctx, tx, caller, listId);
     await deleteListRow(tx, listId);
@@ -140,15 +140,15 @@ export async function deleteList(ctx: PlatformContext, caller: UserCaller, listI
 
 /** POST /2/lists/{id}/members: the owner adds a user; a user who blocks the owner cannot be added. */
 export async function addMember(ctx: PlatformContext, caller: UserCaller, listId: string, userId: string): Promise<{ is_member: boolean }> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   await ctx.store.db.transaction().execute(async (tx) => {
     const list = await requireOwnList(ctx, tx, caller, listId);
-    await requireUser(ctx, tx, userId, 'user_id');
+    await requireUser(tx, userId, 'user_id');
     if (await isBlocking(tx, userId, caller.user.id)) {
-      throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', 'This user has blocked you: you cannot add them to a list.'));
+      throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', 'This user has blocked you: you cannot add them to a list.'));
     }
     if (list.member_count >= LIST_LIMITS.members) {
-      throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `A list can have at most ${LIST_LIMITS.members} members.`));
+      throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `A list can have at most ${LIST_LIMITS.members} members.`));
     }
     await recordListUser(ctx, tx, 'list_members', listId, userId);
   });
@@ -157,7 +157,7 @@ export async function addMember(ctx: PlatformContext, caller: UserCaller, listId
 
 /** DELETE /2/lists/{id}/members/{user_id}. */
 export async function removeMember(ctx: PlatformContext, caller: UserCaller, listId: string, userId: string): Promise<{ is_member: boolean }> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   await ctx.store.db.transaction().execute(async (tx) => {
     await requireOwnList(ctx, tx, caller, listId);
     if (await deleteListUser(tx, 'list_members', listId, userId)) await moveListCounters(tx, 'list_members', listId, userId, -1);
@@ -167,11 +167,11 @@ export async function removeMember(ctx: PlatformContext, caller: UserCaller, lis
 
 /** POST /2/users/{id}/followed_lists (a list-follows endpoint: gone from basic and pro). */
 export async function followList(ctx: PlatformContext, caller: UserCaller, userId: string, listId: string): Promise<{ following: boolean }> {
-  requireSelf(ctx, caller, userId, 'id', 'follow lists on behalf');
-  requireWriteAccess(ctx, caller);
+  requireSelf(caller, userId, 'id', 'follow lists on behalf');
+  requireWriteAccess(caller);
   checkTier(ctx, caller, 'listFollows');
   await ctx.store.db.transaction().execute(async (tx) => {
-    await requireList(ctx, tx, { viewerId: userId, now: ctx.clock.now() }, listId, 'list_id');
+    await requireList(tx, { viewerId: userId, now: ctx.clock.now() }, listId, 'list_id');
     await recordListUser(ctx, tx, 'list_followers', listId, userId);
   });
   return { following: true };
@@ -179,8 +179,8 @@ export async function followList(ctx: PlatformContext, caller: UserCaller, userI
 
 /** DELETE /2/users/{id}/followed_lists/{list_id}. */
 export async function unfollowList(ctx: PlatformContext, caller: UserCaller, userId: string, listId: string): Promise<{ following: boolean }> {
-  requireSelf(ctx, caller, userId, 'id', 'unfollow lists on behalf');
-  requireWriteAccess(ctx, caller);
+  requireSelf(caller, userId, 'id', 'unfollow lists on behalf');
+  requireWriteAccess(caller);
   checkTier(ctx, caller, 'listFollows');
   await ctx.store.db.transaction().execute(async (tx) => {
     if (await deleteListUser(tx, 'list_followers', listId, userId)) await moveListCounters(tx, 'list_followers', listId, userId, -1);
@@ -190,14 +190,14 @@ export async function unfollowList(ctx: PlatformContext, caller: UserCaller, use
 
 /** POST /2/users/{id}/pinned_lists: at most five pinned lists. */
 export async function pinList(ctx: PlatformContext, caller: UserCaller, userId: string, listId: string): Promise<{ pinned: boolean }> {
-  requireSelf(ctx, caller, userId, 'id', 'pin lists on behalf');
-  requireWriteAccess(ctx, caller);
+  requireSelf(caller, userId, 'id', 'pin lists on behalf');
+  requireWriteAccess(caller);
   await ctx.store.db.transaction().execute(async (tx) => {
-    await requireList(ctx, tx, { viewerId: userId, now: ctx.clock.now() }, listId, 'list_id');
+    await requireList(tx, { viewerId: userId, now: ctx.clock.now() }, listId, 'list_id');
     const pinned = await countPinnedLists(tx, userId);
     if (!(await insertPin(tx, ctx.ids.next(), userId, listId, ctx.clock.now().toISOString()))) return;
     if (pinned >= LIST_LIMITS.pinned) {
-      throw invalidParameter(ctx.problems, 'list_id', [listId], `You can pin at most ${LIST_LIMITS.pinned} lists; unpin one first.`);
+      throw invalidParameter('list_id', [listId], `You can pin at most ${LIST_LIMITS.pinned} lists; unpin one first.`);
     }
   });
   return { pinned: true };
@@ -205,8 +205,8 @@ export async function pinList(ctx: PlatformContext, caller: UserCaller, userId: 
 
 /** DELETE /2/users/{id}/pinned_lists/{list_id}. */
 export async function unpinList(ctx: PlatformContext, caller: UserCaller, userId: string, listId: string): Promise<{ pinned: boolean }> {
-  requireSelf(ctx, caller, userId, 'id', 'unpin lists on behalf');
-  requireWriteAccess(ctx, caller);
+  requireSelf(caller, userId, 'id', 'unpin lists on behalf');
+  requireWriteAccess(caller);
   await ctx.store.db.transaction().execute((tx) => deletePin(tx, userId, listId));
   return { pinned: false };
 }
@@ -229,7 +229,7 @@ async function renderLists(ctx: PlatformContext, view: View, selection: ListSele
 
 /** GET /2/lists/{id}: a private list only for its owner (not-authorized-for-resource otherwise). */
 export async function lookupList(ctx: PlatformContext, view: View, listId: string, selection: ListSelection): Promise<PageResult> {
-  const found = await visibleList(ctx, ctx.store.db, view, listId, 'id');
+  const found = await visibleList(ctx.store.db, view, listId, 'id');
   if (found.problem) return errorsOnly(found.problem);
   return renderLists(ctx, view, selection, [found.list]);
 }
@@ -237,7 +237,7 @@ export async function lookupList(ctx: PlatformContext, view: View, listId: strin
 /** GET /2/lists/{id}/members and /followers, newest first. */
 export async function usersOf(ctx: PlatformContext, caller: Caller, view: View, listId: string, table: 'list_members' | 'list_followers', { selection, page: request }: ListRequest): Promise<PageResult> {
   if (table === 'list_followers') checkTier(ctx, caller, 'listFollows');
-  const found = await visibleList(ctx, ctx.store.db, view, listId, 'id');
+  const found = await visibleList(ctx.store.db, view, listId, 'id');
   if (found.problem) return errorsOnly(found.problem);
   const rows = await usersOfList(ctx.store.db, table, listId, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);
@@ -246,7 +246,7 @@ export async function usersOf(ctx: PlatformContext, caller: Caller, view: View, 
 
 /** GET /2/lists/{id}/posts: the members' posts, newest first. */
 export async function listPosts(ctx: PlatformContext, view: View, listId: string, { selection, page: request }: ListRequest<TimePageRequest>): Promise<PageResult> {
-  const found = await visibleList(ctx, ctx.store.db, view, listId, 'id');
+  const found = await visibleList(ctx.store.db, view, listId, 'id');
   if (found.problem) return errorsOnly(found.problem);
   const rows = await pagedPosts(ctx.store.db, byMembersOf(listId), ALL_TIME, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (p: PostRow) => compositeKey(p.created_at, p.id));
@@ -265,7 +265,7 @@ export async function listsOfUser(ctx: PlatformContext, caller: Caller, view: Vi
 }
 
 export async function pinnedListsOf(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, selection: ListSelection): Promise<PageResult> {
-  requireSelf(ctx, caller, userId, 'id', 'read the pinned lists');
+  requireSelf(caller, userId, 'id', 'read the pinned lists');
   return userLists(ctx, view, userId, 'pinned', { selection, page: { maxResults: LIST_LIMITS.pinned } });
 }
 

@@ -3,7 +3,7 @@ import type { PlatformContext } from '../context.js';
 import { selectFieldsJson } from '../../http/fields.js';
 import type { RawJson } from '../../http/json-body.js';
 import { invalidParameter } from '../../http/params.js';
-import { ProblemError, type Problem } from '../../http/problems.js';
+import { ProblemError, type Problem, problems } from '../../http/problems.js';
 import { fromJson, toJson, type DbOrTx } from '../../store/store.js';
 import { hiddenPosts, ResponseReads } from '../expansions.js';
 import { requireWriteAccess } from '../graph/access.js';
@@ -64,18 +64,18 @@ export async function lookupMedia(
   for (const key of keys) {
     const row = byKey.get(key);
     if (row && visible.has(key)) data.push(selectFieldsJson(mediaDeclaration, row, fields, mediaView));
-    else if (row && hidden.has(key)) errors.push(ctx.problems.notAuthorizedForResource({ value: key, resource_id: key, resource_type: 'media', section: 'data', parameter }));
-    else errors.push(ctx.problems.resourceNotFound({ parameter, value: key, resource_id: key, resource_type: 'media' }));
+    else if (row && hidden.has(key)) errors.push(problems.notAuthorizedForResource({ value: key, resource_id: key, resource_type: 'media', section: 'data', parameter }));
+    else errors.push(problems.resourceNotFound({ parameter, value: key, resource_id: key, resource_type: 'media' }));
   }
   return { data, errors };
 }
 
 /** The caller's own media by id: others' are refused, missing ones not found (parameter `parameter`). */
-export async function ownMedia(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, id: string, parameter: string): Promise<MediaRow> {
+export async function ownMedia(db: DbOrTx, caller: UserCaller, id: string, parameter: string): Promise<MediaRow> {
   const [row] = await findMediaByIdList(db, [id]);
-  if (!row) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'media', detail: `Could not find media with ${parameter}: [${id}].` }));
+  if (!row) throw new ProblemError(404, problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'media', detail: `Could not find media with ${parameter}: [${id}].` }));
   if (row.owner_user_id !== caller.user.id) {
-    throw new ProblemError(403, ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'media', section: 'data', parameter }));
+    throw new ProblemError(403, problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'media', section: 'data', parameter }));
   }
   return row;
 }
@@ -91,16 +91,16 @@ export interface MediaMetadataInput {
  * associated_metadata. A later call replaces the kinds it names and keeps the others.
  */
 export async function createMediaMetadata(ctx: PlatformContext, caller: UserCaller, id: string, metadata: MediaMetadataInput | undefined): Promise<{ id: string; associated_metadata: Record<string, unknown> }> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   if (!metadata || Object.keys(metadata).length === 0) {
-    throw invalidParameter(ctx.problems, 'metadata', [], 'The `metadata` body field needs at least one kind of metadata, e.g. alt_text: {text}');
+    throw invalidParameter('metadata', [], 'The `metadata` body field needs at least one kind of metadata, e.g. alt_text: {text}');
   }
   const altText = metadata.alt_text?.text;
   if (altText !== undefined && [...altText].length > ALT_TEXT_MAX) {
-    throw invalidParameter(ctx.problems, 'metadata.alt_text.text', [], `The \`metadata.alt_text.text\` body field is longer than ${ALT_TEXT_MAX} characters`);
+    throw invalidParameter('metadata.alt_text.text', [], `The \`metadata.alt_text.text\` body field is longer than ${ALT_TEXT_MAX} characters`);
   }
   return ctx.store.db.transaction().execute(async (tx) => {
-    const row = await ownMedia(ctx, tx, caller, id, 'id');
+    const row = await ownMedia(tx, caller, id, 'id');
     const { alt_text: _alt, ...others } = metadata;
     const kept = { ...(fromJson<Record<string, unknown>>(row.metadata) ?? {}), ...others };
     const nextAlt = altText === undefined ? row.alt_text : altText;
@@ -120,17 +120,17 @@ export interface MediaAnalyticsRequest {
 }
 
 /** Parses start_time and end_time: RFC 3339, start before end, at most ANALYTICS_MAX_DAYS apart. */
-export function analyticsWindow(ctx: PlatformContext, startText: string, endText: string): { start: Date; end: Date } {
+export function analyticsWindow(startText: string, endText: string): { start: Date; end: Date } {
   const parse = (name: string, text: string) => {
     const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) ? new Date(text) : new Date(NaN);
-    if (Number.isNaN(at.getTime())) throw invalidParameter(ctx.problems, name, [text], `The \`${name}\` query parameter value [${text}] is not an RFC 3339 date-time, e.g. 2026-01-02T03:04:05Z`);
+    if (Number.isNaN(at.getTime())) throw invalidParameter(name, [text], `The \`${name}\` query parameter value [${text}] is not an RFC 3339 date-time, e.g. 2026-01-02T03:04:05Z`);
     return at;
   };
   const start = parse('start_time', startText);
   const end = parse('end_time', endText);
-  if (end.getTime() <= start.getTime()) throw invalidParameter(ctx.problems, 'end_time', [endText], `The \`end_time\` query parameter value [${endText}] must be after start_time [${startText}]`);
+  if (end.getTime() <= start.getTime()) throw invalidParameter('end_time', [endText], `The \`end_time\` query parameter value [${endText}] must be after start_time [${startText}]`);
   if (end.getTime() - start.getTime() > ANALYTICS_MAX_DAYS * DAY) {
-    throw invalidParameter(ctx.problems, 'end_time', [endText], `The window from start_time to end_time may be at most ${ANALYTICS_MAX_DAYS} days`);
+    throw invalidParameter('end_time', [endText], `The window from start_time to end_time may be at most ${ANALYTICS_MAX_DAYS} days`);
   }
   return { start, end };
 }
@@ -148,9 +148,9 @@ export async function mediaAnalytics(ctx: PlatformContext, caller: UserCaller, r
   const own: string[] = [];
   for (const key of request.keys) {
     const row = byKey.get(key);
-    if (!row) errors.push(ctx.problems.resourceNotFound({ parameter: 'media_keys', value: key, resource_id: key, resource_type: 'media' }));
+    if (!row) errors.push(problems.resourceNotFound({ parameter: 'media_keys', value: key, resource_id: key, resource_type: 'media' }));
     else if (row.owner_user_id !== caller.user.id) {
-      errors.push(ctx.problems.notAuthorizedForResource({ value: key, resource_id: key, resource_type: 'media', section: 'data', parameter: 'media_keys' }));
+      errors.push(problems.notAuthorizedForResource({ value: key, resource_id: key, resource_type: 'media', section: 'data', parameter: 'media_keys' }));
     } else own.push(key);
   }
   const startMs = request.start.getTime();

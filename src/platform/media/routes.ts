@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestUrl } from '../../auth/authenticate.js';
 import type { PlatformContext } from '../context.js';
 import { invalidParameter } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import type { Listener } from '../../http/server.js';
 import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText } from '../../http/fields.js';
 import { parseList } from '../../http/params.js';
@@ -32,7 +32,7 @@ const idPattern = '^[0-9]{1,19}$';
 const MEDIA_KEY_TEXT = '^([0-9]+)_([0-9]+)$';
 const MEDIA_KEY = /^([0-9]+)_([0-9]+)$/;
 const mediaKeysParam = Type.String({ description: 'A comma separated list of media keys, 1 to 100.' });
-const parseMediaKeys = (ctx: PlatformContext, raw: string) => parseList(ctx.problems, 'media_keys', raw, { max: 100, pattern: MEDIA_KEY, patternText: MEDIA_KEY_TEXT });
+const parseMediaKeys = (raw: string) => parseList('media_keys', raw, { max: 100, pattern: MEDIA_KEY, patternText: MEDIA_KEY_TEXT });
 /** alt_text and the other kinds of media metadata of the reference (CreateMediaMetadataMetadata). */
 const metadataBody = Type.Object(
   {
@@ -104,13 +104,13 @@ function baseUrlOf(request: FastifyRequest): string {
  * The file of a request, raw (multipart `media`) or base64 (`media` or `media_data` in JSON,
  * form or multipart fields), named by the parameter that carried it for error messages.
  */
-function fileOf(ctx: PlatformContext, body: Record<string, unknown>): { bytes?: Buffer; parameter: string } {
+function fileOf(body: Record<string, unknown>): { bytes?: Buffer; parameter: string } {
   for (const parameter of ['media', 'media_data']) {
     const value = body[parameter];
     if (value === undefined) continue;
     if (Buffer.isBuffer(value)) return { bytes: value, parameter };
     if (typeof value !== 'string' || !/^[A-Za-z0-9+/_\-\s]*={0,2}\s*$/.test(value)) {
-      throw invalidParameter(ctx.problems, parameter, [], `The \`${parameter}\` field is not base64-encoded data`);
+      throw invalidParameter(parameter, [], `The \`${parameter}\` field is not base64-encoded data`);
     }
     return { bytes: Buffer.from(value, 'base64'), parameter };
   }
@@ -124,11 +124,11 @@ function listOf(value: unknown): string[] | undefined {
 }
 
 /** One set of upload parameters from the query (the older v2 form) and the body (which wins). */
-function uploadParams(ctx: PlatformContext, request: FastifyRequest, pathMediaId?: string): UploadParams {
+function uploadParams(request: FastifyRequest, pathMediaId?: string): UploadParams {
   const query = (request.query ?? {}) as Record<string, unknown>;
   const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
   const all = { ...query, ...body };
-  const file = fileOf(ctx, body);
+  const file = fileOf(body);
   const int = (v: unknown) => (v === undefined ? undefined : Number(v));
   return {
     command: all.command as UploadParams['command'],
@@ -145,8 +145,8 @@ function uploadParams(ctx: PlatformContext, request: FastifyRequest, pathMediaId
 
 const MULTIPART_BOUNDARY = /;\s*boundary=("[^"]+"|[^\s;]+)/i;
 
-function badMultipartType(ctx: PlatformContext): ProblemError {
-  return invalidParameter(ctx.problems, 'Content-Type', [], 'The `Content-Type` header must name the multipart boundary: multipart/form-data; boundary=...');
+function badMultipartType(): ProblemError {
+  return invalidParameter('Content-Type', [], 'The `Content-Type` header must name the multipart boundary: multipart/form-data; boundary=...');
 }
 
 const TOO_LARGE = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_ERR_CTP_BODY_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_FIELDS_LIMIT', 'FST_PARTS_LIMIT']);
@@ -156,21 +156,21 @@ const TOO_LARGE = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_ERR_CTP_BODY_TOO_LARGE
  * refusals: a multipart body without a boundary, or one busboy cannot read, is bad input naming
  * Content-Type; a file over `limits` is bad input naming `media`, not a bare 413.
  */
-export async function acceptMultipart(scope: FastifyInstance, ctx: PlatformContext, limits: { fileSize: number; fieldSize?: number; files: number; fields: number }): Promise<void> {
+export async function acceptMultipart(scope: FastifyInstance, limits: { fileSize: number; fieldSize?: number; files: number; fields: number }): Promise<void> {
   await scope.register(multipart, { attachFieldsToBody: 'keyValues', limits });
   scope.setErrorHandler((error: { code?: string; message?: string; statusCode?: number }, _request, _reply) => {
     if (error.code && TOO_LARGE.has(error.code)) {
-      throw invalidParameter(ctx.problems, 'media', [], `The \`media\` file is larger than one request may carry (${limits.fileSize} bytes); upload it in chunks`);
+      throw invalidParameter('media', [], `The \`media\` file is larger than one request may carry (${limits.fileSize} bytes); upload it in chunks`);
     }
     // busboy refuses a multipart header it cannot use (no boundary, a bad one) by throwing a
     // bare Error from its constructor: that is bad input, not a failure of ours.
-    if (error.statusCode === undefined && error.message?.startsWith('Multipart:')) throw badMultipartType(ctx);
+    if (error.statusCode === undefined && error.message?.startsWith('Multipart:')) throw badMultipartType();
     throw error;
   });
   // A multipart body without a boundary cannot be read: refused before busboy sees it.
   scope.addHook('preParsing', async (request) => {
     const type = String(request.headers['content-type'] ?? '');
-    if (/^multipart\/form-data\b/i.test(type) && !MULTIPART_BOUNDARY.test(type)) throw badMultipartType(ctx);
+    if (/^multipart\/form-data\b/i.test(type) && !MULTIPART_BOUNDARY.test(type)) throw badMultipartType();
   });
 }
 
@@ -183,7 +183,7 @@ export async function mediaRoutes(app: Listener, ctx: PlatformContext): Promise<
 
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
-    await acceptMultipart(scope, ctx, { fileSize: MAX_REQUEST_FILE, fieldSize: MAX_REQUEST_BODY, files: 1, fields: 20 });
+    await acceptMultipart(scope, { fileSize: MAX_REQUEST_FILE, fieldSize: MAX_REQUEST_BODY, files: 1, fields: 20 });
 
     scope.post(
       '/2/media/upload',
@@ -199,7 +199,7 @@ export async function mediaRoutes(app: Listener, ctx: PlatformContext): Promise<
           response: commandResponse,
         },
       },
-      async (request) => ({ data: await mediaUpload(ctx, userCallerOf(ctx, request), uploadParams(ctx, request), baseUrlOf(request)) }),
+      async (request) => ({ data: await mediaUpload(ctx, userCallerOf(ctx, request), uploadParams(request), baseUrlOf(request)) }),
     );
 
     scope.post(
@@ -222,7 +222,7 @@ export async function mediaRoutes(app: Listener, ctx: PlatformContext): Promise<
         },
       },
       async (request) => ({
-        data: await mediaUpload(ctx, userCallerOf(ctx, request), { ...uploadParams(ctx, request, request.params.id), command: 'APPEND' }, baseUrlOf(request)),
+        data: await mediaUpload(ctx, userCallerOf(ctx, request), { ...uploadParams(request, request.params.id), command: 'APPEND' }, baseUrlOf(request)),
       }),
     );
   });
@@ -248,7 +248,7 @@ export async function mediaRoutes(app: Listener, ctx: PlatformContext): Promise<
       },
     },
     async (request) => ({
-      data: await mediaUpload(ctx, userCallerOf(ctx, request), { ...uploadParams(ctx, request), command: 'INIT' }, baseUrlOf(request)),
+      data: await mediaUpload(ctx, userCallerOf(ctx, request), { ...uploadParams(request), command: 'INIT' }, baseUrlOf(request)),
     }),
   );
 
@@ -265,7 +265,7 @@ export async function mediaRoutes(app: Listener, ctx: PlatformContext): Promise<
       },
     },
     async (request) => ({
-      data: await mediaUpload(ctx, userCallerOf(ctx, request), { ...uploadParams(ctx, request, request.params.id), command: 'FINALIZE' }, baseUrlOf(request)),
+      data: await mediaUpload(ctx, userCallerOf(ctx, request), { ...uploadParams(request, request.params.id), command: 'FINALIZE' }, baseUrlOf(request)),
     }),
   );
 
@@ -297,8 +297,8 @@ export async function mediaRoutes(app: Listener, ctx: PlatformContext): Promise<
       },
     },
     async (request) => {
-      const keys = parseMediaKeys(ctx, request.query.media_keys);
-      const fields = parseFieldSelection(ctx.problems, mediaDeclaration, request.query);
+      const keys = parseMediaKeys(request.query.media_keys);
+      const fields = parseFieldSelection(mediaDeclaration, request.query);
       return lookupBody(await lookupMedia(ctx, viewOf(ctx.clock, callerOf(request)), keys, 'media_keys', fields), false);
     },
   );
@@ -317,7 +317,7 @@ export async function mediaRoutes(app: Listener, ctx: PlatformContext): Promise<
       },
     },
     async (request) => {
-      const fields = parseFieldSelection(ctx.problems, mediaDeclaration, request.query);
+      const fields = parseFieldSelection(mediaDeclaration, request.query);
       return lookupBody(await lookupMedia(ctx, viewOf(ctx.clock, callerOf(request)), [request.params.media_key], 'media_key', fields), true);
     },
   );
@@ -415,9 +415,9 @@ export async function mediaRoutes(app: Listener, ctx: PlatformContext): Promise<
     },
     async (request) => {
       const q = request.query;
-      const keys = parseMediaKeys(ctx, q.media_keys);
-      const { start, end } = analyticsWindow(ctx, q.start_time, q.end_time);
-      const fields = parseSelectionText(ctx.problems, 'media_analytics.fields', q['media_analytics.fields'], MEDIA_ANALYTICS_FIELDS);
+      const keys = parseMediaKeys(q.media_keys);
+      const { start, end } = analyticsWindow(q.start_time, q.end_time);
+      const fields = parseSelectionText('media_analytics.fields', q['media_analytics.fields'], MEDIA_ANALYTICS_FIELDS);
       const result = await mediaAnalytics(ctx, userCallerOf(ctx, request), { keys, start, end, granularity: (q.granularity ?? 'daily') as Granularity, fields });
       return { data: result.data.length > 0 ? result.data : undefined, errors: result.errors.length > 0 ? result.errors : undefined };
     },
@@ -431,7 +431,7 @@ export async function mediaRoutes(app: Listener, ctx: PlatformContext): Promise<
       const [key] = request.params.file.split('.');
       const [media] = await findMediaByKeys(ctx.store.db, [key]);
       if (!media?.file_path || !media.url?.endsWith(`/media/${request.params.file}`) || !fs.existsSync(media.file_path)) {
-        throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `No media file ${request.params.file}.`));
+        throw new ProblemError(404, problems.aboutBlank(404, 'Not Found', `No media file ${request.params.file}.`));
       }
       if (request.method === 'GET') await recordPlayback(ctx, media);
       return reply

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { UserCaller } from '../../auth/authenticate.js';
 import type { PlatformContext } from '../context.js';
 import { invalidParameter } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import { fromJson, toJson, type DbOrTx } from '../../store/store.js';
 import { requireWriteAccess } from '../graph/access.js';
 import { findUsersByIds } from '../users/store.js';
@@ -69,14 +69,14 @@ export interface UploadData {
   processing_info?: { state: string; progress_percent: number };
 }
 
-function bad(ctx: PlatformContext, name: string, value: string | undefined, message: string): ProblemError {
-  return invalidParameter(ctx.problems, name, value === undefined ? [] : [value], message);
+function bad(name: string, value: string | undefined, message: string): ProblemError {
+  return invalidParameter(name, value === undefined ? [] : [value], message);
 }
 
-function normalizeCategory(ctx: PlatformContext, raw: string | undefined): string | undefined {
+function normalizeCategory(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   const category = CATEGORY_ALIASES[raw] ?? raw;
-  if (!(category in CATEGORY_TYPE)) throw bad(ctx, 'media_category', raw, `The \`media_category\` value [${raw}] is not one of [${MEDIA_CATEGORY_VALUES.join(',')}]`);
+  if (!(category in CATEGORY_TYPE)) throw bad('media_category', raw, `The \`media_category\` value [${raw}] is not one of [${MEDIA_CATEGORY_VALUES.join(',')}]`);
   return category;
 }
 
@@ -88,30 +88,30 @@ function categoryFor(mime: Probed['mime'], declared: string | undefined): string
 }
 
 /** The media type a file of `mime` becomes in `category`, or why it cannot. */
-function mediaTypeOf(ctx: PlatformContext, mime: Probed['mime'], category: string, categoryParam: string): MediaType {
+function mediaTypeOf(mime: Probed['mime'], category: string, categoryParam: string): MediaType {
   const type = CATEGORY_TYPE[category];
   if (type === 'subtitles' && mime !== 'text/srt') {
-    throw bad(ctx, categoryParam, category, `The \`${categoryParam}\` value [${category}] does not fit the uploaded file, which is ${mime}: ${mime} is not supported as subtitles, which are SubRip (SRT) text`);
+    throw bad(categoryParam, category, `The \`${categoryParam}\` value [${category}] does not fit the uploaded file, which is ${mime}: ${mime} is not supported as subtitles, which are SubRip (SRT) text`);
   }
   const fits = type === 'subtitles' || (type === 'video' ? mime.startsWith('video/') : type === 'animated_gif' ? mime === 'image/gif' : mime.startsWith('image/'));
-  if (!fits) throw bad(ctx, categoryParam, category, `The \`${categoryParam}\` value [${category}] does not fit the uploaded file, which is ${mime}`);
+  if (!fits) throw bad(categoryParam, category, `The \`${categoryParam}\` value [${category}] does not fit the uploaded file, which is ${mime}`);
   return type;
 }
 
-function checkSize(ctx: PlatformContext, parameter: string, type: MediaType, bytes: number): void {
+function checkSize(parameter: string, type: MediaType, bytes: number): void {
   if (bytes > MEDIA_LIMITS[type]) {
-    throw bad(ctx, parameter, String(bytes), `The \`${parameter}\` is ${bytes} bytes; ${LIMIT_LABEL[type]} (${MEDIA_LIMITS[type]} bytes)`);
+    throw bad(parameter, String(bytes), `The \`${parameter}\` is ${bytes} bytes; ${LIMIT_LABEL[type]} (${MEDIA_LIMITS[type]} bytes)`);
   }
 }
 
-async function checkAdditionalOwners(ctx: PlatformContext, db: DbOrTx, ids: readonly string[] | undefined): Promise<string[]> {
+async function checkAdditionalOwners(db: DbOrTx, ids: readonly string[] | undefined): Promise<string[]> {
   const owners = [...new Set(ids ?? [])];
-  if (owners.length > 100) throw bad(ctx, 'additional_owners', undefined, 'The `additional_owners` list may name at most 100 users');
+  if (owners.length > 100) throw bad('additional_owners', undefined, 'The `additional_owners` list may name at most 100 users');
   const bad_ = owners.filter((id) => !/^[0-9]{1,19}$/.test(id));
-  if (bad_.length) throw bad(ctx, 'additional_owners', bad_[0], `The \`additional_owners\` value [${bad_[0]}] does not match ^[0-9]{1,19}$`);
+  if (bad_.length) throw bad('additional_owners', bad_[0], `The \`additional_owners\` value [${bad_[0]}] does not match ^[0-9]{1,19}$`);
   const found = new Set((await findUsersByIds(db, owners)).map((u) => u.id));
   const missing = owners.find((id) => !found.has(id));
-  if (missing) throw bad(ctx, 'additional_owners', missing, `The \`additional_owners\` value [${missing}] is not a user`);
+  if (missing) throw bad('additional_owners', missing, `The \`additional_owners\` value [${missing}] is not a user`);
   return owners;
 }
 
@@ -155,11 +155,11 @@ export function uploadData(row: MediaRow): UploadData {
   return data;
 }
 
-function probeOrRefuse<T>(ctx: PlatformContext, parameter: string, run: () => T): T {
+function probeOrRefuse<T>(parameter: string, run: () => T): T {
   try {
     return run();
   } catch (err) {
-    if (err instanceof ProbeError) throw bad(ctx, parameter, undefined, `The \`${parameter}\` file ${err.message}`);
+    if (err instanceof ProbeError) throw bad(parameter, undefined, `The \`${parameter}\` file ${err.message}`);
     throw err;
   }
 }
@@ -173,13 +173,13 @@ export async function storeMediaBytes(
   db: DbOrTx,
   p: { ownerId: string; bytes: Buffer; parameter: string; category?: string; additionalOwners?: string[]; baseUrl: string; altText?: string },
 ): Promise<MediaRow> {
-  const declared = normalizeCategory(ctx, p.category);
-  if (p.bytes.length === 0) throw bad(ctx, p.parameter, undefined, `The \`${p.parameter}\` file is empty`);
-  const probed = probeOrRefuse(ctx, p.parameter, () => probe(bufferSource(p.bytes), declared === 'subtitles'));
+  const declared = normalizeCategory(p.category);
+  if (p.bytes.length === 0) throw bad(p.parameter, undefined, `The \`${p.parameter}\` file is empty`);
+  const probed = probeOrRefuse(p.parameter, () => probe(bufferSource(p.bytes), declared === 'subtitles'));
   const category = categoryFor(probed.mime, declared);
-  const type = mediaTypeOf(ctx, probed.mime, category, 'media_category');
-  checkSize(ctx, p.parameter, type, p.bytes.length);
-  const owners = await checkAdditionalOwners(ctx, db, p.additionalOwners);
+  const type = mediaTypeOf(probed.mime, category, 'media_category');
+  checkSize(p.parameter, type, p.bytes.length);
+  const owners = await checkAdditionalOwners(db, p.additionalOwners);
   const id = ctx.ids.next();
   const key = `${KEY_PREFIX[type]}_${id}`;
   const file = mediaFilePath(ctx, key, EXTENSIONS[probed.mime]);
@@ -201,7 +201,7 @@ export async function uploadSimple(
   input: { bytes: Buffer; parameter: string; category?: string; additionalOwners?: string[] },
   baseUrl: string,
 ): Promise<UploadData> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   return uploadData(await storeMediaBytes(ctx, ctx.store.db, { ownerId: caller.user.id, ...input, baseUrl }));
 }
 
@@ -211,18 +211,18 @@ export async function initUpload(
   caller: UserCaller,
   input: { totalBytes?: number; mediaType?: string; category?: string; additionalOwners?: string[] },
 ): Promise<UploadData> {
-  requireWriteAccess(ctx, caller);
-  if (input.mediaType === undefined) throw bad(ctx, 'media_type', undefined, 'The `media_type` parameter is missing: INIT needs the MIME type of the file');
-  if (input.totalBytes === undefined) throw bad(ctx, 'total_bytes', undefined, 'The `total_bytes` parameter is missing: INIT needs the size of the file in bytes');
+  requireWriteAccess(caller);
+  if (input.mediaType === undefined) throw bad('media_type', undefined, 'The `media_type` parameter is missing: INIT needs the MIME type of the file');
+  if (input.totalBytes === undefined) throw bad('total_bytes', undefined, 'The `total_bytes` parameter is missing: INIT needs the size of the file in bytes');
   const mime = SUPPORTED_TYPES[input.mediaType];
   if (!mime) {
-    throw bad(ctx, 'media_type', input.mediaType, `The \`media_type\` value [${input.mediaType}] is not supported by Plaza; use one of [${Object.keys(SUPPORTED_TYPES).join(',')}]`);
+    throw bad('media_type', input.mediaType, `The \`media_type\` value [${input.mediaType}] is not supported by Plaza; use one of [${Object.keys(SUPPORTED_TYPES).join(',')}]`);
   }
-  const category = categoryFor(mime, normalizeCategory(ctx, input.category));
-  const type = mediaTypeOf(ctx, mime, category, 'media_category');
-  if (!Number.isSafeInteger(input.totalBytes) || input.totalBytes < 1) throw bad(ctx, 'total_bytes', String(input.totalBytes), 'The `total_bytes` value must be a whole number of bytes, at least 1');
-  checkSize(ctx, 'total_bytes', type, input.totalBytes);
-  const owners = await checkAdditionalOwners(ctx, ctx.store.db, input.additionalOwners);
+  const category = categoryFor(mime, normalizeCategory(input.category));
+  const type = mediaTypeOf(mime, category, 'media_category');
+  if (!Number.isSafeInteger(input.totalBytes) || input.totalBytes < 1) throw bad('total_bytes', String(input.totalBytes), 'The `total_bytes` value must be a whole number of bytes, at least 1');
+  checkSize('total_bytes', type, input.totalBytes);
+  const owners = await checkAdditionalOwners(ctx.store.db, input.additionalOwners);
   const id = ctx.ids.next();
   const now = ctx.clock.now();
   const row: MediaUploadRow = {
@@ -243,14 +243,14 @@ export async function initUpload(
 
 /** The caller's own upload session, still open: others' sessions are as unknown as missing ones. */
 async function openSession(ctx: PlatformContext, caller: UserCaller, mediaId: string | undefined): Promise<MediaUploadRow> {
-  if (mediaId === undefined) throw bad(ctx, 'media_id', undefined, 'The `media_id` parameter is missing');
-  if (!/^[0-9]{1,19}$/.test(mediaId)) throw bad(ctx, 'media_id', mediaId, `The \`media_id\` value [${mediaId}] does not match ^[0-9]{1,19}$`);
+  if (mediaId === undefined) throw bad('media_id', undefined, 'The `media_id` parameter is missing');
+  if (!/^[0-9]{1,19}$/.test(mediaId)) throw bad('media_id', mediaId, `The \`media_id\` value [${mediaId}] does not match ^[0-9]{1,19}$`);
   const session = await findUpload(ctx.store.db, mediaId);
   if (!session || session.owner_user_id !== caller.user.id) {
-    throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter: 'media_id', value: mediaId, resource_id: mediaId, resource_type: 'media', detail: `Could not find an upload with media_id: [${mediaId}].` }));
+    throw new ProblemError(404, problems.resourceNotFound({ parameter: 'media_id', value: mediaId, resource_id: mediaId, resource_type: 'media', detail: `Could not find an upload with media_id: [${mediaId}].` }));
   }
-  if (session.state !== 'uploading') throw bad(ctx, 'media_id', mediaId, `The upload [${mediaId}] has already been finalized`);
-  if (session.expires_at <= ctx.clock.now().toISOString()) throw bad(ctx, 'media_id', mediaId, `The upload [${mediaId}] expired at ${session.expires_at}; start again with INIT`);
+  if (session.state !== 'uploading') throw bad('media_id', mediaId, `The upload [${mediaId}] has already been finalized`);
+  if (session.expires_at <= ctx.clock.now().toISOString()) throw bad('media_id', mediaId, `The upload [${mediaId}] expired at ${session.expires_at}; start again with INIT`);
   return session;
 }
 
@@ -260,15 +260,15 @@ export async function appendUpload(
   caller: UserCaller,
   input: { mediaId?: string; segmentIndex?: number; bytes?: Buffer; parameter: string },
 ): Promise<{ expires_at: number }> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   const session = await openSession(ctx, caller, input.mediaId);
   const index = input.segmentIndex;
-  if (index === undefined) throw bad(ctx, 'segment_index', undefined, 'The `segment_index` parameter is missing');
-  if (!Number.isInteger(index) || index < 0 || index > 999) throw bad(ctx, 'segment_index', String(index), `The \`segment_index\` value [${index}] is not between 0 and 999`);
-  if (!input.bytes || input.bytes.length === 0) throw bad(ctx, input.parameter, undefined, `The \`${input.parameter}\` segment is missing or empty`);
+  if (index === undefined) throw bad('segment_index', undefined, 'The `segment_index` parameter is missing');
+  if (!Number.isInteger(index) || index < 0 || index > 999) throw bad('segment_index', String(index), `The \`segment_index\` value [${index}] is not between 0 and 999`);
+  if (!input.bytes || input.bytes.length === 0) throw bad(input.parameter, undefined, `The \`${input.parameter}\` segment is missing or empty`);
   const others = [...listSegments(ctx, session.id)].filter(([i]) => i !== index).reduce((sum, [, s]) => sum + s.size, 0);
   if (others + input.bytes.length > session.total_bytes) {
-    throw bad(ctx, input.parameter, undefined, `The \`${input.parameter}\` segment would bring the upload to ${others + input.bytes.length} bytes, more than its total_bytes of ${session.total_bytes}`);
+    throw bad(input.parameter, undefined, `The \`${input.parameter}\` segment would bring the upload to ${others + input.bytes.length} bytes, more than its total_bytes of ${session.total_bytes}`);
   }
   writeFileAtomically(segmentPath(ctx, session.id, index), input.bytes);
   return { expires_at: Math.floor(new Date(session.expires_at).getTime() / 1000) };
@@ -276,32 +276,32 @@ export async function appendUpload(
 
 /** Chunked upload, FINALIZE: segments 0..n-1 joined, checked against INIT, stored as media. */
 export async function finalizeUpload(ctx: PlatformContext, caller: UserCaller, mediaId: string | undefined, baseUrl: string): Promise<UploadData> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   const session = await openSession(ctx, caller, mediaId);
   const segments = listSegments(ctx, session.id);
   const ordered = [...segments.keys()].sort((a, b) => a - b);
   const gap = ordered.findIndex((index, i) => index !== i);
-  if (ordered.length === 0) throw bad(ctx, 'segment_index', undefined, `The upload [${session.id}] has no segments: APPEND segment 0 first`);
-  if (gap !== -1) throw bad(ctx, 'segment_index', String(gap), `The upload [${session.id}] is missing segment ${gap}`);
+  if (ordered.length === 0) throw bad('segment_index', undefined, `The upload [${session.id}] has no segments: APPEND segment 0 first`);
+  if (gap !== -1) throw bad('segment_index', String(gap), `The upload [${session.id}] is missing segment ${gap}`);
   const size = ordered.reduce((sum, i) => sum + segments.get(i)!.size, 0);
   if (size !== session.total_bytes) {
-    throw bad(ctx, 'total_bytes', String(session.total_bytes), `The upload [${session.id}] holds ${size} bytes, not the ${session.total_bytes} bytes INIT declared in total_bytes`);
+    throw bad('total_bytes', String(session.total_bytes), `The upload [${session.id}] holds ${size} bytes, not the ${session.total_bytes} bytes INIT declared in total_bytes`);
   }
   // Claim the session so a concurrent FINALIZE cannot store the same media twice; a refused
   // file gives it back, so bad input changes nothing.
   if (!(await moveUpload(ctx.store.db, session.id, 'uploading', 'finalizing'))) {
-    throw bad(ctx, 'media_id', session.id, `The upload [${session.id}] is already being finalized`);
+    throw bad('media_id', session.id, `The upload [${session.id}] is already being finalized`);
   }
   const temp = tempFilePath(ctx, session.id);
   let file: string | undefined;
   let row: MediaRow;
   try {
     await assemble(ordered.map((i) => segments.get(i)!), temp);
-    const probed = probeOrRefuse(ctx, 'media', () => probeFile(temp, session.media_category === 'subtitles'));
+    const probed = probeOrRefuse('media', () => probeFile(temp, session.media_category === 'subtitles'));
     if (SUPPORTED_TYPES[session.media_type] !== probed.mime) {
-      throw bad(ctx, 'media_type', session.media_type, `The uploaded file is ${probed.mime}, not the ${session.media_type} INIT declared in media_type`);
+      throw bad('media_type', session.media_type, `The uploaded file is ${probed.mime}, not the ${session.media_type} INIT declared in media_type`);
     }
-    const type = mediaTypeOf(ctx, probed.mime, session.media_category, 'media_category');
+    const type = mediaTypeOf(probed.mime, session.media_category, 'media_category');
     file = mediaFilePath(ctx, session.media_key, EXTENSIONS[probed.mime]);
     fs.renameSync(temp, file);
     row = mediaRow(ctx, {
@@ -329,9 +329,9 @@ export async function uploadStatus(ctx: PlatformContext, caller: UserCaller, med
   if (row && row.owner_user_id === caller.user.id) return { ...uploadData(row), processing_info: { state: 'succeeded', progress_percent: 100 } };
   const session = await findUpload(ctx.store.db, mediaId);
   if (session && session.owner_user_id === caller.user.id) {
-    throw bad(ctx, 'media_id', mediaId, `The upload [${mediaId}] has not been finalized: send FINALIZE first`);
+    throw bad('media_id', mediaId, `The upload [${mediaId}] has not been finalized: send FINALIZE first`);
   }
-  throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter: 'media_id', value: mediaId, resource_id: mediaId, resource_type: 'media', detail: `Could not find media with media_id: [${mediaId}].` }));
+  throw new ProblemError(404, problems.resourceNotFound({ parameter: 'media_id', value: mediaId, resource_id: mediaId, resource_type: 'media', detail: `Could not find media with media_id: [${mediaId}].` }));
 }
 
 /**
@@ -342,7 +342,7 @@ export async function uploadStatus(ctx: PlatformContext, caller: UserCaller, med
 export async function attachableMedia(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, ids: readonly string[]): Promise<MediaRow[]> {
   const parameter = 'media.media_ids';
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (duplicate) throw bad(ctx, parameter, duplicate, `The \`${parameter}\` list names [${duplicate}] twice`);
+  if (duplicate) throw bad(parameter, duplicate, `The \`${parameter}\` list names [${duplicate}] twice`);
   const rows = await findMediaByIdList(db, ids);
   const now = ctx.clock.now().getTime();
   const ordered: MediaRow[] = [];
@@ -350,18 +350,18 @@ export async function attachableMedia(ctx: PlatformContext, db: DbOrTx, caller: 
     const row = rows.find((m) => m.id === id);
     const owners = fromJson<string[]>(row?.additional_owners ?? null) ?? [];
     if (!row || (row.owner_user_id !== caller.user.id && !owners.includes(caller.user.id))) {
-      throw bad(ctx, parameter, id, `The \`${parameter}\` value [${id}] is not a media id you uploaded or may use`);
+      throw bad(parameter, id, `The \`${parameter}\` value [${id}] is not a media id you uploaded or may use`);
     }
     if (new Date(row.created_at).getTime() + MEDIA_EXPIRES_AFTER_SECS * 1000 <= now) {
-      throw bad(ctx, parameter, id, `The \`${parameter}\` value [${id}] has expired: media can be attached within 24 hours of upload`);
+      throw bad(parameter, id, `The \`${parameter}\` value [${id}] has expired: media can be attached within 24 hours of upload`);
     }
-    if (row.media_category?.startsWith('dm_')) throw bad(ctx, parameter, id, `The \`${parameter}\` value [${id}] was uploaded for direct messages (${row.media_category}), not for posts`);
-    refuseSubtitleFile(ctx, parameter, row);
+    if (row.media_category?.startsWith('dm_')) throw bad(parameter, id, `The \`${parameter}\` value [${id}] was uploaded for direct messages (${row.media_category}), not for posts`);
+    refuseSubtitleFile(parameter, row);
     ordered.push(row);
   }
   const single = ordered.find((m) => m.type !== 'photo');
   if (single && ordered.length > 1) {
-    throw bad(ctx, parameter, single.id, `The \`${parameter}\` list may hold up to 4 images, or one GIF, or one video; [${single.id}] is a ${single.type === 'video' ? 'video' : 'GIF'}`);
+    throw bad(parameter, single.id, `The \`${parameter}\` list may hold up to 4 images, or one GIF, or one video; [${single.id}] is a ${single.type === 'video' ? 'video' : 'GIF'}`);
   }
   return ordered;
 }
@@ -370,9 +370,9 @@ export async function attachableMedia(ctx: PlatformContext, db: DbOrTx, caller: 
  * A subtitle file is given to a video (POST /2/media/subtitles) and never shown on its own: a post,
  * a direct message or an article that names one is refused, naming the parameter.
  */
-export function refuseSubtitleFile(ctx: PlatformContext, parameter: string, row: MediaRow): void {
+export function refuseSubtitleFile(parameter: string, row: MediaRow): void {
   if (row.type === 'subtitles') {
-    throw bad(ctx, parameter, row.id, `The \`${parameter}\` value [${row.id}] is a subtitle file: attach the video and give it the subtitles with POST /2/media/subtitles`);
+    throw bad(parameter, row.id, `The \`${parameter}\` value [${row.id}] is a subtitle file: attach the video and give it the subtitles with POST /2/media/subtitles`);
   }
 }
 
@@ -400,7 +400,7 @@ export async function mediaUpload(ctx: PlatformContext, caller: UserCaller, p: U
     case 'FINALIZE':
       return finalizeUpload(ctx, caller, p.mediaId, baseUrl);
     default:
-      if (!p.bytes) throw bad(ctx, 'media', undefined, 'The `media` field is missing: send the file as `media` (multipart or base64) or `media_data` (base64), or a `command` for a chunked upload');
+      if (!p.bytes) throw bad('media', undefined, 'The `media` field is missing: send the file as `media` (multipart or base64) or `media_data` (base64), or a `command` for a chunked upload');
       return uploadSimple(ctx, caller, { bytes: p.bytes, parameter: p.parameter, category: p.category, additionalOwners: p.additionalOwners }, baseUrl);
   }
 }

@@ -1,7 +1,7 @@
 import type { UserCaller } from '../../auth/authenticate.js';
 import type { PlatformContext } from '../context.js';
 import { invalidValue } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import type { MediaSubtitleTable } from '../../store/schema-media-subtitles.js';
 import { requireWriteAccess } from '../graph/access.js';
@@ -62,8 +62,8 @@ async function deleteTrack(db: DbOrTx, mediaId: string, languageCode: string): P
 
 // --- rules ---
 
-function checkLanguage(ctx: PlatformContext, parameter: string, code: string): void {
-  if (!LANGUAGE_CODE.test(code)) throw invalidValue(ctx.problems, parameter, code, `The \`${parameter}\` value [${code}] is not a two-letter language code in capitals (${LANGUAGE_CODE_TEXT}), e.g. EN`);
+function checkLanguage(parameter: string, code: string): void {
+  if (!LANGUAGE_CODE.test(code)) throw invalidValue(parameter, code, `The \`${parameter}\` value [${code}] is not a two-letter language code in capitals (${LANGUAGE_CODE_TEXT}), e.g. EN`);
 }
 
 /**
@@ -71,16 +71,16 @@ function checkLanguage(ctx: PlatformContext, parameter: string, code: string): v
  * (the categories the reference names), of the media_category the request says when it says one.
  * Answers the category's name in the request's spelling.
  */
-async function targetVideo(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, id: string, category: string | undefined): Promise<{ video: MediaRow; categoryName: string }> {
-  const video = await ownMedia(ctx, db, caller, id, 'id');
+async function targetVideo(db: DbOrTx, caller: UserCaller, id: string, category: string | undefined): Promise<{ video: MediaRow; categoryName: string }> {
+  const video = await ownMedia(db, caller, id, 'id');
   const uploaded = video.media_category ?? (video.type === 'video' ? 'post_video' : null);
   if (video.type !== 'video' || (uploaded !== 'post_video' && uploaded !== 'amplify_video')) {
     const what = video.type === 'video' ? `a video uploaded for ${uploaded}` : video.type === 'animated_gif' ? 'a GIF' : video.type === 'photo' ? 'an image' : 'a subtitle file';
-    throw invalidValue(ctx.problems, 'id', id, `The \`id\` value [${id}] is ${what}: subtitles go with videos uploaded as post_video (tweet_video) or amplify_video`);
+    throw invalidValue('id', id, `The \`id\` value [${id}] is ${what}: subtitles go with videos uploaded as post_video (tweet_video) or amplify_video`);
   }
   if (category === undefined) return { video, categoryName: CATEGORY_NAME[uploaded] };
   if (TARGET_CATEGORIES[category] !== uploaded) {
-    throw invalidValue(ctx.problems, 'media_category', category, `The \`media_category\` value [${category}] does not fit the media [${id}], which is ${CATEGORY_NAME[uploaded]}`);
+    throw invalidValue('media_category', category, `The \`media_category\` value [${category}] does not fit the media [${id}], which is ${CATEGORY_NAME[uploaded]}`);
   }
   return { video, categoryName: category };
 }
@@ -91,24 +91,24 @@ export async function createMediaSubtitles(
   caller: UserCaller,
   input: CreateSubtitlesInput,
 ): Promise<{ id: string; media_category: string; associated_subtitles: { subtitles: SubtitleTrack[] } }> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   const { subtitles } = input;
-  checkLanguage(ctx, 'subtitles.language_code', subtitles.language_code);
-  if (!/^[0-9]{1,19}$/.test(subtitles.id)) throw invalidValue(ctx.problems, 'subtitles.id', subtitles.id, `The \`subtitles.id\` value [${subtitles.id}] does not match ^[0-9]{1,19}$`);
+  checkLanguage('subtitles.language_code', subtitles.language_code);
+  if (!/^[0-9]{1,19}$/.test(subtitles.id)) throw invalidValue('subtitles.id', subtitles.id, `The \`subtitles.id\` value [${subtitles.id}] does not match ^[0-9]{1,19}$`);
   const displayName = (subtitles.display_name ?? subtitles.language_code).trim();
-  if (displayName === '') throw invalidValue(ctx.problems, 'subtitles.display_name', subtitles.display_name, 'The `subtitles.display_name` value is empty: name the language as people read it, e.g. English');
+  if (displayName === '') throw invalidValue('subtitles.display_name', subtitles.display_name, 'The `subtitles.display_name` value is empty: name the language as people read it, e.g. English');
   if ([...displayName].length > DISPLAY_NAME_MAX) {
-    throw invalidValue(ctx.problems, 'subtitles.display_name', subtitles.display_name, `The \`subtitles.display_name\` value is longer than ${DISPLAY_NAME_MAX} characters`);
+    throw invalidValue('subtitles.display_name', subtitles.display_name, `The \`subtitles.display_name\` value is longer than ${DISPLAY_NAME_MAX} characters`);
   }
   return ctx.store.db.transaction().execute(async (tx) => {
-    const { video, categoryName } = await targetVideo(ctx, tx, caller, input.id, input.media_category);
-    const file = await ownMedia(ctx, tx, caller, subtitles.id, 'subtitles.id');
+    const { video, categoryName } = await targetVideo(tx, caller, input.id, input.media_category);
+    const file = await ownMedia(tx, caller, subtitles.id, 'subtitles.id');
     if (file.type !== 'subtitles') {
-      throw invalidValue(ctx.problems, 'subtitles.id', subtitles.id, `The \`subtitles.id\` value [${subtitles.id}] is not a subtitle file: upload SubRip (SRT) text with media_category=subtitles`);
+      throw invalidValue('subtitles.id', subtitles.id, `The \`subtitles.id\` value [${subtitles.id}] is not a subtitle file: upload SubRip (SRT) text with media_category=subtitles`);
     }
     const now = ctx.clock.now();
     if (new Date(file.created_at).getTime() + MEDIA_EXPIRES_AFTER_SECS * 1000 <= now.getTime()) {
-      throw invalidValue(ctx.problems, 'subtitles.id', subtitles.id, `The \`subtitles.id\` value [${subtitles.id}] has expired: an uploaded subtitle file can be used within 24 hours of upload`);
+      throw invalidValue('subtitles.id', subtitles.id, `The \`subtitles.id\` value [${subtitles.id}] has expired: an uploaded subtitle file can be used within 24 hours of upload`);
     }
     const at = now.toISOString();
     await upsertTrack(tx, { media_id: video.id, language_code: subtitles.language_code, subtitle_media_id: file.id, display_name: displayName, created_at: at, updated_at: at });
@@ -119,14 +119,14 @@ export async function createMediaSubtitles(
 
 /** DELETE /2/media/subtitles: removes the video's track in that language; a language without a track is not found. */
 export async function deleteMediaSubtitles(ctx: PlatformContext, caller: UserCaller, input: DeleteSubtitlesInput): Promise<{ deleted: boolean }> {
-  requireWriteAccess(ctx, caller);
-  checkLanguage(ctx, 'language_code', input.language_code);
+  requireWriteAccess(caller);
+  checkLanguage('language_code', input.language_code);
   return ctx.store.db.transaction().execute(async (tx) => {
-    const { video } = await targetVideo(ctx, tx, caller, input.id, input.media_category);
+    const { video } = await targetVideo(tx, caller, input.id, input.media_category);
     if (!(await deleteTrack(tx, video.id, input.language_code))) {
       throw new ProblemError(
         404,
-        ctx.problems.resourceNotFound({
+        problems.resourceNotFound({
           parameter: 'language_code', value: input.language_code, resource_id: video.id, resource_type: 'media',
           detail: `Could not find subtitles in language [${input.language_code}] for media with id: [${video.id}].`,
         }),

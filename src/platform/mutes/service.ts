@@ -21,11 +21,11 @@ export async function recordMute(ctx: PlatformContext, db: DbOrTx, sourceId: str
 
 /** POST /2/users/{id}/muting: the muted account's posts leave the muter's home timeline. */
 export async function muteUser(ctx: PlatformContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ muting: boolean }> {
-  requireSelf(ctx, caller, sourceId, 'id', 'mute accounts on behalf');
-  requireWriteAccess(ctx, caller);
-  if (targetId === sourceId) throw invalidParameter(ctx.problems, 'target_user_id', [targetId], 'You cannot mute yourself.');
+  requireSelf(caller, sourceId, 'id', 'mute accounts on behalf');
+  requireWriteAccess(caller);
+  if (targetId === sourceId) throw invalidParameter('target_user_id', [targetId], 'You cannot mute yourself.');
   await ctx.store.db.transaction().execute(async (tx) => {
-    await requireUser(ctx, tx, targetId, 'target_user_id');
+    await requireUser(tx, targetId, 'target_user_id');
     await recordMute(ctx, tx, sourceId, targetId);
   });
   return { muting: true };
@@ -33,8 +33,8 @@ export async function muteUser(ctx: PlatformContext, caller: UserCaller, sourceI
 
 /** DELETE /2/users/{source_user_id}/muting/{target_user_id}. */
 export async function unmuteUser(ctx: PlatformContext, caller: UserCaller, sourceId: string, targetId: string): Promise<{ muting: boolean }> {
-  requireSelf(ctx, caller, sourceId, 'source_user_id', 'unmute accounts on behalf');
-  requireWriteAccess(ctx, caller);
+  requireSelf(caller, sourceId, 'source_user_id', 'unmute accounts on behalf');
+  requireWriteAccess(caller);
   await ctx.store.db.transaction().execute(async (tx) => {
     if (!(await deleteMute(tx, sourceId, targetId))) return;
     await appendEvent(ctx, tx, { type: 'mute.unmute', subject: targetId, payload: await pairPayload(ctx, tx, sourceId, targetId) });
@@ -44,7 +44,7 @@ export async function unmuteUser(ctx: PlatformContext, caller: UserCaller, sourc
 
 /** GET /2/users/{id}/muting: the authenticated user's muted accounts, newest first. */
 export async function mutedBy(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
-  requireSelf(ctx, caller, userId, 'id', 'list the muted accounts');
+  requireSelf(caller, userId, 'id', 'list the muted accounts');
   const rows = await listMuted(ctx.store.db, userId, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (r) => r.relation_id);
   return renderUsers(ctx, view, selection, items, meta);

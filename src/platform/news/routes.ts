@@ -63,7 +63,7 @@ export async function newsRoutes(app: Listener, ctx: PlatformContext): Promise<v
     },
     async (request) => {
       const caller = callerOf(request);
-      return searchNews(ctx, viewOf(ctx.clock, caller), parseNewsSearch(ctx, request.query));
+      return searchNews(ctx, viewOf(ctx.clock, caller), parseNewsSearch(request.query));
     },
   );
 
@@ -82,7 +82,7 @@ export async function newsRoutes(app: Listener, ctx: PlatformContext): Promise<v
     },
     async (request) => {
       const caller = callerOf(request);
-      return lookupNews(ctx, viewOf(ctx.clock, caller), request.params.id, parseNewsFields(ctx, request.query['news.fields']));
+      return lookupNews(ctx, viewOf(ctx.clock, caller), request.params.id, parseNewsFields(request.query['news.fields']));
     },
   );
 }

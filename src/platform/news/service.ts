@@ -3,7 +3,7 @@ import { appendEvent } from '../../events/log.js';
 import { parseMaxResults } from '../../http/pagination.js';
 import { parseSelectionText } from '../../http/fields.js';
 import { invalidValue } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import { compileMatcher, compileSql, parseQuery, QueryError, type MatchablePost, type QueryNode } from '../../query/index.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
 import { resolveUsers, searchByRecency } from '../search/store.js';
@@ -24,7 +24,7 @@ const HOUR_MS = 60 * 60 * 1000;
 /** Before the release-history entry that added them, the news endpoints do not exist. */
 function requireReleased(ctx: PlatformContext): void {
   if (ctx.clock.now().toISOString().slice(0, 10) >= NEWS_SINCE) return;
-  throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', 'The news endpoints arrive with the release of Nov 19, 2025.'));
+  throw new ProblemError(404, problems.aboutBlank(404, 'Not Found', 'The news endpoints arrive with the release of Nov 19, 2025.'));
 }
 
 /** A story the admin interface or the seed asked for that breaks a rule of createNewsStory (the message says which). */
@@ -136,8 +136,8 @@ async function clusterOf(ctx: PlatformContext, view: View, story: NewsStoryRow):
 }
 
 /** news.fields, parsed by the routes. */
-export function parseNewsFields(ctx: PlatformContext, raw: string | undefined): ReadonlySet<string> {
-  return parseSelectionText(ctx.problems, 'news.fields', raw, NEWS_FIELD_NAMES);
+export function parseNewsFields(raw: string | undefined): ReadonlySet<string> {
+  return parseSelectionText('news.fields', raw, NEWS_FIELD_NAMES);
 }
 
 async function render(ctx: PlatformContext, view: View, stories: readonly NewsStoryRow[], selected: ReadonlySet<string>): Promise<Record<string, unknown>[]> {
@@ -153,7 +153,7 @@ async function render(ctx: PlatformContext, view: View, stories: readonly NewsSt
 export async function lookupNews(ctx: PlatformContext, view: View, id: string, selected: ReadonlySet<string>): Promise<{ data: Record<string, unknown> }> {
   requireReleased(ctx);
   const story = await findNewsStory(ctx.store.db, id);
-  if (!story) throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find news with id: [${id}].`));
+  if (!story) throw new ProblemError(404, problems.aboutBlank(404, 'Not Found', `Could not find news with id: [${id}].`));
   const [data] = await render(ctx, view, [story], selected);
   return { data };
 }
@@ -207,20 +207,20 @@ export interface NewsSearch {
 }
 
 /** GET /2/news/search's query (1 to 2,048 characters of the query language), max_results, max_age_hours and news.fields. */
-export function parseNewsSearch(ctx: PlatformContext, query: { query?: string; max_results?: number; max_age_hours?: number; 'news.fields'?: string }): NewsSearch {
+export function parseNewsSearch(query: { query?: string; max_results?: number; max_age_hours?: number; 'news.fields'?: string }): NewsSearch {
   const text = typeof query.query === 'string' ? query.query : '';
   const length = [...text].length;
-  if (length < 1 || length > NEWS_QUERY_MAX) throw invalidValue(ctx.problems, 'query', text, `The \`query\` query parameter value is ${length} characters long; it must be 1 to ${NEWS_QUERY_MAX} characters`);
+  if (length < 1 || length > NEWS_QUERY_MAX) throw invalidValue('query', text, `The \`query\` query parameter value is ${length} characters long; it must be 1 to ${NEWS_QUERY_MAX} characters`);
   let ast: QueryNode;
   try {
     ast = parseQuery(text);
   } catch (err) {
-    if (err instanceof QueryError) throw invalidValue(ctx.problems, 'query', text, `There were errors processing your request: ${err.message} of the \`query\` query parameter`);
+    if (err instanceof QueryError) throw invalidValue('query', text, `There were errors processing your request: ${err.message} of the \`query\` query parameter`);
     throw err;
   }
-  const maxResults = parseMaxResults(ctx.problems, query.max_results, NEWS_SEARCH_RANGES.maxResults);
-  const maxAgeHours = parseMaxResults(ctx.problems, query.max_age_hours, NEWS_SEARCH_RANGES.maxAgeHours, 'max_age_hours');
-  return { ast, maxResults, maxAgeHours, selected: parseNewsFields(ctx, query['news.fields']) };
+  const maxResults = parseMaxResults(query.max_results, NEWS_SEARCH_RANGES.maxResults);
+  const maxAgeHours = parseMaxResults(query.max_age_hours, NEWS_SEARCH_RANGES.maxAgeHours, 'max_age_hours');
+  return { ast, maxResults, maxAgeHours, selected: parseNewsFields(query['news.fields']) };
 }
 
 export async function searchNews(ctx: PlatformContext, view: View, { ast, maxResults, maxAgeHours, selected }: NewsSearch): Promise<{ data?: Record<string, unknown>[]; meta: { result_count: number } }> {

@@ -125,8 +125,8 @@ export async function noteRoutes(app: Listener, ctx: PlatformContext): Promise<v
     },
     async (request) => {
       const q = request.query;
-      const selected = parseSelectionText(ctx.problems, 'note.fields', q['note.fields'], NOTE_FIELDS);
-      return notesWritten(ctx, userCallerOf(ctx, request), { testMode: q.test_mode, selected, page: parsePage(ctx, q, NOTE_PAGE) });
+      const selected = parseSelectionText('note.fields', q['note.fields'], NOTE_FIELDS);
+      return notesWritten(ctx, userCallerOf(ctx, request), { testMode: q.test_mode, selected, page: parsePage(q, NOTE_PAGE) });
     },
   );
 
@@ -151,9 +151,9 @@ export async function noteRoutes(app: Listener, ctx: PlatformContext): Promise<v
       const caller = userCallerOf(ctx, request);
       const q = request.query;
       if (q.post_selection !== undefined && !POST_SELECTIONS.includes(q.post_selection)) {
-        throw invalidParameter(ctx.problems, 'post_selection', [q.post_selection], `The \`post_selection\` query parameter value [${q.post_selection}] is not one of [${POST_SELECTIONS.join(',')}]`);
+        throw invalidParameter('post_selection', [q.post_selection], `The \`post_selection\` query parameter value [${q.post_selection}] is not one of [${POST_SELECTIONS.join(',')}]`);
       }
-      return pageBody(await eligiblePosts(ctx, caller, viewOf(ctx.clock, caller), { testMode: q.test_mode, ...listRequest(ctx, q, NOTE_PAGE, postExpansions) }));
+      return pageBody(await eligiblePosts(ctx, caller, viewOf(ctx.clock, caller), { testMode: q.test_mode, ...listRequest(q, NOTE_PAGE, postExpansions) }));
     },
   );
 }

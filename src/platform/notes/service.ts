@@ -3,7 +3,7 @@ import type { PlatformContext } from '../context.js';
 import { page } from '../../http/pagination.js';
 import { invalidParameter } from '../../http/params.js';
 import { isUniqueViolation, toJson, type DbOrTx } from '../../store/store.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import { tokenize } from '../../query/ast.js';
 import { requireWriteAccess } from '../graph/access.js';
 import type { ListRequest, PageRequest } from '../graph/query.js';
@@ -36,22 +36,22 @@ const NOTE_DEFAULTS: readonly string[] = ['id', 'info', 'status'];
 /** Test notes are never shown to raters, so they stay where every new note starts. */
 const NEW_NOTE_STATUS = 'needs_more_ratings';
 
-const bad = (ctx: PlatformContext, name: string, value: unknown, message: string) =>
-  invalidParameter(ctx.problems, name, value === undefined ? [] : [typeof value === 'string' ? value : JSON.stringify(value)], message);
+const bad = (name: string, value: unknown, message: string) =>
+  invalidParameter(name, value === undefined ? [] : [typeof value === 'string' ? value : JSON.stringify(value)], message);
 
 function requireReleased(ctx: PlatformContext, since: string, what: string): void {
   if (ctx.clock.now().toISOString().slice(0, 10) >= since) return;
-  throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `${what} arrives with the release of ${since}.`));
+  throw new ProblemError(404, problems.aboutBlank(404, 'Not Found', `${what} arrives with the release of ${since}.`));
 }
 
 async function requireNoteWriter(ctx: PlatformContext, caller: UserCaller): Promise<void> {
   if (await isNoteWriter(ctx.store.db, caller.user.id)) return;
-  throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', 'Only users enrolled as community note writers can use the community notes endpoints.'));
+  throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', 'Only users enrolled as community note writers can use the community notes endpoints.'));
 }
 
-function requireTestMode(ctx: PlatformContext, value: unknown, where: 'query parameter' | 'body field'): void {
+function requireTestMode(value: unknown, where: 'query parameter' | 'body field'): void {
   if (value === true) return;
-  throw bad(ctx, 'test_mode', String(value), `The \`test_mode\` ${where} must be true: notes written through the API are test notes for now`);
+  throw bad('test_mode', String(value), `The \`test_mode\` ${where} must be true: notes written through the API are test notes for now`);
 }
 
 /** Enrols a user as a note writer, or withdraws it (the admin interface and the demo seed). */
@@ -88,7 +88,7 @@ const bucketOf = (score: number) => (score >= 0.6 ? 'High' : score >= 0.4 ? 'Med
 export async function evaluateNote(ctx: PlatformContext, caller: UserCaller, view: View, body: { post_id: string; note_text: string }): Promise<{ claim_opinion_score: number }> {
   requireReleased(ctx, EVALUATE_SINCE, 'Evaluating community notes');
   await requireNoteWriter(ctx, caller);
-  if (body.note_text.trim().length === 0) throw bad(ctx, 'note_text', body.note_text, 'The `note_text` body field must not be empty');
+  if (body.note_text.trim().length === 0) throw bad('note_text', body.note_text, 'The `note_text` body field must not be empty');
   const post = await requireVisiblePost(ctx, ctx.store.db, view, body.post_id, 'post_id');
   return { claim_opinion_score: claimOpinionScore(body.note_text, post.text) };
 }
@@ -102,34 +102,34 @@ export interface NoteInfoBody {
 }
 
 /** The info object's rules, each refusal naming the field. */
-function checkInfo(ctx: PlatformContext, info: NoteInfoBody): void {
+function checkInfo(info: NoteInfoBody): void {
   const length = [...info.text].length;
-  if (length < 1 || length > NOTE_TEXT_MAX) throw bad(ctx, 'info.text', info.text, `The \`info.text\` body field must be 1 to ${NOTE_TEXT_MAX} characters long (it is ${length})`);
-  if (!URL_IN_TEXT.test(info.text)) throw bad(ctx, 'info.text', info.text, 'The `info.text` body field must contain a URL (http:// or https://) citing a source');
+  if (length < 1 || length > NOTE_TEXT_MAX) throw bad('info.text', info.text, `The \`info.text\` body field must be 1 to ${NOTE_TEXT_MAX} characters long (it is ${length})`);
+  if (!URL_IN_TEXT.test(info.text)) throw bad('info.text', info.text, 'The `info.text` body field must contain a URL (http:// or https://) citing a source');
   if (!(CLASSIFICATIONS as readonly string[]).includes(info.classification)) {
-    throw bad(ctx, 'info.classification', info.classification, `The \`info.classification\` body field value [${info.classification}] is not one of [${CLASSIFICATIONS.join(',')}]`);
+    throw bad('info.classification', info.classification, `The \`info.classification\` body field value [${info.classification}] is not one of [${CLASSIFICATIONS.join(',')}]`);
   }
   const unknown = info.misleading_tags.filter((t) => !(MISLEADING_TAGS as readonly string[]).includes(t));
   if (unknown.length > 0) {
-    throw bad(ctx, 'info.misleading_tags', unknown[0], `The \`info.misleading_tags\` body field value [${unknown[0]}] is not one of [${MISLEADING_TAGS.join(',')}]`);
+    throw bad('info.misleading_tags', unknown[0], `The \`info.misleading_tags\` body field value [${unknown[0]}] is not one of [${MISLEADING_TAGS.join(',')}]`);
   }
-  if (new Set(info.misleading_tags).size !== info.misleading_tags.length) throw bad(ctx, 'info.misleading_tags', info.misleading_tags, 'The `info.misleading_tags` body field lists a tag twice');
+  if (new Set(info.misleading_tags).size !== info.misleading_tags.length) throw bad('info.misleading_tags', info.misleading_tags, 'The `info.misleading_tags` body field lists a tag twice');
   if (info.classification === 'misinformed_or_potentially_misleading' && info.misleading_tags.length === 0) {
-    throw bad(ctx, 'info.misleading_tags', info.misleading_tags, 'The `info.misleading_tags` body field must name at least one tag when the classification is misinformed_or_potentially_misleading');
+    throw bad('info.misleading_tags', info.misleading_tags, 'The `info.misleading_tags` body field must name at least one tag when the classification is misinformed_or_potentially_misleading');
   }
   if (info.classification === 'not_misleading' && info.misleading_tags.length > 0) {
-    throw bad(ctx, 'info.misleading_tags', info.misleading_tags, 'The `info.misleading_tags` body field must be empty when the classification is not_misleading');
+    throw bad('info.misleading_tags', info.misleading_tags, 'The `info.misleading_tags` body field must be empty when the classification is not_misleading');
   }
 }
 
 /** POST /2/notes: a test note on a post the writer can see, one per post and writer. */
 export async function createNote(ctx: PlatformContext, caller: UserCaller, view: View, body: { test_mode: boolean; post_id: string; info: NoteInfoBody }): Promise<{ id: string }> {
   requireReleased(ctx, NOTES_SINCE, 'Community notes');
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   await requireNoteWriter(ctx, caller);
-  requireTestMode(ctx, body.test_mode, 'body field');
-  checkInfo(ctx, body.info);
-  const duplicate = () => bad(ctx, 'post_id', body.post_id, `You have already written a note on the post ${body.post_id}: one note per post`);
+  requireTestMode(body.test_mode, 'body field');
+  checkInfo(body.info);
+  const duplicate = () => bad('post_id', body.post_id, `You have already written a note on the post ${body.post_id}: one note per post`);
   try {
     return await ctx.store.db.transaction().execute(async (tx) => {
       const post = await requireVisiblePost(ctx, tx, view, body.post_id, 'post_id');
@@ -160,11 +160,11 @@ export async function createNote(ctx: PlatformContext, caller: UserCaller, view:
 /** DELETE /2/notes/{id}: the writer's own note. */
 export async function removeNote(ctx: PlatformContext, caller: UserCaller, id: string): Promise<{ deleted: boolean }> {
   requireReleased(ctx, NOTES_SINCE, 'Community notes');
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   await requireNoteWriter(ctx, caller);
   const note = await findNote(ctx.store.db, id);
-  if (!note) throw new ProblemError(404, ctx.problems.aboutBlank(404, 'Not Found', `Could not find note with id: [${id}].`));
-  if (note.author_id !== caller.user.id) throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', 'You can only delete notes you wrote.'));
+  if (!note) throw new ProblemError(404, problems.aboutBlank(404, 'Not Found', `Could not find note with id: [${id}].`));
+  if (note.author_id !== caller.user.id) throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', 'You can only delete notes you wrote.'));
   return { deleted: await deleteNote(ctx.store.db, id) };
 }
 
@@ -202,7 +202,7 @@ async function noteObject(ctx: PlatformContext, note: CommunityNoteRow, selected
 export async function notesWritten(ctx: PlatformContext, caller: UserCaller, { testMode, selected, page: request }: NotesWrittenRequest): Promise<{ data?: unknown[]; meta: { result_count: number; next_token?: string } }> {
   requireReleased(ctx, NOTES_SINCE, 'Community notes');
   await requireNoteWriter(ctx, caller);
-  requireTestMode(ctx, testMode, 'query parameter');
+  requireTestMode(testMode, 'query parameter');
   const rows = await notesWrittenBy(ctx.store.db, caller.user.id, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (n) => n.id);
   const data = [];
@@ -226,7 +226,7 @@ export interface EligiblePostsRequest extends ListRequest {
 export async function eligiblePosts(ctx: PlatformContext, caller: UserCaller, view: View, { testMode, selection, page: request }: EligiblePostsRequest): Promise<PageResult> {
   requireReleased(ctx, NOTES_SINCE, 'Community notes');
   await requireNoteWriter(ctx, caller);
-  requireTestMode(ctx, testMode, 'query parameter');
+  requireTestMode(testMode, 'query parameter');
   const rows = await postsEligibleForNotes(ctx.store.db, caller.user.id, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (p) => p.id, { ids: (p) => p.id });
   return renderPosts(ctx, view, selection, items, meta);

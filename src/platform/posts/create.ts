@@ -1,7 +1,7 @@
 import type { UserCaller } from '../../auth/authenticate.js';
 import type { PlatformContext } from '../context.js';
 import { invalidParameter } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { isBlocking } from '../blocks/store.js';
 import { requireCommunityMember } from '../communities/service.js';
@@ -46,33 +46,33 @@ export interface CreatedPost {
   edit_history_post_ids: string[];
 }
 
-const bad = (ctx: PlatformContext, name: string, values: string[], message: string) => invalidParameter(ctx.problems, name, values, message);
+const bad = (name: string, values: string[], message: string) => invalidParameter(name, values, message);
 
 /** What a request may hold together, checked before anything is read (bad input changes nothing). */
-function checkShape(ctx: PlatformContext, body: CreatePostBody): void {
+function checkShape(body: CreatePostBody): void {
   const text = body.text ?? '';
   const length = postLength(text);
   if (length > MAX_POST_LENGTH) {
-    throw bad(ctx, 'text', [], `The \`text\` body field is ${length} characters long; posts may be at most ${MAX_POST_LENGTH} characters`);
+    throw bad('text', [], `The \`text\` body field is ${length} characters long; posts may be at most ${MAX_POST_LENGTH} characters`);
   }
   if (text.trim().length === 0 && !body.media) {
-    throw bad(ctx, 'text', [], 'The `text` body field is missing or empty: a post needs text, media, or both');
+    throw bad('text', [], 'The `text` body field is missing or empty: a post needs text, media, or both');
   }
-  if (body.poll && body.media) throw bad(ctx, 'poll', [], 'A post cannot carry both a `poll` and `media`');
-  if (body.poll && body.quote_post_id) throw bad(ctx, 'poll', [], 'A post cannot carry both a `poll` and a `quote_post_id`');
+  if (body.poll && body.media) throw bad('poll', [], 'A post cannot carry both a `poll` and `media`');
+  if (body.poll && body.quote_post_id) throw bad('poll', [], 'A post cannot carry both a `poll` and a `quote_post_id`');
   if (body.poll) {
     const labels = body.poll.options.map((o) => o.trim().toLowerCase());
     const repeated = labels.find((l, i) => labels.indexOf(l) !== i);
-    if (labels.some((l) => l.length === 0)) throw bad(ctx, 'poll.options', [], 'The `poll.options` must not be blank');
-    if (repeated !== undefined) throw bad(ctx, 'poll.options', [repeated], `The \`poll.options\` list holds [${repeated}] twice`);
+    if (labels.some((l) => l.length === 0)) throw bad('poll.options', [], 'The `poll.options` must not be blank');
+    if (repeated !== undefined) throw bad('poll.options', [repeated], `The \`poll.options\` list holds [${repeated}] twice`);
   }
   if (body.share_with_followers !== undefined && body.community_id === undefined) {
-    throw bad(ctx, 'share_with_followers', [String(body.share_with_followers)], 'The `share_with_followers` body field needs a `community_id`: it shares a community post with your followers');
+    throw bad('share_with_followers', [String(body.share_with_followers)], 'The `share_with_followers` body field needs a `community_id`: it shares a community post with your followers');
   }
   if (body.edit_options) {
     const fixed = (['reply', 'quote_post_id', 'poll', 'community_id', 'share_with_followers', 'reply_settings'] as const).filter((k) => body[k] !== undefined);
     if (fixed.length > 0) {
-      throw bad(ctx, fixed[0], [], `An edit keeps the post's ${fixed.join(', ')}: send only text, media and paid_partnership with \`edit_options\``);
+      throw bad(fixed[0], [], `An edit keeps the post's ${fixed.join(', ')}: send only text, media and paid_partnership with \`edit_options\``);
     }
   }
 }
@@ -82,16 +82,16 @@ async function referencedPost(ctx: PlatformContext, db: DbOrTx, caller: UserCall
   let post = await requireVisiblePost(ctx, db, viewOf(ctx.clock, caller), id, parameter);
   if (post.reposted_post_id) post = await requireVisiblePost(ctx, db, viewOf(ctx.clock, caller), post.reposted_post_id, parameter);
   if (await isBlocking(db, post.author_id, caller.user.id)) {
-    throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `The author of post ${post.id} has blocked you.`));
+    throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `The author of post ${post.id} has blocked you.`));
   }
   return post;
 }
 
-async function checkTaggedUsers(ctx: PlatformContext, db: DbOrTx, ids: readonly string[] | undefined): Promise<void> {
+async function checkTaggedUsers(db: DbOrTx, ids: readonly string[] | undefined): Promise<void> {
   if (!ids?.length) return;
   const found = new Set((await findUsersByIds(db, ids)).map((u) => u.id));
   const missing = ids.find((id) => !found.has(id));
-  if (missing) throw bad(ctx, 'media.tagged_user_ids', [missing], `The \`media.tagged_user_ids\` value [${missing}] is not a user`);
+  if (missing) throw bad('media.tagged_user_ids', [missing], `The \`media.tagged_user_ids\` value [${missing}] is not a user`);
 }
 
 /**
@@ -100,8 +100,8 @@ async function checkTaggedUsers(ctx: PlatformContext, db: DbOrTx, ids: readonly 
  * leaves the store as it was.
  */
 export async function createPost(ctx: PlatformContext, caller: UserCaller, body: CreatePostBody): Promise<CreatedPost> {
-  requireWriteAccess(ctx, caller);
-  checkShape(ctx, body);
+  requireWriteAccess(caller);
+  checkShape(body);
   if (body.edit_options) return editPost(ctx, caller, body, body.edit_options.previous_post_id);
   const text = body.text ?? '';
   const mentions = (parseEntities(text).mentions ?? []).map((m) => m.username);
@@ -109,7 +109,7 @@ export async function createPost(ctx: PlatformContext, caller: UserCaller, body:
     const replyTo = body.reply ? await referencedPost(ctx, tx, caller, body.reply.in_reply_to_post_id, 'reply.in_reply_to_post_id') : undefined;
     const quoteOf = body.quote_post_id ? await referencedPost(ctx, tx, caller, body.quote_post_id, 'quote_post_id') : undefined;
     if (replyTo) {
-      await checkReplySettings(ctx, tx, caller, replyTo);
+      await checkReplySettings(tx, caller, replyTo);
       await checkReplySummoned(ctx, tx, caller, replyTo);
     }
     if (quoteOf) await checkQuoteSummoned(ctx, tx, caller, quoteOf);
@@ -119,12 +119,12 @@ export async function createPost(ctx: PlatformContext, caller: UserCaller, body:
     // A reply to a community post stays in the community, so only members can reply.
     const communityId = replyTo?.community_id ?? body.community_id;
     if (replyTo?.community_id && body.community_id !== undefined && body.community_id !== replyTo.community_id) {
-      throw bad(ctx, 'community_id', [body.community_id], `The \`community_id\` body field must be ${replyTo.community_id}, the community of the post you reply to`);
+      throw bad('community_id', [body.community_id], `The \`community_id\` body field must be ${replyTo.community_id}, the community of the post you reply to`);
     }
-    if (communityId) await requireCommunityMember(ctx, tx, communityId, caller.user.id);
+    if (communityId) await requireCommunityMember(tx, communityId, caller.user.id);
 
     const media = body.media ? await attachableMedia(ctx, tx, caller, body.media.media_ids) : [];
-    await checkTaggedUsers(ctx, tx, body.media?.tagged_user_ids);
+    await checkTaggedUsers(tx, body.media?.tagged_user_ids);
 
     const id = ctx.ids.next();
     const now = ctx.clock.now();
@@ -166,7 +166,7 @@ async function editPost(ctx: PlatformContext, caller: UserCaller, body: CreatePo
     const [replyTo] = previous.in_reply_to_post_id ? await findPostsByIds(tx, [previous.in_reply_to_post_id]) : [];
     await checkMentionsSummoned(ctx, tx, caller, mentions, replyTo);
     const media = body.media ? await attachableMedia(ctx, tx, caller, body.media.media_ids) : [];
-    await checkTaggedUsers(ctx, tx, body.media?.tagged_user_ids);
+    await checkTaggedUsers(tx, body.media?.tagged_user_ids);
 
     const id = ctx.ids.next();
     const row = editedPostRow(id, previous, {
@@ -178,7 +178,7 @@ async function editPost(ctx: PlatformContext, caller: UserCaller, body: CreatePo
     });
     // Two edits of one version at once: the first wins, the second is told to edit the latest.
     if (!(await supersede(tx, previous.id, id))) {
-      throw bad(ctx, 'edit_options.previous_post_id', [previousId], `The post [${previousId}] has been edited since; edit its latest version`);
+      throw bad('edit_options.previous_post_id', [previousId], `The post [${previousId}] has been edited since; edit its latest version`);
     }
     await recordPost(ctx, tx, row, { edit: true });
     await updateChain(tx, editHistoryOf(previous), row.edit_history_post_ids, row.edit_controls);

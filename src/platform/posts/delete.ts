@@ -3,15 +3,15 @@ import { sql } from 'kysely';
 import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { invalidParameter } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { requireWriteAccess } from '../graph/access.js';
 import { mediaCountOf, REFERENCE_COUNTERS } from './build.js';
 import { decrementCounter, findPostsAnyState, findPostsByIds, liveRepostsOf, markDeleted, setReplyHidden, settleAuthorAfterDelete } from './store.js';
 import { editHistoryOf, type PostRow } from './wire.js';
 
-function notFound(ctx: PlatformContext, id: string): ProblemError {
-  return new ProblemError(404, ctx.problems.resourceNotFound({ parameter: 'id', value: id, resource_id: id, resource_type: 'post' }));
+function notFound(id: string): ProblemError {
+  return new ProblemError(404, problems.resourceNotFound({ parameter: 'id', value: id, resource_id: id, resource_type: 'post' }));
 }
 
 /**
@@ -47,16 +47,16 @@ export async function removePost(ctx: PlatformContext, db: DbOrTx, post: PostRow
  * platform (each is a post of its reposter, and is deleted the same way).
  */
 export async function deletePost(ctx: PlatformContext, caller: UserCaller, id: string): Promise<{ deleted: boolean }> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   await ctx.store.db.transaction().execute(async (tx) => {
     const [post] = await findPostsByIds(tx, [id]);
-    if (!post) throw notFound(ctx, id);
+    if (!post) throw notFound(id);
     if (post.author_id !== caller.user.id) {
-      const problem = ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter: 'id' });
+      const problem = problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter: 'id' });
       throw new ProblemError(403, { ...problem, detail: `You can only delete your own posts; post ${id} belongs to another account.` });
     }
     const removed = await removePost(ctx, tx, post);
-    if (removed.length === 0) throw notFound(ctx, id);
+    if (removed.length === 0) throw notFound(id);
     for (const repost of await liveRepostsOf(tx, removed.map((p) => p.id))) await removePost(ctx, tx, repost);
   });
   return { deleted: true };
@@ -67,15 +67,15 @@ export async function deletePost(ctx: PlatformContext, caller: UserCaller, id: s
  * Only replies by others, in conversations the caller started; every version of the reply follows.
  */
 export async function hideReply(ctx: PlatformContext, caller: UserCaller, id: string, hidden: boolean): Promise<{ hidden: boolean }> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   await ctx.store.db.transaction().execute(async (tx) => {
     const [reply] = await findPostsByIds(tx, [id]);
-    if (!reply) throw notFound(ctx, id);
-    if (!reply.in_reply_to_post_id) throw invalidParameter(ctx.problems, 'id', [id], `The post [${id}] is not a reply; only replies can be hidden`);
-    if (reply.author_id === caller.user.id) throw invalidParameter(ctx.problems, 'id', [id], `The post [${id}] is your own reply; you can hide only others' replies`);
+    if (!reply) throw notFound(id);
+    if (!reply.in_reply_to_post_id) throw invalidParameter('id', [id], `The post [${id}] is not a reply; only replies can be hidden`);
+    if (reply.author_id === caller.user.id) throw invalidParameter('id', [id], `The post [${id}] is your own reply; you can hide only others' replies`);
     const [root] = await findPostsAnyState(tx, [reply.conversation_id]);
     if (root?.author_id !== caller.user.id) {
-      const problem = ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter: 'id' });
+      const problem = problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter: 'id' });
       throw new ProblemError(403, { ...problem, detail: `You can only hide replies in conversations you started; post ${id} replies in a conversation started by another account.` });
     }
     await setReplyHidden(tx, editHistoryOf(reply), hidden);

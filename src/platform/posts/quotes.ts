@@ -7,6 +7,7 @@ import { errorsOnly, renderPosts, type PageResult } from '../graph/render.js';
 import type { View } from '../view.js';
 import { checkQuotePostsLookup } from './rules.js';
 import { findPostsByIds, listQuotes } from './store.js';
+import { problems } from '../../http/problems.js';
 
 /** A quote-posts request, parsed by its route: `exclude=replies` sets excludeReplies. */
 export interface QuotePostsRequest extends ListRequest {
@@ -21,9 +22,9 @@ export interface QuotePostsRequest extends ListRequest {
 export async function quotePosts(ctx: PlatformContext, caller: Caller, view: View, id: string, { selection, page: request, excludeReplies }: QuotePostsRequest): Promise<PageResult> {
   checkQuotePostsLookup(ctx, caller);
   const [post] = await findPostsByIds(ctx.store.db, [id]);
-  if (!post) return errorsOnly(ctx.problems.resourceNotFound({ parameter: 'id', value: id, resource_id: id, resource_type: 'post' }));
+  if (!post) return errorsOnly(problems.resourceNotFound({ parameter: 'id', value: id, resource_id: id, resource_type: 'post' }));
   if ((await hiddenPosts(ctx, view, [post])).has(post.id)) {
-    return errorsOnly(ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter: 'id' }));
+    return errorsOnly(problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter: 'id' }));
   }
   const rows = await listQuotes(ctx.store.db, id, request.maxResults + 1, { after: request.after, excludeReplies });
   const { items, meta } = page(rows, request.maxResults, (p) => p.id);

@@ -29,8 +29,8 @@ export async function postRoutes(app: Listener, ctx: PlatformContext): Promise<v
       },
     },
     async (request) => {
-      const ids = parseIdList(ctx.problems, 'ids', request.query.ids);
-      const result = await viewPosts(ctx, viewOf(ctx.clock, callerOf(request)), ids, 'ids', parseSelection(ctx, request.query, postExpansions));
+      const ids = parseIdList('ids', request.query.ids);
+      const result = await viewPosts(ctx, viewOf(ctx.clock, callerOf(request)), ids, 'ids', parseSelection(request.query, postExpansions));
       return lookupBody(result, false);
     },
   );
@@ -49,7 +49,7 @@ export async function postRoutes(app: Listener, ctx: PlatformContext): Promise<v
       },
     },
     async (request) => {
-      const result = await viewPosts(ctx, viewOf(ctx.clock, callerOf(request)), [request.params.id], 'id', parseSelection(ctx, request.query, postExpansions));
+      const result = await viewPosts(ctx, viewOf(ctx.clock, callerOf(request)), [request.params.id], 'id', parseSelection(request.query, postExpansions));
       return lookupBody(result, true);
     },
   );

@@ -1,7 +1,7 @@
 import type { Caller, UserCaller } from '../../auth/authenticate.js';
 import type { PlatformContext } from '../context.js';
 import { invalidParameter } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import type { Tier } from '../../store/schema.js';
 import type { DbOrTx } from '../../store/store.js';
 import { summoningWayOut, tierWayOut } from '../../seed/way-out.js';
@@ -46,7 +46,7 @@ async function summonedBy(db: DbOrTx, post: PostRow, caller: UserCaller): Promis
 }
 
 function notSummoned(ctx: PlatformContext, post: PostRow, parameter: string): ProblemError {
-  const problem = ctx.problems.notAuthorizedForResource({ value: post.id, resource_id: post.id, resource_type: 'post', section: 'data', parameter });
+  const problem = problems.notAuthorizedForResource({ value: post.id, resource_id: post.id, resource_type: 'post', section: 'data', parameter });
   return new ProblemError(403, { ...problem, detail: `${NOT_SUMMONED}${summoningWayOut(ctx)}` });
 }
 
@@ -79,7 +79,7 @@ export async function checkMentionsSummoned(ctx: PlatformContext, db: DbOrTx, ca
   for (const user of users) {
     if (user.id === caller.user.id || conversation.has(user.id) || addressed.has(user.username_lower)) continue;
     if (await hasSummoned(db, ctx.store.dialect, user.id, caller.user.id, caller.user.username)) continue;
-    const problem = ctx.problems.notAuthorizedForResource({ value: user.username, resource_id: user.id, resource_type: 'user', section: 'data', parameter: 'text' });
+    const problem = problems.notAuthorizedForResource({ value: user.username, resource_id: user.id, resource_type: 'user', section: 'data', parameter: 'text' });
     throw new ProblemError(403, {
       ...problem,
       detail: `You can only mention accounts that have mentioned you or quoted one of your posts; @${user.username} has not.${summoningWayOut(ctx)}`,
@@ -91,7 +91,7 @@ export async function checkMentionsSummoned(ctx: PlatformContext, db: DbOrTx, ca
  * The public platform's reply_settings: who may reply besides the author. "subscribers" names
  * paying subscribers of the author, which Plaza does not model, so only the author may reply.
  */
-export async function checkReplySettings(ctx: PlatformContext, db: DbOrTx, caller: UserCaller, target: PostRow): Promise<void> {
+export async function checkReplySettings(db: DbOrTx, caller: UserCaller, target: PostRow): Promise<void> {
   if (target.reply_settings === 'everyone' || target.author_id === caller.user.id) return;
   const username = caller.user.username.toLowerCase();
   const allowed =
@@ -104,7 +104,7 @@ export async function checkReplySettings(ctx: PlatformContext, db: DbOrTx, calle
           : false;
   if (allowed) return;
   const labels: Record<string, string> = { following: 'accounts they follow', mentionedUsers: 'accounts the post mentions', verified: 'verified accounts', subscribers: 'their subscribers' };
-  const problem = ctx.problems.notAuthorizedForResource({ value: target.id, resource_id: target.id, resource_type: 'post', section: 'data', parameter: 'reply.in_reply_to_post_id' });
+  const problem = problems.notAuthorizedForResource({ value: target.id, resource_id: target.id, resource_type: 'post', section: 'data', parameter: 'reply.in_reply_to_post_id' });
   throw new ProblemError(403, { ...problem, detail: `Reply to this conversation is not allowed: its author limited replies to ${labels[target.reply_settings] ?? target.reply_settings}.` });
 }
 
@@ -116,35 +116,35 @@ export async function checkReplySettings(ctx: PlatformContext, db: DbOrTx, calle
 export function checkEditable(ctx: PlatformContext, caller: UserCaller, previousId: string, previous: PostRow | undefined): PostRow {
   const parameter = 'edit_options.previous_post_id';
   if (!previous) {
-    throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: previousId, resource_id: previousId, resource_type: 'post' }));
+    throw new ProblemError(404, problems.resourceNotFound({ parameter, value: previousId, resource_id: previousId, resource_type: 'post' }));
   }
   if (previous.author_id !== caller.user.id) {
-    const problem = ctx.problems.notAuthorizedForResource({ value: previousId, resource_id: previousId, resource_type: 'post', section: 'data', parameter });
+    const problem = problems.notAuthorizedForResource({ value: previousId, resource_id: previousId, resource_type: 'post', section: 'data', parameter });
     throw new ProblemError(403, { ...problem, detail: `You can only edit your own posts; post ${previousId} belongs to another account.` });
   }
   if (caller.user.subscription_type === 'None') {
     throw new ProblemError(
       403,
-      ctx.problems.aboutBlank(403, 'Forbidden', `Editing posts needs a paid subscription (Basic, Premium or PremiumPlus); @${caller.user.username} has none.`),
+      problems.aboutBlank(403, 'Forbidden', `Editing posts needs a paid subscription (Basic, Premium or PremiumPlus); @${caller.user.username} has none.`),
     );
   }
   if (previous.superseded_by_id) {
-    throw invalidParameter(ctx.problems, parameter, [previousId], `The post [${previousId}] has been edited since; edit its latest version [${previous.superseded_by_id}]`);
+    throw invalidParameter(parameter, [previousId], `The post [${previousId}] has been edited since; edit its latest version [${previous.superseded_by_id}]`);
   }
   if (!isEditEligible(previous)) {
     const why = previous.reposted_post_id ? 'is a repost; reposts cannot be edited' : 'has a poll; posts with polls cannot be edited';
-    throw invalidParameter(ctx.problems, parameter, [previousId], `The post [${previousId}] ${why}`);
+    throw invalidParameter(parameter, [previousId], `The post [${previousId}] ${why}`);
   }
   const controls = editControlsOf(previous);
   if (!withinEditWindow(controls, ctx.clock.now())) {
     const firstVersion = new Date(Date.parse(controls.editable_until) - EDIT_WINDOW_MS);
     throw new ProblemError(
       403,
-      ctx.problems.aboutBlank(403, 'Forbidden', `The post [${previousId}] can no longer be edited: posts can be edited for one hour after posting (posted ${firstVersion.toISOString()}, editable until ${controls.editable_until}).`),
+      problems.aboutBlank(403, 'Forbidden', `The post [${previousId}] can no longer be edited: posts can be edited for one hour after posting (posted ${firstVersion.toISOString()}, editable until ${controls.editable_until}).`),
     );
   }
   if (controls.edits_remaining <= 0) {
-    throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `The post [${previousId}] has no edits remaining.`));
+    throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `The post [${previousId}] has no edits remaining.`));
   }
   return previous;
 }
@@ -157,7 +157,7 @@ export function checkEditable(ctx: PlatformContext, caller: UserCaller, previous
  */
 export function checkQuotePostsLookup(ctx: PlatformContext, caller: Caller): void {
   if (!SELF_SERVE.includes(caller.app.tier) || today(ctx) < QUOTE_POSTS_REMOVED_FROM) return;
-  const problem = ctx.problems.clientForbidden({
+  const problem = problems.clientForbidden({
     reason: 'client-not-enrolled',
     registration_url: REGISTRATION_URL,
     detail: `The quote posts lookup (GET /2/posts/:id/quote_posts) is not available to apps on the ${caller.app.tier} tier since ${QUOTE_POSTS_REMOVED_FROM}. Use an app on the enterprise tier.${tierWayOut(ctx, ['enterprise'])}`,
@@ -192,7 +192,7 @@ export async function checkNotDuplicate(ctx: PlatformContext, db: DbOrTx, caller
     .where('in_reply_to_post_id', replyTo ? '=' : 'is', replyTo?.id ?? null)
     .where('quoted_post_id', quoteOf ? '=' : 'is', quoteOf?.id ?? null)
     .executeTakeFirst();
-  if (same) throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', DUPLICATE_CONTENT));
+  if (same) throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', DUPLICATE_CONTENT));
 }
 
 /** Rule 3 counts characters as Unicode code points. */

@@ -9,6 +9,7 @@ import { recordMediaViews } from '../media/manage.js';
 import { recordImpressions } from '../analytics/recording.js';
 import { editHistoryOf, mediaKeysOf, mentionedUsernames, mediaSourcePostIdsOf, pollIdsOf, referencedPostIds, type PostRow } from './wire.js';
 import { articleCoverKeys, articleMediaKeys } from '../articles/wire.js';
+import { problems } from '../../http/problems.js';
 
 const none = () => [];
 
@@ -65,9 +66,9 @@ export async function lookupPosts(
   const found: PostRow[] = [];
   for (const id of ids) {
     const row = byId.get(id);
-    if (!row) errors.push(ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'post' }));
+    if (!row) errors.push(problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'post' }));
     else if (hidden.has(id)) {
-      errors.push(ctx.problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter }));
+      errors.push(problems.notAuthorizedForResource({ value: id, resource_id: id, resource_type: 'post', section: 'data', parameter }));
     } else found.push(row);
   }
   const hydrated = await hydrate(ctx, view, found, postExpansions, selection, [], reads);

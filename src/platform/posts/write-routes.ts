@@ -134,8 +134,8 @@ export async function postWriteRoutes(app: Listener, ctx: PlatformContext): Prom
     async (request) => {
       const caller = callerOf(request);
       const q = request.query;
-      const excludeReplies = parseSelectionText(ctx.problems, 'exclude', q.exclude, EXCLUDE).has('replies');
-      return pageBody(await quotePosts(ctx, caller, viewOf(ctx.clock, caller), request.params.id, { ...listRequest(ctx, q, QUOTE_POSTS, postExpansions), excludeReplies }));
+      const excludeReplies = parseSelectionText('exclude', q.exclude, EXCLUDE).has('replies');
+      return pageBody(await quotePosts(ctx, caller, viewOf(ctx.clock, caller), request.params.id, { ...listRequest(q, QUOTE_POSTS, postExpansions), excludeReplies }));
     },
   );
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, preValidationHookHandler } from 'fastify';
 import type { Caller } from '../../auth/authenticate.js';
 import type { PlatformContext } from '../context.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import {
   FixedWindowRateLimiter,
   RATE_LIMIT_HEADERS,
@@ -45,7 +45,7 @@ export function installPlatformRateLimits(app: FastifyInstance, ctx: PlatformCon
   if (counter) app.addHook('onClose', async () => counter.close());
   const limiter = new FixedWindowRateLimiter(ctx.clock, counter);
   limiters.set(ctx, limiter);
-  const tooManyRequests = () => new ProblemError(429, ctx.problems.aboutBlank(429, 'Too Many Requests'));
+  const tooManyRequests = () => new ProblemError(429, problems.aboutBlank(429, 'Too Many Requests'));
 
   app.addHook('onRoute', (route) => {
     if (!route.config?.auth) return;

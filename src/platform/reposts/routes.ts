@@ -63,7 +63,7 @@ export async function repostRoutes(app: Listener, ctx: PlatformContext): Promise
         response: { 200: pageResponse(UserSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await repostedBy(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, listRequest(ctx, request.query, REPOST_LISTS, userExpansions))),
+    async (request) => pageBody(await repostedBy(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, listRequest(request.query, REPOST_LISTS, userExpansions))),
   );
 
   app.get(
@@ -79,7 +79,7 @@ export async function repostRoutes(app: Listener, ctx: PlatformContext): Promise
         response: { 200: pageResponse(PostSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await repostsOf(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, listRequest(ctx, request.query, REPOST_LISTS, postExpansions))),
+    async (request) => pageBody(await repostsOf(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, listRequest(request.query, REPOST_LISTS, postExpansions))),
   );
 
   app.get(
@@ -96,7 +96,7 @@ export async function repostRoutes(app: Listener, ctx: PlatformContext): Promise
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return pageBody(await repostsOfMe(ctx, caller, viewOf(ctx.clock, caller), listRequest(ctx, request.query, REPOST_LISTS, postExpansions)));
+      return pageBody(await repostsOfMe(ctx, caller, viewOf(ctx.clock, caller), listRequest(request.query, REPOST_LISTS, postExpansions)));
     },
   );
 }

@@ -1,7 +1,7 @@
 import type { UserCaller } from '../../auth/authenticate.js';
 import type { PlatformContext } from '../context.js';
 import { page } from '../../http/pagination.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import { isUniqueViolation, type DbOrTx } from '../../store/store.js';
 import { isBlocking } from '../blocks/store.js';
 import { hiddenPosts } from '../expansions.js';
@@ -29,10 +29,10 @@ async function recordRepost(ctx: PlatformContext, tx: DbOrTx, caller: UserCaller
   if (existing) return existing;
   const [author] = await findUsersByIds(tx, [source.author_id]);
   if (author.protected === 1 && author.id !== caller.user.id) {
-    throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `Posts of protected accounts cannot be reposted; @${author.username} is protected.`));
+    throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `Posts of protected accounts cannot be reposted; @${author.username} is protected.`));
   }
   if (await isBlocking(tx, author.id, caller.user.id)) {
-    throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', 'The author of this post has blocked you.'));
+    throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', 'The author of this post has blocked you.'));
   }
   const row = newPostRow(ctx.ids.next(), {
     authorId: caller.user.id,
@@ -47,8 +47,8 @@ async function recordRepost(ctx: PlatformContext, tx: DbOrTx, caller: UserCaller
 
 /** POST /2/users/{id}/reposts: repeating it changes nothing and answers the same. */
 export async function repostPost(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, postId: string): Promise<{ reposted: boolean; rest_id: string }> {
-  requireSelf(ctx, caller, userId, 'id', 'repost on behalf');
-  requireWriteAccess(ctx, caller);
+  requireSelf(caller, userId, 'id', 'repost on behalf');
+  requireWriteAccess(caller);
   try {
     const row = await ctx.store.db.transaction().execute((tx) => recordRepost(ctx, tx, caller, view, postId));
     return { reposted: true, rest_id: row.id };
@@ -64,8 +64,8 @@ export async function repostPost(ctx: PlatformContext, caller: UserCaller, view:
 
 /** DELETE /2/users/{id}/reposts/{source_post_id}: idempotent, like the public platform. */
 export async function unrepostPost(ctx: PlatformContext, caller: UserCaller, userId: string, sourceId: string): Promise<{ reposted: boolean }> {
-  requireSelf(ctx, caller, userId, 'id', 'undo reposts on behalf');
-  requireWriteAccess(ctx, caller);
+  requireSelf(caller, userId, 'id', 'undo reposts on behalf');
+  requireWriteAccess(caller);
   await ctx.store.db.transaction().execute(async (tx) => {
     const repost = await findLiveRepost(tx, caller.user.id, sourceId);
     if (repost) await removePost(ctx, tx, repost);
@@ -75,9 +75,9 @@ export async function unrepostPost(ctx: PlatformContext, caller: UserCaller, use
 
 async function visibleSubject(ctx: PlatformContext, view: View, postId: string): Promise<PageResult | undefined> {
   const [post] = await findPostsByIds(ctx.store.db, [postId]);
-  if (!post) return errorsOnly(ctx.problems.resourceNotFound({ parameter: 'id', value: postId, resource_id: postId, resource_type: 'post' }));
+  if (!post) return errorsOnly(problems.resourceNotFound({ parameter: 'id', value: postId, resource_id: postId, resource_type: 'post' }));
   if ((await hiddenPosts(ctx, view, [post])).has(post.id)) {
-    return errorsOnly(ctx.problems.notAuthorizedForResource({ value: postId, resource_id: postId, resource_type: 'post', section: 'data', parameter: 'id' }));
+    return errorsOnly(problems.notAuthorizedForResource({ value: postId, resource_id: postId, resource_type: 'post', section: 'data', parameter: 'id' }));
   }
   return undefined;
 }

@@ -27,19 +27,19 @@ const spaceSelection = {
   'topic.fields': listParam(TOPIC_FIELDS, 'A comma separated list of topic fields to display.'),
 };
 
-function parseSpaceSelection(ctx: PlatformContext, q: Record<string, unknown>): SpaceSelection {
-  parseSelectionText(ctx.problems, 'topic.fields', typeof q['topic.fields'] === 'string' ? q['topic.fields'] : undefined, TOPIC_FIELDS);
-  return { space: parseFieldSelection(ctx.problems, spaceDeclaration, q), rest: parseSelection(ctx, q, spaceExpansions) };
+function parseSpaceSelection(q: Record<string, unknown>): SpaceSelection {
+  parseSelectionText('topic.fields', typeof q['topic.fields'] === 'string' ? q['topic.fields'] : undefined, TOPIC_FIELDS);
+  return { space: parseFieldSelection(spaceDeclaration, q), rest: parseSelection(q, spaceExpansions) };
 }
 
-function parseSpaceSearch(ctx: PlatformContext, q: { query: string; state?: string; max_results?: number }): SpaceSearch {
+function parseSpaceSearch(q: { query: string; state?: string; max_results?: number }): SpaceSearch {
   const words = splitList(q.query.replace(/\s+/g, ',')).slice(0, 50);
-  if (words.length === 0) throw invalidParameter(ctx.problems, 'query', [q.query], 'The `query` query parameter can not be blank');
+  if (words.length === 0) throw invalidParameter('query', [q.query], 'The `query` query parameter can not be blank');
   return {
     words,
     state: (q.state as SpaceSearch['state'] | undefined) ?? 'all',
-    maxResults: parseMaxResults(ctx.problems, q.max_results, { min: 1, max: 100, default: 100 }),
-    selection: parseSpaceSelection(ctx, q),
+    maxResults: parseMaxResults(q.max_results, { min: 1, max: 100, default: 100 }),
+    selection: parseSpaceSelection(q),
   };
 }
 const readAuth = userOrAppAuth('space.read', 'post.read', 'users.read');
@@ -65,8 +65,8 @@ export async function spaceRoutes(app: Listener, ctx: PlatformContext): Promise<
       },
     },
     async (request) => {
-      const ids = parseList(ctx.problems, 'ids', request.query.ids, { max: 100, pattern: SPACE_ID, patternText: SPACE_ID_TEXT });
-      return lookupBody(await lookupSpaces(ctx, viewOf(ctx.clock, callerOf(request)), ids, 'ids', parseSpaceSelection(ctx, request.query)), false);
+      const ids = parseList('ids', request.query.ids, { max: 100, pattern: SPACE_ID, patternText: SPACE_ID_TEXT });
+      return lookupBody(await lookupSpaces(ctx, viewOf(ctx.clock, callerOf(request)), ids, 'ids', parseSpaceSelection(request.query)), false);
     },
   );
 
@@ -83,8 +83,8 @@ export async function spaceRoutes(app: Listener, ctx: PlatformContext): Promise<
       },
     },
     async (request) => {
-      const ids = parseList(ctx.problems, 'user_ids', request.query.user_ids, { max: 100, pattern: /^[0-9]{1,19}$/, patternText: '^[0-9]{1,19}$' });
-      return pageBody(await spacesOfCreators(ctx, viewOf(ctx.clock, callerOf(request)), ids, parseSpaceSelection(ctx, request.query)));
+      const ids = parseList('user_ids', request.query.user_ids, { max: 100, pattern: /^[0-9]{1,19}$/, patternText: '^[0-9]{1,19}$' });
+      return pageBody(await spacesOfCreators(ctx, viewOf(ctx.clock, callerOf(request)), ids, parseSpaceSelection(request.query)));
     },
   );
 
@@ -105,7 +105,7 @@ export async function spaceRoutes(app: Listener, ctx: PlatformContext): Promise<
         response: { 200: pageResponse(SpaceSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await findSpaces(ctx, viewOf(ctx.clock, callerOf(request)), parseSpaceSearch(ctx, request.query))),
+    async (request) => pageBody(await findSpaces(ctx, viewOf(ctx.clock, callerOf(request)), parseSpaceSearch(request.query))),
   );
 
   app.get(
@@ -121,7 +121,7 @@ export async function spaceRoutes(app: Listener, ctx: PlatformContext): Promise<
         response: { 200: lookupResponse(SpaceSchema, false), default: defaultErrorResponse },
       },
     },
-    async (request) => lookupBody(await lookupSpaces(ctx, viewOf(ctx.clock, callerOf(request)), [request.params.id], 'id', parseSpaceSelection(ctx, request.query)), true),
+    async (request) => lookupBody(await lookupSpaces(ctx, viewOf(ctx.clock, callerOf(request)), [request.params.id], 'id', parseSpaceSelection(request.query)), true),
   );
 
   app.get(
@@ -137,7 +137,7 @@ export async function spaceRoutes(app: Listener, ctx: PlatformContext): Promise<
         response: { 200: pageResponse(PostSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await postsOfSpace(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, timeListRequest(ctx, request.query, SPACE_LIST_RANGE, postExpansions))),
+    async (request) => pageBody(await postsOfSpace(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, timeListRequest(request.query, SPACE_LIST_RANGE, postExpansions))),
   );
 
   app.get(
@@ -155,7 +155,7 @@ export async function spaceRoutes(app: Listener, ctx: PlatformContext): Promise<
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return pageBody(await buyersOfSpace(ctx, caller, viewOf(ctx.clock, caller), request.params.id, listRequest(ctx, request.query, SPACE_LIST_RANGE, userExpansions)));
+      return pageBody(await buyersOfSpace(ctx, caller, viewOf(ctx.clock, caller), request.params.id, listRequest(request.query, SPACE_LIST_RANGE, userExpansions)));
     },
   );
 

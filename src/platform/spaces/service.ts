@@ -3,7 +3,7 @@ import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { selectFields } from '../../http/fields.js';
 import { invalidParameter } from '../../http/params.js';
-import { ProblemError, type Problem } from '../../http/problems.js';
+import { ProblemError, type Problem, problems } from '../../http/problems.js';
 import { alphanumeric } from '../../store/ids.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
 import { hydrate, type Selection } from '../expansions.js';
@@ -48,10 +48,10 @@ export interface NewSpace {
   invited_user_ids?: string[];
 }
 
-async function requireUsers(ctx: PlatformContext, db: DbOrTx, ids: string[], parameter: string): Promise<void> {
+async function requireUsers(db: DbOrTx, ids: string[], parameter: string): Promise<void> {
   const found = new Set((await findUsersByIds(db, ids)).map((u) => u.id));
   const missing = ids.find((id) => !found.has(id));
-  if (missing) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter, value: missing, resource_id: missing, resource_type: 'user' }));
+  if (missing) throw new ProblemError(404, problems.resourceNotFound({ parameter, value: missing, resource_id: missing, resource_type: 'user' }));
 }
 
 /**
@@ -59,18 +59,18 @@ async function requireUsers(ctx: PlatformContext, db: DbOrTx, ids: string[], par
  * scheduled_start in the future it is scheduled; without one it goes live at once (spaces.start).
  */
 export async function createSpace(ctx: PlatformContext, caller: UserCaller, body: NewSpace): Promise<Record<string, unknown>> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   const now = ctx.clock.now();
   let scheduled: string | undefined;
   if (body.scheduled_start !== undefined) {
     const at = new Date(body.scheduled_start);
     if (Number.isNaN(at.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(body.scheduled_start)) {
-      throw invalidParameter(ctx.problems, 'scheduled_start', [body.scheduled_start], 'The `scheduled_start` body field must be an RFC 3339 date-time');
+      throw invalidParameter('scheduled_start', [body.scheduled_start], 'The `scheduled_start` body field must be an RFC 3339 date-time');
     }
-    if (at <= now) throw invalidParameter(ctx.problems, 'scheduled_start', [body.scheduled_start], 'The `scheduled_start` body field must be in the future');
+    if (at <= now) throw invalidParameter('scheduled_start', [body.scheduled_start], 'The `scheduled_start` body field must be in the future');
     scheduled = at.toISOString();
   }
-  if (body.title.trim().length === 0) throw invalidParameter(ctx.problems, 'title', [body.title], 'The `title` body field can not be blank');
+  if (body.title.trim().length === 0) throw invalidParameter('title', [body.title], 'The `title` body field can not be blank');
   return ctx.store.db.transaction().execute(async (tx) => allFields(ctx, await recordSpace(ctx, tx, caller.user.id, { ...body, scheduled_start: scheduled })));
 }
 
@@ -79,9 +79,9 @@ export async function recordSpace(ctx: PlatformContext, db: DbOrTx, creatorId: s
   const now = ctx.clock.now();
   const unique = (ids: string[] | undefined) => [...new Set(ids ?? [])];
   const hosts = unique([creatorId, ...(body.host_ids ?? [])]);
-  await requireUsers(ctx, db, hosts, 'host_ids');
-  await requireUsers(ctx, db, unique(body.speaker_ids), 'speaker_ids');
-  await requireUsers(ctx, db, unique(body.invited_user_ids), 'invited_user_ids');
+  await requireUsers(db, hosts, 'host_ids');
+  await requireUsers(db, unique(body.speaker_ids), 'speaker_ids');
+  await requireUsers(db, unique(body.invited_user_ids), 'invited_user_ids');
   const scheduled = body.scheduled_start;
   const row: SpaceRow = {
     id: `1${alphanumeric(12)}`,
@@ -109,16 +109,16 @@ export async function recordSpace(ctx: PlatformContext, db: DbOrTx, creatorId: s
 
 /** Starting a scheduled space, or ending a live one: its creator or a host; spaces.start / spaces.end. */
 export async function moveSpace(ctx: PlatformContext, caller: UserCaller, spaceId: string, to: 'live' | 'ended'): Promise<Record<string, unknown>> {
-  requireWriteAccess(ctx, caller);
+  requireWriteAccess(caller);
   return ctx.store.db.transaction().execute(async (tx) => {
     const [space] = await findSpacesByIds(tx, [spaceId]);
-    if (!space) throw new ProblemError(404, ctx.problems.resourceNotFound({ parameter: 'id', value: spaceId, resource_id: spaceId, resource_type: 'space' }));
+    if (!space) throw new ProblemError(404, problems.resourceNotFound({ parameter: 'id', value: spaceId, resource_id: spaceId, resource_type: 'space' }));
     if (space.creator_id !== caller.user.id && !hostIdsOf(space).includes(caller.user.id)) {
-      throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `Only the creator or a host of space ${spaceId} can ${to === 'live' ? 'start' : 'end'} it.`));
+      throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `Only the creator or a host of space ${spaceId} can ${to === 'live' ? 'start' : 'end'} it.`));
     }
     const from = to === 'live' ? 'scheduled' : 'live';
     if (space.state !== from) {
-      throw new ProblemError(409, ctx.problems.aboutBlank(409, 'Conflict', `Space ${spaceId} is ${space.state}; only a ${from} space can be ${to === 'live' ? 'started' : 'ended'}.`));
+      throw new ProblemError(409, problems.aboutBlank(409, 'Conflict', `Space ${spaceId} is ${space.state}; only a ${from} space can be ${to === 'live' ? 'started' : 'ended'}.`));
     }
     const now = ctx.clock.now().toISOString();
     const changes: Partial<SpaceRow> = to === 'live' ? { state: 'live', started_at: now, updated_at: now } : { state: 'ended', ended_at: now, updated_at: now };
@@ -138,7 +138,7 @@ export async function lookupSpaces(ctx: PlatformContext, view: View, ids: readon
   for (const id of ids) {
     const row = byId.get(id);
     if (row) found.push(row);
-    else errors.push(ctx.problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'space' }));
+    else errors.push(problems.resourceNotFound({ parameter, value: id, resource_id: id, resource_type: 'space' }));
   }
   return renderSpaces(ctx, view, selection, found, errors);
 }
@@ -166,12 +166,12 @@ export async function findSpaces(ctx: PlatformContext, view: View, { words, stat
   return renderSpaces(ctx, view, selection, rows, [], { result_count: rows.length });
 }
 
-const spaceNotFound = (ctx: PlatformContext, id: string) => ctx.problems.resourceNotFound({ parameter: 'id', value: id, resource_id: id, resource_type: 'space' });
+const spaceNotFound = (id: string) => problems.resourceNotFound({ parameter: 'id', value: id, resource_id: id, resource_type: 'space' });
 
 /** GET /2/spaces/{id}/posts: the posts shared in the space (those linking to it), newest first, rendered as every post list. */
 export async function postsOfSpace(ctx: PlatformContext, view: View, spaceId: string, { selection, page: request }: ListRequest<TimePageRequest>): Promise<PageResult> {
   const [space] = await findSpacesByIds(ctx.store.db, [spaceId]);
-  if (!space) return errorsOnly(spaceNotFound(ctx, spaceId));
+  if (!space) return errorsOnly(spaceNotFound(spaceId));
   const rows = await pagedPosts(ctx.store.db, linkingSpace(spaceId, ctx.store.dialect), ALL_TIME, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (p: PostRow) => compositeKey(p.created_at, p.id));
   return renderPosts(ctx, view, selection, items, meta);
@@ -180,9 +180,9 @@ export async function postsOfSpace(ctx: PlatformContext, view: View, spaceId: st
 /** GET /2/spaces/{id}/buyers: who bought tickets to the space, newest purchase first; only its creator may see them. */
 export async function buyersOfSpace(ctx: PlatformContext, caller: UserCaller, view: View, spaceId: string, { selection, page: request }: ListRequest): Promise<PageResult> {
   const [space] = await findSpacesByIds(ctx.store.db, [spaceId]);
-  if (!space) return errorsOnly(spaceNotFound(ctx, spaceId));
+  if (!space) return errorsOnly(spaceNotFound(spaceId));
   if (space.creator_id !== caller.user.id) {
-    throw new ProblemError(403, ctx.problems.aboutBlank(403, 'Forbidden', `Only the creator of space ${spaceId} can see who bought tickets to it.`));
+    throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `Only the creator of space ${spaceId} can see who bought tickets to it.`));
   }
   const rows = await spaceBuyers(ctx.store.db, spaceId, request.maxResults + 1, request.after);
   const { items, meta } = page(rows, request.maxResults, (r) => r.ticket_id);
@@ -196,15 +196,15 @@ export async function buyersOfSpace(ctx: PlatformContext, caller: UserCaller, vi
 export async function buySpaceTicket(ctx: PlatformContext, userId: string, spaceId: string): Promise<{ bought: boolean }> {
   return ctx.store.db.transaction().execute(async (tx) => {
     const [space] = await findSpacesByIds(tx, [spaceId]);
-    if (!space) throw new ProblemError(404, spaceNotFound(ctx, spaceId));
-    await requireUsers(ctx, tx, [userId], 'user_id');
-    if (space.is_ticketed !== 1) throw new ProblemError(409, ctx.problems.aboutBlank(409, 'Conflict', `Space ${spaceId} is not ticketed.`));
-    if (space.state === 'ended') throw new ProblemError(409, ctx.problems.aboutBlank(409, 'Conflict', `Space ${spaceId} has ended.`));
+    if (!space) throw new ProblemError(404, spaceNotFound(spaceId));
+    await requireUsers(tx, [userId], 'user_id');
+    if (space.is_ticketed !== 1) throw new ProblemError(409, problems.aboutBlank(409, 'Conflict', `Space ${spaceId} is not ticketed.`));
+    if (space.state === 'ended') throw new ProblemError(409, problems.aboutBlank(409, 'Conflict', `Space ${spaceId} has ended.`));
     if (space.creator_id === userId || hostIdsOf(space).includes(userId)) {
-      throw new ProblemError(409, ctx.problems.aboutBlank(409, 'Conflict', `The creator and hosts of space ${spaceId} need no ticket.`));
+      throw new ProblemError(409, problems.aboutBlank(409, 'Conflict', `The creator and hosts of space ${spaceId} need no ticket.`));
     }
     const bought = await insertSpaceTicket(tx, { id: ctx.ids.next(), space_id: spaceId, user_id: userId, created_at: ctx.clock.now().toISOString() });
-    if (!bought) throw new ProblemError(409, ctx.problems.aboutBlank(409, 'Conflict', `User ${userId} already holds a ticket to space ${spaceId}.`));
+    if (!bought) throw new ProblemError(409, problems.aboutBlank(409, 'Conflict', `User ${userId} already holds a ticket to space ${spaceId}.`));
     return { bought };
   });
 }

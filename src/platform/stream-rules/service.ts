@@ -3,7 +3,7 @@ import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { decodePageToken, page, parseMaxResults } from '../../http/pagination.js';
 import { ID_PATTERN, invalidValue, parseEnumList, parseIdList } from '../../http/params.js';
-import { ProblemError, type Problem } from '../../http/problems.js';
+import { ProblemError, type Problem, problems } from '../../http/problems.js';
 import { parseQuery, QueryError } from '../../query/parse.js';
 import { tierWayOut } from '../../seed/way-out.js';
 import { REGISTRATION_URL } from '../graph/tiers.js';
@@ -51,7 +51,7 @@ const MAX_LOOKUP_IDS = 1000;
 /** An enterprise-only operation refuses self-serve apps with client-forbidden (403). */
 export function requireEnterprise(ctx: PlatformContext, app: AppRow, what: string): void {
   if (app.tier === 'enterprise') return;
-  const problem = ctx.problems.clientForbidden({
+  const problem = problems.clientForbidden({
     reason: 'client-not-enrolled',
     registration_url: REGISTRATION_URL,
     detail: `${what} are not available to apps on the ${app.tier} tier. Use an app on the enterprise tier.${tierWayOut(ctx, ['enterprise'])}`,
@@ -66,10 +66,10 @@ export interface RulesPage {
 
 /** GET /2/posts/search/stream/rules: the app's rules in id order, or those of `ids`; paged. */
 export async function listStreamRules(ctx: PlatformContext, app: AppRow, query: { ids?: string; max_results?: string | number; pagination_token?: string }): Promise<RulesPage> {
-  const ids = query.ids === undefined ? undefined : parseIdList(ctx.problems, 'ids', query.ids, MAX_LOOKUP_IDS);
-  const maxResults = parseMaxResults(ctx.problems, query.max_results, LIST_RANGE);
-  const after = decodePageToken(ctx.problems, query.pagination_token);
-  if (after !== undefined && !ID_PATTERN.test(after)) throw invalidValue(ctx.problems, 'pagination_token', query.pagination_token, `The \`pagination_token\` query parameter value [${query.pagination_token}] is not a valid token`);
+  const ids = query.ids === undefined ? undefined : parseIdList('ids', query.ids, MAX_LOOKUP_IDS);
+  const maxResults = parseMaxResults(query.max_results, LIST_RANGE);
+  const after = decodePageToken(query.pagination_token);
+  if (after !== undefined && !ID_PATTERN.test(after)) throw invalidValue('pagination_token', query.pagination_token, `The \`pagination_token\` query parameter value [${query.pagination_token}] is not a valid token`);
   const rows = await listRules(ctx.store.db, app.id, { ids, after, limit: maxResults + 1 });
   const { items, meta } = page(rows, maxResults, (r) => r.id);
   const out: RulesPage = { meta: { sent: ctx.clock.now().toISOString(), result_count: meta.result_count } };
@@ -89,11 +89,11 @@ export interface ChangeResult {
   meta: { sent: string; summary: { created: number; not_created: number; valid: number; invalid: number } | { deleted: number; not_deleted: number } };
 }
 
-function parseFlag(ctx: PlatformContext, name: string, raw: unknown): boolean {
+function parseFlag(name: string, raw: unknown): boolean {
   if (raw === undefined || raw === '') return false;
   const text = String(raw);
   if (text === 'true' || text === 'false') return text === 'true';
-  throw invalidValue(ctx.problems, name, text, `The \`${name}\` query parameter value [${text}] is not one of [true, false]`);
+  throw invalidValue(name, text, `The \`${name}\` query parameter value [${text}] is not one of [true, false]`);
 }
 
 /**
@@ -101,15 +101,15 @@ function parseFlag(ctx: PlatformContext, name: string, raw: unknown): boolean {
  * ?dry_run=true answers the same and changes nothing.
  */
 export async function changeStreamRules(ctx: PlatformContext, app: AppRow, query: { dry_run?: unknown; delete_all?: unknown }, body: ChangeBody | undefined): Promise<ChangeResult> {
-  const dryRun = parseFlag(ctx, 'dry_run', query.dry_run);
-  const deleteAll = parseFlag(ctx, 'delete_all', query.delete_all);
+  const dryRun = parseFlag('dry_run', query.dry_run);
+  const deleteAll = parseFlag('delete_all', query.delete_all);
   const asked = [body?.add !== undefined && 'add', body?.delete !== undefined && 'delete', deleteAll && 'delete_all'].filter((x): x is string => typeof x === 'string');
   if (asked.length !== 1) {
     const message =
       asked.length === 0
         ? 'The request needs one of `add` or `delete` in its body, or the `delete_all` query parameter set to true'
         : `Send one of \`add\`, \`delete\` and \`delete_all\`, not ${asked.map((a) => `\`${a}\``).join(' and ')}`;
-    throw new ProblemError(400, ctx.problems.invalidRequest([{ message, parameters: Object.fromEntries(asked.map((a) => [a, []])) }]));
+    throw new ProblemError(400, problems.invalidRequest([{ message, parameters: Object.fromEntries(asked.map((a) => [a, []])) }]));
   }
   if (body?.add !== undefined) return addRules(ctx, app, body.add, dryRun);
   if (body?.delete !== undefined) return deleteRulesOf(ctx, app, body.delete, dryRun);
@@ -130,7 +130,7 @@ function ruleProblem(value: string, limits: RuleLimits, tier: string): string | 
 }
 
 async function addRules(ctx: PlatformContext, app: AppRow, add: NonNullable<ChangeBody['add']>, dryRun: boolean): Promise<ChangeResult> {
-  if (add.length === 0) throw invalidValue(ctx.problems, 'add', '[]', 'The `add` list must hold at least one rule');
+  if (add.length === 0) throw invalidValue('add', '[]', 'The `add` list must hold at least one rule');
   const limits = ruleLimits(ctx, app);
   const now = ctx.clock.now().toISOString();
   const hashes = add.map((r) => ruleValueHash(r.value));
@@ -146,12 +146,12 @@ async function addRules(ctx: PlatformContext, app: AppRow, add: NonNullable<Chan
       const why = ruleProblem(rule.value, limits, app.tier);
       if (why) {
         invalid++;
-        errors.push({ ...ctx.problems.invalidRules(why), value: rule.value });
+        errors.push({ ...problems.invalidRules(why), value: rule.value });
         return;
       }
       const twin = existing.get(hashes[i]) ?? seen.get(hashes[i]);
       if (twin) {
-        errors.push(ctx.problems.duplicateRules({ id: twin.id, value: rule.value }));
+        errors.push(problems.duplicateRules({ id: twin.id, value: rule.value }));
         return;
       }
       const row: StreamRuleRow = { id: ctx.ids.next(), app_id: app.id, value: rule.value, value_hash: hashes[i], tag: rule.tag ?? null, created_at: now };
@@ -164,7 +164,7 @@ async function addRules(ctx: PlatformContext, app: AppRow, add: NonNullable<Chan
       if (count + created.length > limits.rules) {
         // Past the cap the whole set is refused: nothing of this request is added.
         const detail = `Adding ${created.length} rules to the ${count} this app has would exceed its maximum of ${limits.rules} rules`;
-        return { errors: [...errors, ctx.problems.ruleCap(detail)], meta: { sent: now, summary: summary(0) } };
+        return { errors: [...errors, problems.ruleCap(detail)], meta: { sent: now, summary: summary(0) } };
       }
       if (!dryRun) {
         await insertRules(tx, created);
@@ -185,12 +185,12 @@ async function addRules(ctx: PlatformContext, app: AppRow, add: NonNullable<Chan
 async function deleteRulesOf(ctx: PlatformContext, app: AppRow, del: NonNullable<ChangeBody['delete']>, dryRun: boolean): Promise<ChangeResult> {
   const byIds = del.ids !== undefined;
   if (byIds === (del.values !== undefined)) {
-    throw new ProblemError(400, ctx.problems.invalidRequest([{ message: '`delete` needs exactly one of `ids` and `values`', parameters: { delete: [] } }]));
+    throw new ProblemError(400, problems.invalidRequest([{ message: '`delete` needs exactly one of `ids` and `values`', parameters: { delete: [] } }]));
   }
   // The same id or value twice is one request to delete it.
   const asked = [...new Set(byIds ? del.ids! : del.values!)];
   const param = byIds ? 'ids' : 'values';
-  if (asked.length === 0) throw invalidValue(ctx.problems, param, '[]', `The \`delete.${param}\` list must hold at least one ${byIds ? 'rule id' : 'rule value'}`);
+  if (asked.length === 0) throw invalidValue(param, '[]', `The \`delete.${param}\` list must hold at least one ${byIds ? 'rule id' : 'rule value'}`);
   const now = ctx.clock.now().toISOString();
 
   const run = async (tx: typeof ctx.store.db): Promise<ChangeResult> => {
@@ -215,7 +215,7 @@ async function deleteRulesOf(ctx: PlatformContext, app: AppRow, del: NonNullable
     const result: ChangeResult = { meta: { sent: now, summary: { deleted: ids.length, not_deleted: missing.length } } };
     if (missing.length > 0) {
       result.errors = missing.map((m) =>
-        ctx.problems.invalidRequest([{ message: `Rule does not exist: no rule of this app has the ${byIds ? 'id' : 'value'} [${m}]`, parameters: { [param]: [m] } }]),
+        problems.invalidRequest([{ message: `Rule does not exist: no rule of this app has the ${byIds ? 'id' : 'value'} [${m}]`, parameters: { [param]: [m] } }]),
       );
     }
     return result;
@@ -260,7 +260,7 @@ const COUNT_FIELDS = ['all_project_client_apps', 'cap_per_client_app', 'cap_per_
  * (when asked for in rules_count.fields) lists the app alone.
  */
 export async function ruleCounts(ctx: PlatformContext, app: AppRow, query: { 'rules_count.fields'?: string }) {
-  const fields = parseEnumList(ctx.problems, 'rules_count.fields', query['rules_count.fields'], COUNT_FIELDS);
+  const fields = parseEnumList('rules_count.fields', query['rules_count.fields'], COUNT_FIELDS);
   const count = (await ruleCountsOf(ctx.store.db, [app.id])).get(app.id) ?? 0;
   const cap = String(ruleLimits(ctx, app).rules);
   const data: Record<string, unknown> = {

@@ -21,6 +21,7 @@ import { byRuleId } from './index.js';
 import { matchablePosts } from './matchable.js';
 import { requireEnterprise } from './service.js';
 import { allStreamWebhooks, deleteStreamWebhook, ruleVersions, streamWebhooksOfApp, upsertStreamWebhook, type StreamWebhookRow } from './store.js';
+import { errorsUnderBase } from '../../http/problems.js';
 
 /**
  * Filtered-stream webhooks (spec 000, Sep 9, 2025; enterprise): a webhook of the app linked to its
@@ -36,16 +37,16 @@ const SELECTION_PARAMS = Object.keys(selectionQuery) as Array<keyof typeof selec
 
 type SelectionQuery = Partial<Record<keyof typeof selectionQuery, string>>;
 
-function unknownWebhook(ctx: PlatformContext, id: string) {
-  return invalidParameter(ctx.problems, 'webhook_id', [id], `WebhookIdInvalid: no webhook with id [${id}] belongs to this app`);
+function unknownWebhook(id: string) {
+  return invalidParameter('webhook_id', [id], `WebhookIdInvalid: no webhook with id [${id}] belongs to this app`);
 }
 
 /** POST /2/posts/search/webhooks/{webhook_id}: links (or re-links, with new fields) the webhook to the app's filtered stream. */
 export async function linkStreamWebhook(ctx: PlatformContext, app: AppRow, webhookId: string, q: SelectionQuery) {
   requireEnterprise(ctx, app, WHAT);
   // Refuses unknown fields and expansions now, not at the first delivery.
-  parseSelection(ctx, q, postExpansions);
-  if (!(await findWebhookOfApp(ctx.store.db, app.id, webhookId))) throw unknownWebhook(ctx, webhookId);
+  parseSelection(q, postExpansions);
+  if (!(await findWebhookOfApp(ctx.store.db, app.id, webhookId))) throw unknownWebhook(webhookId);
   const fields: SelectionQuery = {};
   for (const name of SELECTION_PARAMS) if (typeof q[name] === 'string' && q[name] !== '') fields[name] = q[name];
   await upsertStreamWebhook(ctx.store.db, { webhook_id: webhookId, app_id: app.id, fields: JSON.stringify(fields), created_at: ctx.clock.now().toISOString() });
@@ -75,7 +76,7 @@ export async function listStreamWebhooks(ctx: PlatformContext, app: AppRow) {
 /** DELETE /2/posts/search/webhooks/{webhook_id}: unlinks the webhook (the webhook itself stays). */
 export async function unlinkStreamWebhook(ctx: PlatformContext, app: AppRow, webhookId: string) {
   requireEnterprise(ctx, app, WHAT);
-  if (!(await deleteStreamWebhook(ctx.store.db, app.id, webhookId))) throw unknownWebhook(ctx, webhookId);
+  if (!(await deleteStreamWebhook(ctx.store.db, app.id, webhookId))) throw unknownWebhook(webhookId);
   return { data: { deleted: true } };
 }
 
@@ -134,16 +135,16 @@ export async function streamWebhookRouter(ctx: PlatformContext, db: DbOrTx, even
 async function renderLine(ctx: PlatformContext, reads: ResponseReads, row: Parameters<typeof renderPosts>[3][number], fields: SelectionQuery, matching: unknown[]) {
   let selection;
   try {
-    selection = parseSelection(ctx, fields, postExpansions);
+    selection = parseSelection(fields, postExpansions);
   } catch {
     // A selection valid when linked that no longer is: the post with its default fields.
-    selection = parseSelection(ctx, {}, postExpansions);
+    selection = parseSelection({}, postExpansions);
   }
   // "matching public posts, including edit history": the history goes with every delivery.
   selection = { ...selection, post: new Set([...selection.post, 'edit_history_post_ids']) };
   const page = await renderPosts(ctx, { now: ctx.clock.now() }, selection, [row], undefined, reads);
   if (page.data.length === 0) return undefined;
-  const rendered = JSON.parse(jsonText({ data: page.data[0], includes: page.includes as never, errors: page.errors.length > 0 ? page.errors : undefined })) as Record<string, unknown>;
+  const rendered = JSON.parse(jsonText({ data: page.data[0], includes: page.includes as never, errors: errorsUnderBase(page.errors, ctx.config.problemBase) })) as Record<string, unknown>;
   return { ...rendered, matching_rules: matching };
 }
 

@@ -10,6 +10,7 @@ import { streamLine, type Send, type StreamChannel } from './engine.js';
 import { partitionOf } from './posts.js';
 import { visibleTo } from '../visibility/memory.js';
 import { READABLE } from '../visibility/rule.js';
+import { errorsUnderBase } from '../../http/problems.js';
 
 /**
  * The compliance, label and likes streams: entries of the log turned into the reference's event
@@ -131,9 +132,9 @@ export const likeExpansions: ExpansionDeclarations<LikeRow> = {
 };
 
 /** like_with_post_author.fields, its default when absent. */
-export function parseLikeFields(ctx: PlatformContext, raw: string | undefined): ReadonlySet<string> {
+export function parseLikeFields(raw: string | undefined): ReadonlySet<string> {
   if (raw === undefined) return new Set(LIKE_DEFAULTS);
-  return parseSelectionText(ctx.problems, 'like_with_post_author.fields', raw, LIKE_FIELDS);
+  return parseSelectionText('like_with_post_author.fields', raw, LIKE_FIELDS);
 }
 
 export interface LikeStreamConnection extends PartitionedConnection {
@@ -171,7 +172,7 @@ export class LikeStreamChannel implements StreamChannel<LikeStreamConnection> {
           const hydrated = await hydrate(ctx, { now: ctx.clock.now() }, [like], likeExpansions, conn.selection, [], reads);
           const data: Record<string, unknown> = {};
           for (const name of LIKE_FIELDS) if (conn.likeFields.has(name) && (like as any)[name] !== undefined) data[name] = (like as any)[name];
-          text = `${jsonText({ data, includes: hydrated.includes as Record<string, RawJson[]> | undefined, errors: hydrated.errors.length > 0 ? hydrated.errors : undefined })}\r\n`;
+          text = `${jsonText({ data, includes: hydrated.includes as Record<string, RawJson[]> | undefined, errors: errorsUnderBase(hydrated.errors, ctx.config.problemBase) })}\r\n`;
           rendered.set(key, text);
         }
         send(conn, event, text);

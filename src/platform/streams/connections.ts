@@ -5,7 +5,7 @@ import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { decodePageToken, encodePageToken, parseMaxResults } from '../../http/pagination.js';
 import { invalidParameter, parseEnumList } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import { KILL_EVENT, type EndReason, type StreamConnection } from './engine.js';
 import {
   activeConnections,
@@ -103,7 +103,7 @@ export async function openRecordedStream<C extends RecordedConnection>(
     if ((await countOpenConnections(tx, app.id, conn.endpoint, partition, liveSince(ctx))) >= allowance) {
       throw new ProblemError(
         429,
-        ctx.problems.streamingConnection(
+        problems.streamingConnection(
           'TooManyConnections',
           `This stream is currently at the maximum allowed connection limit (${allowance} per app on the ${app.tier} tier). Close one with DELETE /2/connections to connect at once.`,
         ),
@@ -157,18 +157,18 @@ export interface ConnectionListParams {
 export async function getConnectionHistory(ctx: PlatformContext, app: AppRow, q: ConnectionListParams) {
   const status = q.status ?? 'active';
   if (status !== 'active' && status !== 'inactive' && status !== 'all') {
-    throw invalidParameter(ctx.problems, 'status', [status], `The \`status\` query parameter value [${status}] is not one of [active,inactive,all]`);
+    throw invalidParameter('status', [status], `The \`status\` query parameter value [${status}] is not one of [active,inactive,all]`);
   }
-  const endpoints = [...parseEnumList(ctx.problems, 'endpoints', q.endpoints, ENDPOINT_IDS)];
-  const max = parseMaxResults(ctx.problems, q.max_results, LIST_RANGE);
-  const token = decodePageToken(ctx.problems, q.pagination_token);
+  const endpoints = [...parseEnumList('endpoints', q.endpoints, ENDPOINT_IDS)];
+  const max = parseMaxResults(q.max_results, LIST_RANGE);
+  const token = decodePageToken(q.pagination_token);
   let before: { connected_at: string; id: string } | undefined;
   if (token !== undefined) {
     const at = token.lastIndexOf('|');
-    if (at < 0) throw invalidParameter(ctx.problems, 'pagination_token', [q.pagination_token!], `The \`pagination_token\` query parameter value [${q.pagination_token}] is not a valid token`);
+    if (at < 0) throw invalidParameter('pagination_token', [q.pagination_token!], `The \`pagination_token\` query parameter value [${q.pagination_token}] is not a valid token`);
     before = { connected_at: token.slice(0, at), id: token.slice(at + 1) };
   }
-  const fields = q['connection.fields'] === undefined ? DEFAULT_FIELDS : parseEnumList(ctx.problems, 'connection.fields', q['connection.fields'], CONNECTION_FIELDS);
+  const fields = q['connection.fields'] === undefined ? DEFAULT_FIELDS : parseEnumList('connection.fields', q['connection.fields'], CONNECTION_FIELDS);
   const live = liveSince(ctx);
   const rows = await listConnections(ctx.store.db, app.id, { status, endpoints, liveSince: live, limit: max + 1, before });
   const items = rows.slice(0, max);
@@ -218,7 +218,7 @@ export const deleteConnectionsByEndpoint = (ctx: PlatformContext, app: AppRow, e
 /** DELETE /2/connections with {uuids: [1..100]}. */
 export function deleteConnectionsByUuids(ctx: PlatformContext, app: AppRow, uuids: readonly string[]): Promise<KillResult> {
   if (uuids.length < 1 || uuids.length > MAX_UUIDS) {
-    throw invalidParameter(ctx.problems, 'uuids', uuids.map(String), `The number of values in \`uuids\` [${uuids.length}] is not between 1 and ${MAX_UUIDS}`);
+    throw invalidParameter('uuids', uuids.map(String), `The number of values in \`uuids\` [${uuids.length}] is not between 1 and ${MAX_UUIDS}`);
   }
   return kill(ctx, app, { ids: [...new Set(uuids)] });
 }

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppRow } from '../../auth/store.js';
 import type { CoreContext } from '../../context.js';
 import { eventsAfter } from '../../events/log.js';
-import { ProblemError, type DisconnectType, type Problem } from '../../http/problems.js';
+import { ProblemError, type DisconnectType, type Problem, problems, renderProblemBase } from '../../http/problems.js';
 import { parseLogged, type LoggedEvent } from '../activity/event-types.js';
 import { lastLogSeq, loggedEventsBetween } from '../activity/store.js';
 import type { StreamWindow } from './window.js';
@@ -54,7 +54,7 @@ const BATCH = 500;
 const CUT_GRACE_MS = 5_000;
 
 export const streamLine = (body: unknown) => `${JSON.stringify(body)}\r\n`;
-const errorLine = (problem: Problem) => streamLine({ errors: [problem] });
+const errorLine = (problem: Problem, base: string) => streamLine(renderProblemBase({ errors: [problem] }, base));
 
 const DETAILS: Partial<Record<DisconnectType, string>> = {
   SlowReader: 'This stream was disconnected because the client was not reading fast enough.',
@@ -104,7 +104,7 @@ export class StreamEngine {
 
   /** Refuses a new connection while the process shuts down. */
   assertOpen(): void {
-    if (this.closing) throw new ProblemError(503, this.ctx.problems.operationalDisconnect('OperationalDisconnect', 'The server is shutting down.'));
+    if (this.closing) throw new ProblemError(503, problems.operationalDisconnect('OperationalDisconnect', 'The server is shutting down.'));
   }
 
   /**
@@ -127,7 +127,7 @@ export class StreamEngine {
       throw err;
     }
     // Killed while it was being set up: it never started.
-    if (conn.closed) throw new ProblemError(503, this.ctx.problems.operationalDisconnect('ForceDisconnect', DETAILS.ForceDisconnect));
+    if (conn.closed) throw new ProblemError(503, problems.operationalDisconnect('ForceDisconnect', DETAILS.ForceDisconnect));
     conn.reply = reply;
     reply.hijack();
     const res = reply.raw;
@@ -306,7 +306,7 @@ export class StreamEngine {
     this.remove(conn, type);
     const res = conn.reply?.raw;
     if (!res) return;
-    res.end(errorLine(this.ctx.problems.operationalDisconnect(type, DETAILS[type])));
+    res.end(errorLine(problems.operationalDisconnect(type, DETAILS[type]), this.ctx.config.problemBase));
     const drop = setTimeout(() => res.destroy(), CUT_GRACE_MS);
     drop.unref();
     res.once('close', () => clearTimeout(drop));

@@ -1,6 +1,6 @@
 import { findAppById, type AppRow } from '../../auth/store.js';
 import type { PlatformContext } from '../context.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import { parseQuery } from '../../query/parse.js';
 import { ruleLimits } from '../stream-rules/service.js';
 import { ruleSetOf } from '../stream-rules/store.js';
@@ -40,8 +40,8 @@ export async function invalidRulesOfApp(ctx: PlatformContext, appId: string): Pr
 export async function checkRulesForConnection(ctx: PlatformContext, app: AppRow): Promise<void> {
   const { rules } = await ruleSetOf(ctx.store.db, app.id);
   if (rules.length === 0) {
-    throw new ProblemError(409, ctx.problems.streamingConnection('RuleConfigurationIssue', 'The filtered stream has no rules: add rules with POST /2/posts/search/stream/rules, then connect.'));
+    throw new ProblemError(409, problems.streamingConnection('RuleConfigurationIssue', 'The filtered stream has no rules: add rules with POST /2/posts/search/stream/rules, then connect.'));
   }
   const reason = await invalidRuleReason(ctx, app);
-  if (reason) throw new ProblemError(409, ctx.problems.streamingConnection('RulesInvalidIssue', `The filtered stream's rules are invalid. ${reason}`));
+  if (reason) throw new ProblemError(409, problems.streamingConnection('RulesInvalidIssue', `The filtered stream's rules are invalid. ${reason}`));
 }

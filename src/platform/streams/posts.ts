@@ -12,6 +12,7 @@ import type { RecordedConnection } from './connections.js';
 import type { Send, StreamChannel } from './engine.js';
 import { visibleTo } from '../visibility/memory.js';
 import { READABLE } from '../visibility/rule.js';
+import { errorsUnderBase } from '../../http/problems.js';
 
 /**
  * The post streams: the filtered stream (the app's rules), the 1 % and 10 % samples and the
@@ -107,7 +108,7 @@ export class PostStreamChannel implements StreamChannel<PostStreamConnection> {
       let text = rendered.get(key);
       if (text === undefined) {
         const hydrated = await hydrate(ctx, { now: ctx.clock.now() }, [row], postExpansions, conn.selection, [], reads);
-        const body = jsonText({ data: hydrated.post(row) as RawJson, includes: hydrated.includes as Record<string, RawJson[]> | undefined, errors: hydrated.errors.length > 0 ? hydrated.errors : undefined });
+        const body = jsonText({ data: hydrated.post(row) as RawJson, includes: hydrated.includes as Record<string, RawJson[]> | undefined, errors: errorsUnderBase(hydrated.errors, ctx.config.problemBase) });
         // Without the closing brace: matching_rules, when any, follows.
         text = body.slice(0, -1);
         rendered.set(key, text);

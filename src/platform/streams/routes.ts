@@ -49,10 +49,10 @@ const likeQuery = {
 
 type Query = StreamWindowQuery & Record<string, string | undefined>;
 
-function parsePartition(ctx: PlatformContext, raw: string | undefined, max: number): number {
-  if (raw === undefined) throw invalidParameter(ctx.problems, 'partition', [], 'The `partition` query parameter is required');
+function parsePartition(raw: string | undefined, max: number): number {
+  if (raw === undefined) throw invalidParameter('partition', [], 'The `partition` query parameter is required');
   const n = Number(raw);
-  if (!/^[0-9]+$/.test(raw) || n < 1 || n > max) throw invalidParameter(ctx.problems, 'partition', [raw], `The \`partition\` query parameter value [${raw}] is not between 1 and ${max}`);
+  if (!/^[0-9]+$/.test(raw) || n < 1 || n > max) throw invalidParameter('partition', [raw], `The \`partition\` query parameter value [${raw}] is not between 1 and ${max}`);
   return n;
 }
 
@@ -97,7 +97,7 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
   const postStream = (endpoint: EndpointId, filterOf: (partition: number | undefined) => PostFilter) =>
     async (c: PlatformContext, a: AppRow, query: Query, partition: number | undefined, request: FastifyRequest, reply: FastifyReply) => {
       const window = parseStreamWindow(c, query);
-      const selection = parseSelection(c, query, postExpansions);
+      const selection = parseSelection(query, postExpansions);
       const filter = filterOf(partition);
       await openRecordedStream<PostStreamConnection>(
         c,
@@ -124,8 +124,8 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
   const likeStream = (endpoint: EndpointId, partitions: number, percent?: number) =>
     async (c: PlatformContext, a: AppRow, query: Query, partition: number | undefined, request: FastifyRequest, reply: FastifyReply) => {
       const window = parseStreamWindow(c, query);
-      const selection = parseSelection(c, query, likeExpansions);
-      const likeFields = parseLikeFields(c, query['like_with_post_author.fields']);
+      const selection = parseSelection(query, likeExpansions);
+      const likeFields = parseLikeFields(query['like_with_post_author.fields']);
       await openRecordedStream<LikeStreamConnection>(
         c,
         { app: a, channel: likes, endpoint, partition, partitions, percent, likeFields, selection, selectionKey: selectionKeyOf(selection) },
@@ -290,7 +290,7 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
         const caller = callerOf(request).app;
         const query = request.query as Query;
         if (def.enterprise) requireEnterprise(ctx, caller, 'The streams of the enterprise tier');
-        const partition = def.partitions !== undefined ? parsePartition(ctx, query.partition, def.partitions) : undefined;
+        const partition = def.partitions !== undefined ? parsePartition(query.partition, def.partitions) : undefined;
         await def.open(ctx, caller, query, partition, request, reply);
       },
     );

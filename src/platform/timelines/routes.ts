@@ -19,8 +19,8 @@ const HOME_TIMELINE: MaxResultsRange = { min: 1, max: 100, default: 100 };
 
 const timelineQuery = (range: MaxResultsRange) => query({ ...pageParams(range), ...timeWindowParams, ...selectionParams(postExpansions) });
 
-function timelineRequest(ctx: PlatformContext, q: Record<string, unknown>, range: MaxResultsRange): TimelineRequest {
-  return { selection: parseSelection(ctx, q, postExpansions), page: parseTimePage(ctx, q, range), window: parseTimeWindow(ctx, q) };
+function timelineRequest(q: Record<string, unknown>, range: MaxResultsRange): TimelineRequest {
+  return { selection: parseSelection(q, postExpansions), page: parseTimePage(q, range), window: parseTimeWindow(q) };
 }
 
 export async function timelineRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
@@ -37,7 +37,7 @@ export async function timelineRoutes(app: Listener, ctx: PlatformContext): Promi
         response,
       },
     },
-    async (request) => pageBody(await userPostsTimeline(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, timelineRequest(ctx, request.query, USER_TIMELINE))),
+    async (request) => pageBody(await userPostsTimeline(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, timelineRequest(request.query, USER_TIMELINE))),
   );
 
   app.get(
@@ -53,7 +53,7 @@ export async function timelineRoutes(app: Listener, ctx: PlatformContext): Promi
         response,
       },
     },
-    async (request) => pageBody(await mentionsTimeline(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, timelineRequest(ctx, request.query, USER_TIMELINE))),
+    async (request) => pageBody(await mentionsTimeline(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, timelineRequest(request.query, USER_TIMELINE))),
   );
 
   app.get(
@@ -71,7 +71,7 @@ export async function timelineRoutes(app: Listener, ctx: PlatformContext): Promi
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return pageBody(await homeTimeline(ctx, caller, viewOf(ctx.clock, caller), request.params.id, timelineRequest(ctx, request.query, HOME_TIMELINE)));
+      return pageBody(await homeTimeline(ctx, caller, viewOf(ctx.clock, caller), request.params.id, timelineRequest(request.query, HOME_TIMELINE)));
     },
   );
 }

@@ -71,7 +71,7 @@ export async function mentionsTimeline(ctx: PlatformContext, view: View, userId:
  * own posts and those of the accounts they follow, newest first; muted accounts leave it.
  */
 export async function homeTimeline(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, request: TimelineRequest): Promise<PageResult> {
-  requireSelf(ctx, caller, userId, 'id', 'read the home timeline');
+  requireSelf(caller, userId, 'id', 'read the home timeline');
   const { db, dialect } = ctx.store;
   return timeline(ctx, view, request, async () => {
     // PostgreSQL: the follows and the page in one round trip. SQLite: two statements, no round trips.

@@ -44,8 +44,8 @@ export async function trendRoutes(app: Listener, ctx: PlatformContext): Promise<
       return body(
         await trendsByWoeid(ctx, {
           woeid: request.params.woeid,
-          maxTrends: parseMaxResults(ctx.problems, q.max_trends, MAX_TRENDS, 'max_trends'),
-          fields: parseTrendFields(ctx, q['trend.fields']),
+          maxTrends: parseMaxResults(q.max_trends, MAX_TRENDS, 'max_trends'),
+          fields: parseTrendFields(q['trend.fields']),
         }),
       );
     },
@@ -63,6 +63,6 @@ export async function trendRoutes(app: Listener, ctx: PlatformContext): Promise<
         response: { 200: Type.Object({ data: Type.Optional(Type.Array(PersonalizedTrendSchema)), errors }), default: defaultErrorResponse },
       },
     },
-    async (request) => body(await personalizedTrends(ctx, userCallerOf(ctx, request), parsePersonalizedTrendFields(ctx, request.query['personalized_trend.fields']))),
+    async (request) => body(await personalizedTrends(ctx, userCallerOf(ctx, request), parsePersonalizedTrendFields(request.query['personalized_trend.fields']))),
   );
 }

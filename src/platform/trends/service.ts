@@ -3,6 +3,7 @@ import type { PlatformContext } from '../context.js';
 import { parseSelectionText } from '../../http/fields.js';
 import type { Problem } from '../../http/problems.js';
 import { hashtagVolume, type HashtagVolume } from './store.js';
+import { problems } from '../../http/problems.js';
 
 /** Trends count the hashtags of the last 24 hours by Plaza's clock. */
 export const TREND_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -30,13 +31,13 @@ export interface TrendsRequest {
   fields: ReadonlySet<string>;
 }
 
-export function parseTrendFields(ctx: PlatformContext, raw: string | undefined): ReadonlySet<string> {
-  const asked = parseSelectionText(ctx.problems, 'trend.fields', raw, TREND_FIELDS);
+export function parseTrendFields(raw: string | undefined): ReadonlySet<string> {
+  const asked = parseSelectionText('trend.fields', raw, TREND_FIELDS);
   return new Set([...TREND_DEFAULTS, ...asked]);
 }
 
-export function parsePersonalizedTrendFields(ctx: PlatformContext, raw: string | undefined): ReadonlySet<string> {
-  const asked = parseSelectionText(ctx.problems, 'personalized_trend.fields', raw, PERSONALIZED_TREND_FIELDS);
+export function parsePersonalizedTrendFields(raw: string | undefined): ReadonlySet<string> {
+  const asked = parseSelectionText('personalized_trend.fields', raw, PERSONALIZED_TREND_FIELDS);
   return new Set([...PERSONALIZED_DEFAULTS, ...asked]);
 }
 
@@ -56,7 +57,7 @@ export async function trendsByWoeid(ctx: PlatformContext, request: TrendsRequest
   const country = COUNTRY_WOEIDS[request.woeid];
   if (request.woeid !== WORLDWIDE_WOEID && !country) {
     const value = String(request.woeid);
-    return { data: [], errors: [ctx.problems.resourceNotFound({ parameter: 'woeid', value, resource_id: value, resource_type: 'place', detail: `Could not find trends for woeid: [${value}].` })] };
+    return { data: [], errors: [problems.resourceNotFound({ parameter: 'woeid', value, resource_id: value, resource_type: 'place', detail: `Could not find trends for woeid: [${value}].` })] };
   }
   const volumes = await hashtagVolume(ctx.store.db, ctx.store.dialect, { ...window(ctx), limit: request.maxTrends, country });
   return { data: volumes.map((v) => pick(request.fields, { trend_name: `#${v.tag}`, post_count: v.posts })), errors: [] };

@@ -39,6 +39,6 @@ export async function usageRoutes(app: Listener, ctx: PlatformContext): Promise<
         },
       },
     },
-    async (request) => usageOfPosts(ctx, callerOf(request).app, parseUsageRequest(ctx, request.query)),
+    async (request) => usageOfPosts(ctx, callerOf(request).app, parseUsageRequest(request.query)),
   );
 }

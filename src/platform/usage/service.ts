@@ -2,7 +2,7 @@ import type { AppRow } from '../../auth/store.js';
 import type { PlatformContext } from '../context.js';
 import { parseSelectionText } from '../../http/fields.js';
 import { invalidParameter } from '../../http/params.js';
-import { ProblemError } from '../../http/problems.js';
+import { ProblemError, problems } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
 import { credits, unitPrice, type ChargeKind } from './prices.js';
 import { capsOf, deleteCaps, insertCharge, postsPerDay, postsSince, spentSince, upsertCap, type UsageCapRow } from './store.js';
@@ -75,7 +75,7 @@ export async function checkUsageCap(ctx: PlatformContext, app: Pick<AppRow, 'id'
     const since = periodStart(cap.period, now).toISOString();
     const spent = cap.scope === 'Product' ? await spentSince(ctx.store.db, 'app_id', app.id, since) : await spentSince(ctx.store.db, 'account_id', accountOf(app), since);
     if (spent >= Number(cap.limit_micro)) {
-      const problem = ctx.problems.usageCapped({ period: cap.period, scope: cap.scope });
+      const problem = problems.usageCapped({ period: cap.period, scope: cap.scope });
       throw new ProblemError(429, { account_id: accountOf(app), product_name: app.tier, ...problem });
     }
   }
@@ -135,13 +135,13 @@ export const USAGE_DAYS = { min: 1, max: 90, default: 7 };
  * credits, when one is set.
  */
 /** GET /2/usage/posts's days and usage.fields, parsed by its route. */
-export function parseUsageRequest(ctx: PlatformContext, query: { days?: number | string; 'usage.fields'?: string }): { days: number; selected: ReadonlySet<string> } {
+export function parseUsageRequest(query: { days?: number | string; 'usage.fields'?: string }): { days: number; selected: ReadonlySet<string> } {
   const rawDays = query.days === undefined || query.days === '' ? String(USAGE_DAYS.default) : String(query.days);
   const days = Number(rawDays);
   if (!/^[0-9]+$/.test(rawDays) || days < USAGE_DAYS.min || days > USAGE_DAYS.max) {
-    throw invalidParameter(ctx.problems, 'days', [rawDays], `The \`days\` query parameter value [${rawDays}] is not between ${USAGE_DAYS.min} and ${USAGE_DAYS.max}`);
+    throw invalidParameter('days', [rawDays], `The \`days\` query parameter value [${rawDays}] is not between ${USAGE_DAYS.min} and ${USAGE_DAYS.max}`);
   }
-  return { days, selected: parseSelectionText(ctx.problems, 'usage.fields', query['usage.fields'], USAGE_FIELDS) };
+  return { days, selected: parseSelectionText('usage.fields', query['usage.fields'], USAGE_FIELDS) };
 }
 
 export async function usageOfPosts(ctx: PlatformContext, app: AppRow, { days, selected }: { days: number; selected: ReadonlySet<string> }): Promise<{ data: Record<string, unknown> }> {

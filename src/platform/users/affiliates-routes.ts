@@ -25,6 +25,6 @@ export async function affiliateRoutes(app: Listener, ctx: PlatformContext): Prom
         response: { 200: pageResponse(UserSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await affiliatesOf(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, listRequest(ctx, request.query, AFFILIATES, userExpansions))),
+    async (request) => pageBody(await affiliatesOf(ctx, viewOf(ctx.clock, callerOf(request)), request.params.id, listRequest(request.query, AFFILIATES, userExpansions))),
   );
 }

@@ -29,7 +29,7 @@ export async function userProfileRoutes(app: Listener, ctx: PlatformContext): Pr
         response: { 200: pageResponse(UserSchema), default: defaultErrorResponse },
       },
     },
-    async (request) => pageBody(await searchUsers(ctx, viewOf(ctx.clock, userCallerOf(ctx, request)), parseUserSearch(ctx, request.query))),
+    async (request) => pageBody(await searchUsers(ctx, viewOf(ctx.clock, userCallerOf(ctx, request)), parseUserSearch(request.query))),
   );
 
   app.patch(
@@ -72,6 +72,6 @@ export async function userProfileRoutes(app: Listener, ctx: PlatformContext): Pr
         response: { 200: lookupResponse(UserSchema, false), default: defaultErrorResponse },
       },
     },
-    async (request) => lookupBody(await updateProfile(ctx, userCallerOf(ctx, request), { ...request.body, verified_type: request.body.verified_type as ProfileChanges['verified_type'] }, parseSelection(ctx, request.query, userExpansions)), true),
+    async (request) => lookupBody(await updateProfile(ctx, userCallerOf(ctx, request), { ...request.body, verified_type: request.body.verified_type as ProfileChanges['verified_type'] }, parseSelection(request.query, userExpansions)), true),
   );
 }

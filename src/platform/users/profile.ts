@@ -49,7 +49,7 @@ const PROFILE_EVENTS: Array<{ type: string; of: (u: UserRow) => string }> = [
 
 const USERNAME = /^[A-Za-z0-9_]{4,15}$/;
 
-function checkUrl(ctx: PlatformContext, name: string, value: string, https = false): void {
+function checkUrl(name: string, value: string, https = false): void {
   let ok = false;
   try {
     const parsed = new URL(value);
@@ -57,26 +57,26 @@ function checkUrl(ctx: PlatformContext, name: string, value: string, https = fal
   } catch {
     ok = false;
   }
-  if (!ok) throw invalidParameter(ctx.problems, name, [value], `The \`${name}\` body field value [${value}] is not a valid ${https ? 'https ' : ''}URL`);
+  if (!ok) throw invalidParameter(name, [value], `The \`${name}\` body field value [${value}] is not a valid ${https ? 'https ' : ''}URL`);
 }
 
-function checkChanges(ctx: PlatformContext, c: ProfileChanges): void {
+function checkChanges(c: ProfileChanges): void {
   const text = (name: keyof ProfileChanges, value: string | undefined, max: number, min = 0) => {
     if (value === undefined) return;
     const length = [...value].length;
-    if (length < min || length > max) throw invalidParameter(ctx.problems, name, [value], `The \`${name}\` body field must be between ${min} and ${max} characters long`);
+    if (length < min || length > max) throw invalidParameter(name, [value], `The \`${name}\` body field must be between ${min} and ${max} characters long`);
   };
   text('name', c.name?.trim(), 50, 1);
   text('description', c.description, 160);
   text('location', c.location, 30);
   text('url', c.url, 100);
   if (c.username !== undefined && !USERNAME.test(c.username)) {
-    throw invalidParameter(ctx.problems, 'username', [c.username], 'The `username` body field must be 4 to 15 letters, digits or underscores');
+    throw invalidParameter('username', [c.username], 'The `username` body field must be 4 to 15 letters, digits or underscores');
   }
-  if (c.url) checkUrl(ctx, 'url', c.url);
-  if (c.profile_image_url !== undefined) checkUrl(ctx, 'profile_image_url', c.profile_image_url, true);
-  if (c.affiliation?.url) checkUrl(ctx, 'affiliation.url', c.affiliation.url);
-  if (c.affiliation?.badge_url) checkUrl(ctx, 'affiliation.badge_url', c.affiliation.badge_url, true);
+  if (c.url) checkUrl('url', c.url);
+  if (c.profile_image_url !== undefined) checkUrl('profile_image_url', c.profile_image_url, true);
+  if (c.affiliation?.url) checkUrl('affiliation.url', c.affiliation.url);
+  if (c.affiliation?.badge_url) checkUrl('affiliation.badge_url', c.affiliation.badge_url, true);
 }
 
 /** The user entities of the public platform: url.urls and the description's hashtags, mentions, urls, cashtags. */
@@ -88,12 +88,12 @@ function userEntities(description: string, url: string | null): string {
   return toJson(entities);
 }
 
-async function applyChanges(ctx: PlatformContext, db: DbOrTx, user: UserRow, c: ProfileChanges): Promise<UserRow> {
+async function applyChanges(db: DbOrTx, user: UserRow, c: ProfileChanges): Promise<UserRow> {
   const set: Partial<UserTable> = {};
   if (c.name !== undefined) set.name = c.name.trim();
   if (c.username !== undefined && c.username !== user.username) {
     const [taken] = await findUsersByUsernames(db, [c.username]);
-    if (taken && taken.id !== user.id) throw invalidParameter(ctx.problems, 'username', [c.username], `The username [${c.username}] is already taken`);
+    if (taken && taken.id !== user.id) throw invalidParameter('username', [c.username], `The username [${c.username}] is already taken`);
     set.username = c.username;
     set.username_lower = c.username.toLowerCase();
   }
@@ -108,7 +108,7 @@ async function applyChanges(ctx: PlatformContext, db: DbOrTx, user: UserRow, c: 
       const [named] = await findPostsByIds(db, [c.pinned_post_id]);
       const post = named && (await latestOf(db, named));
       if (!post || post.author_id !== user.id) {
-        throw invalidParameter(ctx.problems, 'pinned_post_id', [c.pinned_post_id], `The \`pinned_post_id\` body field value [${c.pinned_post_id}] is not one of your posts`);
+        throw invalidParameter('pinned_post_id', [c.pinned_post_id], `The \`pinned_post_id\` body field value [${c.pinned_post_id}] is not one of your posts`);
       }
       pinned = post.id;
     }
@@ -122,7 +122,7 @@ async function applyChanges(ctx: PlatformContext, db: DbOrTx, user: UserRow, c: 
     if (c.affiliation?.user_id?.length) {
       const found = await findUsersByIds(db, c.affiliation.user_id);
       const missing = c.affiliation.user_id.find((id) => !found.some((u) => u.id === id));
-      if (missing) throw invalidParameter(ctx.problems, 'affiliation.user_id', [missing], `The \`affiliation.user_id\` body field value [${missing}] is not a user`);
+      if (missing) throw invalidParameter('affiliation.user_id', [missing], `The \`affiliation.user_id\` body field value [${missing}] is not a user`);
     }
     set.affiliation = c.affiliation === null ? null : toJson(c.affiliation);
   }
@@ -140,12 +140,12 @@ async function applyChanges(ctx: PlatformContext, db: DbOrTx, user: UserRow, c: 
  * approves its pending follow requests, as on the public platform.
  */
 export async function updateProfile(ctx: PlatformContext, caller: UserCaller, changes: ProfileChanges, selection: Selection): Promise<UsersResult> {
-  requireWriteAccess(ctx, caller);
-  checkChanges(ctx, changes);
+  requireWriteAccess(caller);
+  checkChanges(changes);
   try {
     await ctx.store.db.transaction().execute(async (tx) => {
       const [before] = await findUsersByIds(tx, [caller.user.id]);
-      const after = await applyChanges(ctx, tx, before, changes);
+      const after = await applyChanges(tx, before, changes);
       for (const { type, of } of PROFILE_EVENTS) {
         if (of(before) !== of(after)) await appendEvent(ctx, tx, { type, subject: before.id, payload: { before: of(before), after: of(after) } });
       }
@@ -155,7 +155,7 @@ export async function updateProfile(ctx: PlatformContext, caller: UserCaller, ch
     });
   } catch (err) {
     // Two renames to one username at once: the engine's unique index decides.
-    if (isUniqueViolation(err)) throw invalidParameter(ctx.problems, 'username', [changes.username ?? ''], `The username [${changes.username}] is already taken`);
+    if (isUniqueViolation(err)) throw invalidParameter('username', [changes.username ?? ''], `The username [${changes.username}] is already taken`);
     throw err;
   }
   return lookupUsers(ctx, viewOf(ctx.clock, caller), [caller.user.id], { by: 'id', parameter: 'id' }, selection);

@@ -31,8 +31,8 @@ export async function userRoutes(app: Listener, ctx: PlatformContext): Promise<v
       },
     },
     async (request) => {
-      const ids = parseIdList(ctx.problems, 'ids', request.query.ids);
-      return lookupBody(await lookupUsers(ctx, viewOf(ctx.clock, callerOf(request)), ids, { by: 'id', parameter: 'ids' }, parseSelection(ctx, request.query, userExpansions)), false);
+      const ids = parseIdList('ids', request.query.ids);
+      return lookupBody(await lookupUsers(ctx, viewOf(ctx.clock, callerOf(request)), ids, { by: 'id', parameter: 'ids' }, parseSelection(request.query, userExpansions)), false);
     },
   );
 
@@ -44,7 +44,7 @@ export async function userRoutes(app: Listener, ctx: PlatformContext): Promise<v
     },
     async (request) => {
       const caller = userCallerOf(ctx, request);
-      return lookupBody(await lookupUsers(ctx, viewOf(ctx.clock, caller), [caller.user.id], { by: 'id', parameter: 'id' }, parseSelection(ctx, request.query, userExpansions)), true);
+      return lookupBody(await lookupUsers(ctx, viewOf(ctx.clock, caller), [caller.user.id], { by: 'id', parameter: 'id' }, parseSelection(request.query, userExpansions)), true);
     },
   );
 
@@ -61,8 +61,8 @@ export async function userRoutes(app: Listener, ctx: PlatformContext): Promise<v
       },
     },
     async (request) => {
-      const usernames = parseList(ctx.problems, 'usernames', request.query.usernames, { max: 100, pattern: USERNAME, patternText: USERNAME_TEXT });
-      return lookupBody(await lookupUsers(ctx, viewOf(ctx.clock, callerOf(request)), usernames, { by: 'username', parameter: 'usernames' }, parseSelection(ctx, request.query, userExpansions)), false);
+      const usernames = parseList('usernames', request.query.usernames, { max: 100, pattern: USERNAME, patternText: USERNAME_TEXT });
+      return lookupBody(await lookupUsers(ctx, viewOf(ctx.clock, callerOf(request)), usernames, { by: 'username', parameter: 'usernames' }, parseSelection(request.query, userExpansions)), false);
     },
   );
 
@@ -81,7 +81,7 @@ export async function userRoutes(app: Listener, ctx: PlatformContext): Promise<v
     },
     async (request) => {
       const view = viewOf(ctx.clock, callerOf(request));
-      return lookupBody(await lookupUsers(ctx, view, [request.params.username], { by: 'username', parameter: 'username' }, parseSelection(ctx, request.query, userExpansions)), true);
+      return lookupBody(await lookupUsers(ctx, view, [request.params.username], { by: 'username', parameter: 'username' }, parseSelection(request.query, userExpansions)), true);
     },
   );
 
@@ -100,7 +100,7 @@ export async function userRoutes(app: Listener, ctx: PlatformContext): Promise<v
     },
     async (request) => {
       const view = viewOf(ctx.clock, callerOf(request));
-      return lookupBody(await lookupUsers(ctx, view, [request.params.id], { by: 'id', parameter: 'id' }, parseSelection(ctx, request.query, userExpansions)), true);
+      return lookupBody(await lookupUsers(ctx, view, [request.params.id], { by: 'id', parameter: 'id' }, parseSelection(request.query, userExpansions)), true);
     },
   );
 }

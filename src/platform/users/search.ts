@@ -21,15 +21,15 @@ export interface UserSearch {
 }
 
 /** Parses GET /2/users/search's query, max_results, next_token and selection; pages by `next_token`, as the reference names it. */
-export function parseUserSearch(ctx: PlatformContext, query: Record<string, unknown>): UserSearch {
-  const selection = parseSelection(ctx, query, userExpansions);
-  const maxResults = parseMaxResults(ctx.problems, query.max_results, SEARCH_RANGE);
-  const token = decodePageToken(ctx.problems, query.next_token, 'next_token');
+export function parseUserSearch(query: Record<string, unknown>): UserSearch {
+  const selection = parseSelection(query, userExpansions);
+  const maxResults = parseMaxResults(query.max_results, SEARCH_RANGE);
+  const token = decodePageToken(query.next_token, 'next_token');
   const offset = token === undefined ? 0 : Number(token);
-  if (!Number.isInteger(offset) || offset < 0 || offset > 1_000_000) throw invalidParameter(ctx.problems, 'next_token', [String(query.next_token)], 'The `next_token` query parameter value is not a valid token');
+  if (!Number.isInteger(offset) || offset < 0 || offset > 1_000_000) throw invalidParameter('next_token', [String(query.next_token)], 'The `next_token` query parameter value is not a valid token');
   const text = String(query.query ?? '').trim();
   const words = text.split(/\s+/).filter(Boolean);
-  if (words.length === 0) throw invalidParameter(ctx.problems, 'query', [text], 'The `query` query parameter can not be blank');
+  if (words.length === 0) throw invalidParameter('query', [text], 'The `query` query parameter can not be blank');
   return { text, words, maxResults, offset, selection };
 }
 

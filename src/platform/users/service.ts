@@ -5,6 +5,7 @@ import { hydrate, ResponseReads, type ExpansionDeclarations, type Includes, type
 import type { View } from '../view.js';
 import { findUsersByUsernames } from './store.js';
 import { affiliatedUserIds, type UserRow } from './wire.js';
+import { problems } from '../../http/problems.js';
 
 /** The expansions a user response accepts. */
 export const userExpansions: ExpansionDeclarations<UserRow> = {
@@ -39,7 +40,7 @@ export async function lookupUsers(
     if (row) found.push(row);
     else {
       errors.push(
-        ctx.problems.resourceNotFound({
+        problems.resourceNotFound({
           parameter: key.parameter,
           value: k,
           resource_id: k,

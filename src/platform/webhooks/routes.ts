@@ -42,7 +42,7 @@ export async function webhookRoutes(app: Listener, ctx: PlatformContext): Promis
         },
       },
     },
-    async (request) => listWebhooks(ctx, callerOf(request).app, parseFieldSelection(ctx.problems, webhookDeclaration, request.query)),
+    async (request) => listWebhooks(ctx, callerOf(request).app, parseFieldSelection(webhookDeclaration, request.query)),
   );
 
   app.post(

@@ -40,7 +40,7 @@ const toWire = (w: WebhookRow, selected: ReadonlySet<string> = new Set()) => sel
  * again when the CRC connects.
  */
 async function checkUrl(ctx: PlatformContext, url: string): Promise<URL> {
-  const bad = (why: string) => invalidParameter(ctx.problems, 'url', [url], `UrlValidationFailed: the \`url\` body field value [${url}] ${why}`);
+  const bad = (why: string) => invalidParameter('url', [url], `UrlValidationFailed: the \`url\` body field value [${url}] ${why}`);
   if (url.length < 1 || url.length > 200) throw bad('must be between 1 and 200 characters long');
   let parsed: URL;
   try {
@@ -63,8 +63,8 @@ export const destinationPolicy = (ctx: PlatformContext): DestinationPolicy => ({
 /** The same webhook URL however it is spelt (host case, default port, empty path). */
 const sameUrl = (stored: string, wanted: URL): boolean => URL.canParse(stored) && new URL(stored).href === wanted.href;
 
-function duplicateUrl(ctx: PlatformContext, url: string) {
-  return invalidParameter(ctx.problems, 'url', [url], `DuplicateUrlFailed: a webhook with url [${url}] already exists for this app`);
+function duplicateUrl(url: string) {
+  return invalidParameter('url', [url], `DuplicateUrlFailed: a webhook with url [${url}] already exists for this app`);
 }
 
 /**
@@ -75,33 +75,33 @@ export const WEBHOOK_LIMITS: Record<Tier, number> = { free: 1, basic: 2, 'pay-pe
 
 export const webhookLimit = (app: AppRow): number => WEBHOOK_LIMITS[app.tier] ?? 1;
 
-function webhookLimitExceeded(ctx: PlatformContext, app: AppRow, url: string) {
-  return invalidParameter(ctx.problems, 'url', [url], `WebhookLimitExceeded: this app already has the ${webhookLimit(app)} webhooks its ${app.tier} tier allows`);
+function webhookLimitExceeded(app: AppRow, url: string) {
+  return invalidParameter('url', [url], `WebhookLimitExceeded: this app already has the ${webhookLimit(app)} webhooks its ${app.tier} tier allows`);
 }
 
 export async function createWebhook(ctx: PlatformContext, app: AppRow, url: string) {
   const parsed = await checkUrl(ctx, url);
   // Refused early (before any CRC), and checked again below where it cannot race another create.
   const existing = await listWebhooksOfApp(ctx.store.db, app.id);
-  if (existing.some((w) => sameUrl(w.url, parsed))) throw duplicateUrl(ctx, url);
-  if (existing.length >= webhookLimit(app)) throw webhookLimitExceeded(ctx, app, url);
+  if (existing.some((w) => sameUrl(w.url, parsed))) throw duplicateUrl(url);
+  if (existing.length >= webhookLimit(app)) throw webhookLimitExceeded(app, url);
   // The CRC runs before anything is stored: a webhook that fails it is not created.
   const crc = await runCrc(url, app.consumer_secret, ctx.config.crcTimeoutMs, destinationPolicy(ctx));
   if (!crc.valid) {
-    throw invalidParameter(ctx.problems, 'url', [url], `CrcValidationFailed: the webhook at [${url}] did not answer the CRC challenge correctly (${crc.reason})`);
+    throw invalidParameter('url', [url], `CrcValidationFailed: the webhook at [${url}] did not answer the CRC challenge correctly (${crc.reason})`);
   }
   const now = ctx.clock.now().toISOString();
   const row: WebhookRow = { id: ctx.ids.next(), app_id: app.id, url, valid: 1, created_at: now, last_crc_at: now, last_crc_attempt_at: now, failing_since: null, invalid_reason: null };
   await ctx.store.db.transaction().execute(async (tx) => {
     await lockAppWebhooks(tx, ctx.store.dialect, app.id);
     const existing = await listWebhooksOfApp(tx, app.id);
-    if (existing.some((w) => sameUrl(w.url, parsed))) throw duplicateUrl(ctx, url);
-    if (existing.length >= webhookLimit(app)) throw webhookLimitExceeded(ctx, app, url);
+    if (existing.some((w) => sameUrl(w.url, parsed))) throw duplicateUrl(url);
+    if (existing.length >= webhookLimit(app)) throw webhookLimitExceeded(app, url);
     try {
       await insertWebhook(tx, row);
     } catch (err) {
       // The unique index on (app, url) is the last word when two creates race.
-      if (isUniqueViolation(err)) throw duplicateUrl(ctx, url);
+      if (isUniqueViolation(err)) throw duplicateUrl(url);
       throw err;
     }
     await appendEvent(ctx, tx, { type: 'webhook.create', subject: row.id, payload: toWire(row) });
@@ -114,14 +114,14 @@ export async function listWebhooks(ctx: PlatformContext, app: AppRow, selected: 
   return { data: rows.map((w) => toWire(w, selected)), meta: { result_count: rows.length } };
 }
 
-function unknownWebhook(ctx: PlatformContext, id: string) {
-  return invalidParameter(ctx.problems, 'webhook_id', [id], `WebhookIdInvalid: no webhook with id [${id}] belongs to this app`);
+function unknownWebhook(id: string) {
+  return invalidParameter('webhook_id', [id], `WebhookIdInvalid: no webhook with id [${id}] belongs to this app`);
 }
 
 /** The caller's app's webhook; another app's looks exactly like one that does not exist. */
 async function webhookOf(ctx: PlatformContext, app: AppRow, id: string): Promise<WebhookRow> {
   const row = await findWebhookOfApp(ctx.store.db, app.id, id);
-  if (!row) throw unknownWebhook(ctx, id);
+  if (!row) throw unknownWebhook(id);
   return row;
 }
 
@@ -132,7 +132,7 @@ export async function validateWebhook(ctx: PlatformContext, app: AppRow, id: str
   if (!crc.valid) ctx.log.info({ webhook_id: id, reason: crc.reason }, 'webhook CRC failed');
   await ctx.store.db.transaction().execute(async (tx) => {
     // Deleted while the CRC ran: nothing to record, and no event about a webhook that is gone.
-    if (!(await recordCrcResult(tx, id, crc.valid, ctx.clock.now().toISOString(), crc.reason))) throw unknownWebhook(ctx, id);
+    if (!(await recordCrcResult(tx, id, crc.valid, ctx.clock.now().toISOString(), crc.reason))) throw unknownWebhook(id);
     await appendEvent(ctx, tx, { type: 'webhook.crc', subject: id, payload: { webhook_id: id, valid: crc.valid } });
   });
   return { data: { attempted: true, valid: crc.valid } };
@@ -142,7 +142,7 @@ export async function deleteWebhook(ctx: PlatformContext, app: AppRow, id: strin
   await webhookOf(ctx, app, id);
   await ctx.store.db.transaction().execute(async (tx) => {
     // Two deletes at once: only the one that removed the row succeeds (and logs the event).
-    if (!(await deleteWebhookRow(tx, id))) throw unknownWebhook(ctx, id);
+    if (!(await deleteWebhookRow(tx, id))) throw unknownWebhook(id);
     await appendEvent(ctx, tx, { type: 'webhook.delete', subject: id, payload: { id } });
   });
   return { data: { deleted: true } };

@@ -27,7 +27,7 @@ test('card_uri and media_metadata are read from the ads posts and media for each
     const mediaByKeys = reads.mediaByKeys.bind(reads);
     reads.cardUris = (ids) => (asked.push('card_uri'), cardUris(ids));
     reads.mediaByKeys = (keys) => (asked.push('media'), mediaByKeys(keys));
-    const hydrated = await hydrate(ctx, view, [row], postExpansions, parseSelection(ctx, { 'post.fields': fields }, postExpansions), [], reads);
+    const hydrated = await hydrate(ctx, view, [row], postExpansions, parseSelection({ 'post.fields': fields }, postExpansions), [], reads);
     return { post: JSON.parse(hydrated.post(row).text), asked };
   };
   for (let i = 0; i < 2; i++) {
