@@ -109,3 +109,13 @@ test('a NUL character anywhere in a query parameter, path segment or body field 
   // Credentials are still checked first: no token is a 401, not a 400.
   assert.equal((await f.send('POST', '/2/webhooks', { body: { url: 'https://example.com/hook\u0000' } })).status, 401);
 });
+
+test('the partial errors of a 200 carry the configured problem base too, in either dialect', async () => {
+  const missing = '1999999999999999999';
+  for (const path of [`/2/posts?ids=${missing}`, `/2/tweets?ids=${missing}`]) {
+    const res = await f.get(path, { auth: f.appAuth });
+    assert.equal(res.status, 200, path);
+    assert.equal(res.body.errors[0].type, 'https://api.x.com/2/problems/resource-not-found', path);
+    assert.equal(res.body.errors[0].resource_id, missing);
+  }
+});
