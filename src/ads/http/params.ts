@@ -54,6 +54,9 @@ type Out<P> = P extends Param<infer T, infer R, infer N> ? (R extends true ? T :
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ParamSpec = Record<string, Param<any, boolean, boolean>>;
 export type Parsed<S extends ParamSpec> = { [K in keyof S]: Out<S[K]> };
+type RequiredKeys<S extends ParamSpec> = { [K in keyof S]: undefined extends Out<S[K]> ? never : K }[keyof S];
+/** What a service takes for parameters `S`: the required ones present, the others optional (a caller in code gives only what it sets). */
+export type Input<S extends ParamSpec> = Pick<Parsed<S>, RequiredKeys<S>> & Partial<Parsed<S>>;
 
 /** The parameters of a request from all its sources: query string, then the body's. */
 export function rawParams(request: FastifyRequest): Map<string, Raw> {

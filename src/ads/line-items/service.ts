@@ -23,6 +23,7 @@ import {
   isValidPlacementCombination,
   type Objective,
 } from './vocabulary.js';
+import { changedSettings, columnsOf, settingsOf, type LineItemCreate, type LineItemSettings, type LineItemUpdate } from './entity.js';
 import { lineItemWire } from './wire.js';
 
 /**
@@ -42,62 +43,8 @@ const LINE_ITEMS = new AccountEntity({ table: 'ads_line_items', label: 'Line Ite
 const invalid = AdsError.invalidParameter;
 const required = (parameter: string, message: string) => new AdsError(400, [{ code: 'MISSING_PARAMETER', message, parameter }]);
 
-export interface LineItemInput {
-  campaign_id?: string;
-  objective?: string;
-  product_type?: string;
-  placements?: string[];
-  start_time?: string;
-  end_time?: string | null;
-  bid_strategy?: string;
-  bid_amount_local_micro?: number | null;
-  goal?: string;
-  pay_by?: string;
-  entity_status?: string;
-  frequency_cap?: number | null;
-  duration_in_days?: number | null;
-  audience_expansion?: string | null;
-  advertiser_domain?: string | null;
-  categories?: string[] | null;
-  android_app_store_identifier?: string | null;
-  ios_app_store_identifier?: string | null;
-  primary_web_event_tag?: string | null;
-  standard_delivery?: boolean | null;
-  daily_budget_amount_local_micro?: number | null;
-  total_budget_amount_local_micro?: number | null;
-  advertiser_user_id?: string | null;
-  name?: string | null;
-}
-
-/** The fields the rules look at, decoded. */
-interface State {
-  objective: string;
-  product_type: string;
-  placements: string[];
-  start_time: string | null;
-  end_time: string | null;
-  bid_strategy: string;
-  bid_amount_local_micro: number | null;
-  goal: string;
-  pay_by: string;
-  entity_status: string;
-  frequency_cap: number | null;
-  duration_in_days: number | null;
-  audience_expansion: string | null;
-  advertiser_domain: string | null;
-  categories: string[];
-  android_app_store_identifier: string | null;
-  ios_app_store_identifier: string | null;
-  primary_web_event_tag: string | null;
-  standard_delivery: boolean | null;
-  daily_budget_amount_local_micro: number | null;
-  total_budget_amount_local_micro: number | null;
-  advertiser_user_id: string | null;
-  name: string | null;
-}
-
 /** The given parameters, as a set of names: errors name the parameter that was sent. */
-function givenOf(p: LineItemInput): Set<string> {
+function givenOf(p: object): Set<string> {
   return new Set(Object.entries(p).filter(([, v]) => v !== undefined).map(([k]) => k));
 }
 
@@ -117,7 +64,7 @@ const ANDROID_APP = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/;
 const IOS_APP = /^[0-9]{1,15}$/;
 
 /** Every rule of a line item's state; `mode` says whether pay_by is being changed after creation. */
-async function checkLineItem(actor: AdsActor, db: DbOrTx, campaign: CampaignRow, s: State, given: Set<string>, mode: 'create' | 'update'): Promise<void> {
+async function checkLineItem(actor: AdsActor, db: DbOrTx, campaign: CampaignRow, s: LineItemSettings, given: Set<string>, mode: 'create' | 'update'): Promise<void> {
   const named = (field: string, otherwise: string) => (given.has(field) ? field : otherwise);
   const objective = s.objective;
 
@@ -234,45 +181,8 @@ async function checkActiveLimit(db: DbOrTx, account: AccountRow): Promise<void> 
   }
 }
 
-function stateOf(row: LineItemRow): State {
-  return {
-    objective: row.objective,
-    product_type: row.product_type,
-    placements: JSON.parse(row.placements) as string[],
-    start_time: row.start_time,
-    end_time: row.end_time,
-    bid_strategy: row.bid_strategy,
-    bid_amount_local_micro: row.bid_amount_local_micro,
-    goal: row.goal,
-    pay_by: row.pay_by,
-    entity_status: row.entity_status,
-    frequency_cap: row.frequency_cap,
-    duration_in_days: row.duration_in_days,
-    audience_expansion: row.audience_expansion,
-    advertiser_domain: row.advertiser_domain,
-    categories: JSON.parse(row.categories) as string[],
-    android_app_store_identifier: row.android_app_store_identifier,
-    ios_app_store_identifier: row.ios_app_store_identifier,
-    primary_web_event_tag: row.primary_web_event_tag,
-    standard_delivery: row.standard_delivery === null ? null : row.standard_delivery === 1,
-    daily_budget_amount_local_micro: row.daily_budget_amount_local_micro,
-    total_budget_amount_local_micro: row.total_budget_amount_local_micro,
-    advertiser_user_id: row.advertiser_user_id,
-    name: row.name,
-  };
-}
-
-function rowFields(s: State): Omit<LineItemRow, 'id' | 'account_id' | 'campaign_id' | 'created_at' | 'updated_at' | 'deleted' | 'currency' | 'creative_source' | 'target_cpa_local_micro' | 'automatic_post_promotion'> {
-  return {
-    ...s,
-    placements: JSON.stringify(s.placements),
-    categories: JSON.stringify(s.categories),
-    standard_delivery: s.standard_delivery === null ? null : s.standard_delivery ? 1 : 0,
-  };
-}
-
 /** bid_amount_local_micro, when given, must be greater than zero (whatever the strategy). */
-function checkBidAmount(p: LineItemInput): void {
+function checkBidAmount(p: { bid_amount_local_micro?: number | null }): void {
   if (p.bid_amount_local_micro !== undefined && p.bid_amount_local_micro !== null && p.bid_amount_local_micro <= 0) {
     throw invalid('bid_amount_local_micro', 'bid_amount_local_micro must be greater than zero');
   }
@@ -282,7 +192,7 @@ export async function createLineItem(
   actor: AdsActor,
   db: DbOrTx,
   account: AccountRow,
-  p: LineItemInput & { campaign_id: string; objective: string; product_type: string; placements: string[]; start_time: string },
+  p: LineItemCreate,
 ): Promise<LineItemRow> {
   const given = givenOf(p);
   checkBidAmount(p);
@@ -300,7 +210,7 @@ export async function createLineItem(
   }
   const goal = p.goal ?? DEFAULT_GOAL[p.objective as Objective];
   const bidStrategy = p.bid_strategy ?? 'AUTO';
-  const s: State = {
+  const s: LineItemSettings = {
     objective: p.objective,
     product_type: p.product_type,
     placements: p.placements,
@@ -330,7 +240,7 @@ export async function createLineItem(
   if (s.entity_status === 'ACTIVE') await checkActiveLimit(db, account);
   return LINE_ITEMS.create(actor, db, account, {
     campaign_id: campaign.id,
-    ...rowFields(s),
+    ...columnsOf(s),
     target_cpa_local_micro: null,
     automatic_post_promotion: null,
     creative_source: 'MANUAL',
@@ -339,7 +249,7 @@ export async function createLineItem(
 }
 
 /** PUT line_items/:line_item_id: changes only what is given; an empty value unsets. */
-export async function updateLineItem(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined, p: LineItemInput): Promise<LineItemRow> {
+export async function updateLineItem(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined, p: LineItemUpdate): Promise<LineItemRow> {
   const before = await getLineItem(db, account, id);
   const campaign = await getCampaign(db, account, before.campaign_id, true);
   // Sending back what a GET returned is no change (the SDKs' save() sends every attribute).
@@ -347,39 +257,14 @@ export async function updateLineItem(actor: AdsActor, db: DbOrTx, account: Accou
   if (changes.pay_by === before.pay_by) delete changes.pay_by;
   const given = givenOf(changes);
   checkBidAmount(p);
-  const s = stateOf(before);
-  const take = <K extends keyof State>(key: K, value: State[K] | undefined) => {
-    if (value !== undefined) s[key] = value;
-  };
-  take('placements', p.placements);
-  take('start_time', p.start_time);
-  take('end_time', p.end_time);
-  take('bid_strategy', p.bid_strategy);
-  take('bid_amount_local_micro', p.bid_amount_local_micro);
-  take('goal', p.goal);
-  take('entity_status', p.entity_status);
-  take('frequency_cap', p.frequency_cap);
-  take('duration_in_days', p.duration_in_days);
-  take('audience_expansion', p.audience_expansion);
-  take('advertiser_domain', p.advertiser_domain);
-  if (p.categories !== undefined) s.categories = p.categories ?? [];
-  take('android_app_store_identifier', p.android_app_store_identifier);
-  take('ios_app_store_identifier', p.ios_app_store_identifier);
-  take('primary_web_event_tag', p.primary_web_event_tag);
-  take('standard_delivery', p.standard_delivery);
-  take('daily_budget_amount_local_micro', p.daily_budget_amount_local_micro);
-  take('total_budget_amount_local_micro', p.total_budget_amount_local_micro);
-  take('advertiser_user_id', p.advertiser_user_id);
-  take('name', p.name);
-  if (changes.pay_by !== undefined) s.pay_by = changes.pay_by;
-  else if (!payByFits(s.goal, s.bid_strategy, s.pay_by)) s.pay_by = defaultPayBy(s.goal, s.bid_strategy);
+  const s: LineItemSettings = { ...settingsOf(before), ...changedSettings(changes) };
+  if (changes.pay_by === undefined && !payByFits(s.goal, s.bid_strategy, s.pay_by)) s.pay_by = defaultPayBy(s.goal, s.bid_strategy);
   if (s.bid_strategy === 'AUTO') s.bid_amount_local_micro = null;
   await checkLineItem(actor, db, campaign, s, given, 'update');
   if (s.entity_status === 'ACTIVE' && before.entity_status !== 'ACTIVE') await checkActiveLimit(db, account);
-  const fields = rowFields(s);
-  const changed = Object.fromEntries(Object.entries(fields).filter(([k, v]) => before[k as keyof LineItemRow] !== v)) as Partial<LineItemRow>;
-  if (Object.keys(changed).length === 0) return before;
-  const after = await updateLineItemRow(db, before.id, { ...changed, updated_at: actor.ctx.clock.now().toISOString() });
+  const columns = Object.fromEntries(Object.entries(columnsOf(s)).filter(([k, v]) => before[k as keyof LineItemRow] !== v)) as Partial<LineItemRow>;
+  if (Object.keys(columns).length === 0) return before;
+  const after = await updateLineItemRow(db, before.id, { ...columns, updated_at: actor.ctx.clock.now().toISOString() });
   await recordChange(actor, db, { accountId: account.id, entity: 'LINE_ITEM', entityId: after.id, type: 'UPDATE', before: lineItemWire(before), entityData: lineItemWire(after) });
   return after;
 }

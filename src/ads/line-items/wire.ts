@@ -1,14 +1,13 @@
 import { wireTime } from '../http/time.js';
+import { decodeCategories, decodeFlag, decodePlacements } from './entity.js';
 import type { LineItemRow } from './store.js';
-
-const bool = (n: number | null) => (n === null ? null : n === 1);
 
 /** The line item object (spec 001 "Line item"). */
 export function lineItemWire(l: LineItemRow) {
   return {
     advertiser_user_id: l.advertiser_user_id,
     name: l.name,
-    placements: JSON.parse(l.placements) as string[],
+    placements: decodePlacements(l.placements),
     start_time: wireTime(l.start_time),
     end_time: wireTime(l.end_time),
     bid_amount_local_micro: l.bid_amount_local_micro,
@@ -21,16 +20,16 @@ export function lineItemWire(l: LineItemRow) {
     product_type: l.product_type,
     bid_strategy: l.bid_strategy,
     duration_in_days: l.duration_in_days,
-    standard_delivery: bool(l.standard_delivery),
+    standard_delivery: decodeFlag(l.standard_delivery),
     objective: l.objective,
     id: l.id,
     entity_status: l.entity_status,
-    automatic_post_promotion: bool(l.automatic_post_promotion),
+    automatic_post_promotion: decodeFlag(l.automatic_post_promotion),
     frequency_cap: l.frequency_cap,
     audience_expansion: l.audience_expansion,
     android_app_store_identifier: l.android_app_store_identifier,
     ios_app_store_identifier: l.ios_app_store_identifier,
-    categories: JSON.parse(l.categories) as string[],
+    categories: decodeCategories(l.categories),
     currency: l.currency,
     pay_by: l.pay_by,
     created_at: wireTime(l.created_at),
