@@ -14,7 +14,6 @@ import { legacyMessage, legacySignal, legacyUsers } from '../platform/dm/legacy.
 import type { DmEventRow } from '../platform/dm/wire.js';
 import { findPostsAnyState } from '../platform/posts/store.js';
 import { postDeclaration } from '../platform/posts/wire.js';
-import { findUsersByIds } from '../platform/users/store.js';
 import type { UserRow } from '../platform/users/wire.js';
 import type { DbOrTx } from '../store/store.js';
 

@@ -252,7 +252,6 @@ export type OAuth1UserContextResult =
  */
 export async function verifyOAuth1UserContext(ctx: CoreContext, request: FastifyRequest): Promise<OAuth1UserContextResult> {
   const db = ctx.store.db;
-  const now = ctx.clock.now();
   let app: AppRow | undefined;
   let tokenUser: string | undefined;
   let accessLevel: AccessLevel = 'read';

@@ -11,7 +11,8 @@ import { insertLineItem, type LineItemRow } from '../line-items/store.js';
 import { lineItemWire } from '../line-items/wire.js';
 import { insertTargetingCriterion, type TargetingCriterionRow } from '../targeting/store.js';
 import { targetingCriterionWire } from '../targeting/wire.js';
-import { getCampaign, MAX_ACTIVE_CAMPAIGNS, STANDARD_DELIVERY_DEPRECATED, type NewCampaign } from './service.js';
+import type { CampaignCopy } from './entity.js';
+import { checkBudgetOptimization, getCampaign, MAX_ACTIVE_CAMPAIGNS, STANDARD_DELIVERY_DEPRECATED } from './service.js';
 import { countActiveCampaigns, insertCampaign, type CampaignRow } from './store.js';
 import { campaignHistoryData } from './wire.js';
 
@@ -30,16 +31,10 @@ import { campaignHistoryData } from './wire.js';
  */
 export const COPY_PARAMETER = 'copy_from_campaign_id';
 
-export interface CampaignCopy extends Partial<NewCampaign> {
-  copy_from_campaign_id: string;
-}
-
 type Warn = (message: string) => void;
 
 export async function copyCampaign(actor: AdsActor, db: DbOrTx, account: AccountRow, p: CampaignCopy, warn: Warn = () => {}): Promise<CampaignRow> {
-  if (p.budget_optimization !== undefined && p.budget_optimization !== 'LINE_ITEM') {
-    throw AdsError.invalidParameter('budget_optimization', `budget_optimization ${p.budget_optimization} is no longer supported; campaigns support only LINE_ITEM (version 12, Jun 28, 2026)`);
-  }
+  checkBudgetOptimization(p.budget_optimization);
   if (p.standard_delivery !== undefined) warn(STANDARD_DELIVERY_DEPRECATED);
   const source = await getCampaign(db, account, p.copy_from_campaign_id, false, COPY_PARAMETER);
   await checkCampaignCopyable(db, account, source.id, COPY_PARAMETER);

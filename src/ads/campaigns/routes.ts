@@ -1,13 +1,9 @@
-import { flag, q, standardList } from '../http/list.js';
-import { adsId, bool, idList, micros, oneOf, text } from '../http/params.js';
+import { flag } from '../http/list.js';
 import { AdsError } from '../http/errors.js';
 import { one, pathId, type AdsRoutes } from '../http/route.js';
 import { COPY_PARAMETER, copyCampaign } from './copy.js';
+import { CREATE_PARAMS, LIST_PARAMS, UPDATE_PARAMS } from './entity.js';
 import {
-  BUDGET_OPTIMIZATIONS,
-  CAMPAIGN_SORTING,
-  CAMPAIGN_STATUSES_ON_CREATE,
-  CAMPAIGN_STATUSES_ON_UPDATE,
   campaignWireOf,
   campaignsWire,
   createCampaign,
@@ -23,13 +19,7 @@ export function campaignRoutes(ads: AdsRoutes): void {
     method: 'GET',
     url: '/accounts/:account_id/campaigns',
     rate: 'entity-read',
-    params: {
-      campaign_ids: idList(),
-      funding_instrument_ids: idList(),
-      q: q(),
-      with_draft: flag(),
-      ...standardList(Object.keys(CAMPAIGN_SORTING.fields)),
-    },
+    params: LIST_PARAMS,
     handler: async (call) => {
       const p = await listCampaigns(call.db, call.account, call.params);
       return { next_cursor: p.next_cursor, data: await campaignsWire(call.db, p.rows), ...(p.total_count !== undefined ? { total_count: p.total_count } : {}) };
@@ -48,18 +38,7 @@ export function campaignRoutes(ads: AdsRoutes): void {
     method: 'POST',
     url: '/accounts/:account_id/campaigns',
     rate: 'write',
-    params: {
-      // Required unless the campaign is a copy, which takes the source's (./copy.ts).
-      copy_from_campaign_id: adsId(),
-      funding_instrument_id: adsId(),
-      name: text({ max: 255 }),
-      budget_optimization: oneOf(BUDGET_OPTIMIZATIONS),
-      daily_budget_amount_local_micro: micros(),
-      total_budget_amount_local_micro: micros(),
-      entity_status: oneOf(CAMPAIGN_STATUSES_ON_CREATE),
-      purchase_order_number: text({ max: 50 }),
-      standard_delivery: bool(),
-    },
+    params: CREATE_PARAMS,
     handler: async (call) => {
       const { copy_from_campaign_id: source, funding_instrument_id, name, ...rest } = call.params;
       if (source !== undefined) {
@@ -75,15 +54,7 @@ export function campaignRoutes(ads: AdsRoutes): void {
     method: 'PUT',
     url: '/accounts/:account_id/campaigns/:campaign_id',
     rate: 'write',
-    params: {
-      name: text({ max: 255 }),
-      budget_optimization: oneOf(BUDGET_OPTIMIZATIONS),
-      daily_budget_amount_local_micro: micros().nullable(),
-      total_budget_amount_local_micro: micros().nullable(),
-      entity_status: oneOf(CAMPAIGN_STATUSES_ON_UPDATE),
-      purchase_order_number: text({ max: 50 }).nullable(),
-      standard_delivery: bool(),
-    },
+    params: UPDATE_PARAMS,
     handler: async (call) =>
       one(await campaignWireOf(call.db, await updateCampaign(call.actor, call.db, call.account, pathId(call, 'campaign_id'), call.params, call.warn))),
   });

@@ -6,7 +6,8 @@ import { reasonsNotAbleToFund } from '../funding-instruments/wire.js';
 import { getFundingInstrument } from '../funding-instruments/service.js';
 import { recordChange } from '../history/record.js';
 import { AdsError } from '../http/errors.js';
-import { entitySorting, runList, type ListRequest, type Page } from '../http/list.js';
+import { runList, type Page } from '../http/list.js';
+import { CAMPAIGN_SORTING, type CampaignChanges, type CampaignListParams, type NewCampaign } from './entity.js';
 import { activeLineItemCounts, campaignsOf, countActiveCampaigns, updateCampaignRow, type CampaignRow } from './store.js';
 import { campaignHistoryData, campaignWire } from './wire.js';
 
@@ -15,11 +16,7 @@ import { campaignHistoryData, campaignWire } from './wire.js';
  * LINE_ITEM budget optimization, now the default; standard_delivery is deprecated on campaigns
  * and set on line items.
  */
-export const BUDGET_OPTIMIZATIONS = ['LINE_ITEM', 'CAMPAIGN'] as const;
-export const CAMPAIGN_STATUSES_ON_CREATE = ['ACTIVE', 'DRAFT', 'PAUSED'] as const;
-export const CAMPAIGN_STATUSES_ON_UPDATE = ['ACTIVE', 'PAUSED'] as const;
 export const MAX_ACTIVE_CAMPAIGNS = 200;
-export const CAMPAIGN_SORTING = entitySorting(undefined, { name: { column: 'name' }, entity_status: { column: 'entity_status' } });
 const CAMPAIGNS = new AccountEntity({ table: 'ads_campaigns', label: 'Campaign', parameter: 'campaign_id', history: { entity: 'CAMPAIGN', data: campaignHistoryData } });
 
 export const STANDARD_DELIVERY_DEPRECATED =
@@ -27,7 +24,8 @@ export const STANDARD_DELIVERY_DEPRECATED =
 
 type Warn = (message: string) => void;
 
-function checkBudgetOptimization(value: string | undefined): void {
+/** Spec 001 "Versioning": campaigns take only LINE_ITEM budget optimization (new, copied or changed). */
+export function checkBudgetOptimization(value: string | undefined): void {
   if (value !== undefined && value !== 'LINE_ITEM') {
     throw AdsError.invalidParameter(
       'budget_optimization',
@@ -44,14 +42,6 @@ export async function campaignsWire(db: DbOrTx, rows: CampaignRow[]) {
 
 export async function campaignWireOf(db: DbOrTx, row: CampaignRow) {
   return (await campaignsWire(db, [row]))[0];
-}
-
-export interface CampaignListParams extends ListRequest {
-  campaign_ids?: string[];
-  funding_instrument_ids?: string[];
-  q?: string;
-  with_deleted: boolean;
-  with_draft: boolean;
 }
 
 export function listCampaigns(db: DbOrTx, account: AccountRow, p: CampaignListParams): Promise<Page<CampaignRow>> {
@@ -74,17 +64,6 @@ async function checkActiveLimit(db: DbOrTx, account: AccountRow): Promise<void> 
   if ((await countActiveCampaigns(db, account.id)) >= MAX_ACTIVE_CAMPAIGNS) {
     throw new AdsError(400, [{ code: 'TOO_MANY_CAMPAIGNS', message: `Account ${account.id} already has ${MAX_ACTIVE_CAMPAIGNS} active campaigns`, parameter: 'entity_status' }]);
   }
-}
-
-export interface NewCampaign {
-  funding_instrument_id: string;
-  name: string;
-  budget_optimization?: string;
-  daily_budget_amount_local_micro?: number;
-  total_budget_amount_local_micro?: number;
-  entity_status?: string;
-  purchase_order_number?: string;
-  standard_delivery?: boolean;
 }
 
 export async function createCampaign(actor: AdsActor, db: DbOrTx, account: AccountRow, p: NewCampaign, warn: Warn = () => {}): Promise<CampaignRow> {
@@ -113,16 +92,6 @@ export async function createCampaign(actor: AdsActor, db: DbOrTx, account: Accou
     frequency_cap: null,
     currency: fi.currency,
   });
-}
-
-export interface CampaignChanges {
-  name?: string;
-  budget_optimization?: string;
-  daily_budget_amount_local_micro?: number | null;
-  total_budget_amount_local_micro?: number | null;
-  entity_status?: string;
-  purchase_order_number?: string | null;
-  standard_delivery?: boolean;
 }
 
 /** PUT campaigns/:campaign_id: changes only what is given; an empty value unsets. */

@@ -1,4 +1,5 @@
-import { adsId, bool, idList, int, micros, oneOf, oneOfList, platformId, text, time, type Input } from '../http/params.js';
+import { entitySorting, flag, q, standardList } from '../http/list.js';
+import { adsId, bool, idList, int, micros, oneOf, oneOfList, platformId, text, time, type Input, type Parsed } from '../http/params.js';
 import type { LineItemRow } from './store.js';
 import {
   AUDIENCE_EXPANSIONS,
@@ -26,11 +27,11 @@ import {
 
 /** Settings the column holds encoded: a JSON list, or a 0/1 flag. */
 const jsonList = { decode: (text: string): string[] => JSON.parse(text) as string[], encode: (value: string[]): string => JSON.stringify(value) };
-const flag = {
+const zeroOrOne = {
   decode: (n: number | null): boolean | null => (n === null ? null : n === 1),
   encode: (value: boolean | null): number | null => (value === null ? null : value ? 1 : 0),
 };
-const CODECS = { placements: jsonList, categories: jsonList, standard_delivery: flag } as const;
+const CODECS = { placements: jsonList, categories: jsonList, standard_delivery: zeroOrOne } as const;
 type Codecs = typeof CODECS;
 
 export const SETTING_NAMES = [
@@ -83,7 +84,7 @@ export function columnsOf(settings: LineItemSettings): Pick<LineItemRow, Setting
 
 export const decodePlacements = CODECS.placements.decode;
 export const decodeCategories = CODECS.categories.decode;
-export const decodeFlag = flag.decode;
+export const decodeFlag = zeroOrOne.decode;
 
 const IAB = /^IAB[0-9]{1,2}(-[0-9]{1,2})?$/;
 const iabCategories = () => idList({ max: 200, pattern: IAB, patternText: 'an IAB category such as IAB19-6' });
@@ -134,6 +135,23 @@ export const UPDATE_PARAMS = {
   goal: oneOf(GOALS_ON_UPDATE),
 };
 
+export const LINE_ITEM_SORTING = entitySorting(undefined, {
+  name: { column: 'name', nullable: true },
+  entity_status: { column: 'entity_status' },
+  start_time: { column: 'start_time', nullable: true },
+});
+
+/** GET accounts/:account_id/line_items. */
+export const LIST_PARAMS = {
+  campaign_ids: idList(),
+  funding_instrument_ids: idList(),
+  line_item_ids: idList(),
+  q: q(),
+  with_draft: flag(),
+  ...standardList(Object.keys(LINE_ITEM_SORTING.fields)),
+};
+
+export type LineItemListParams = Parsed<typeof LIST_PARAMS>;
 export type LineItemCreate = Input<typeof CREATE_PARAMS>;
 export type LineItemUpdate = Input<typeof UPDATE_PARAMS>;
 

@@ -1,8 +1,8 @@
-import { flag, q, standardList } from '../http/list.js';
-import { idList, oneOf } from '../http/params.js';
+import { flag } from '../http/list.js';
+import { oneOf } from '../http/params.js';
 import { one, page, pathId, type AdsRoutes } from '../http/route.js';
-import { CREATE_PARAMS, UPDATE_PARAMS } from './entity.js';
-import { LINE_ITEM_SORTING, createLineItem, deleteLineItem, getLineItem, listLineItems, placementsFor, updateLineItem } from './service.js';
+import { CREATE_PARAMS, LIST_PARAMS, UPDATE_PARAMS } from './entity.js';
+import { createLineItem, deleteLineItem, getLineItem, listLineItems, placementsFor, updateLineItem } from './service.js';
 import { PRODUCT_TYPES, PRODUCT_TYPE_ALIASES } from './vocabulary.js';
 import { lineItemWire } from './wire.js';
 
@@ -12,14 +12,7 @@ export function lineItemRoutes(ads: AdsRoutes): void {
     method: 'GET',
     url: '/accounts/:account_id/line_items',
     rate: 'entity-read',
-    params: {
-      campaign_ids: idList(),
-      funding_instrument_ids: idList(),
-      line_item_ids: idList(),
-      q: q(),
-      with_draft: flag(),
-      ...standardList(Object.keys(LINE_ITEM_SORTING.fields)),
-    },
+    params: LIST_PARAMS,
     handler: async (call) => page(await listLineItems(call.db, call.account, call.params), lineItemWire),
   });
 

@@ -8,7 +8,7 @@ import type { CampaignRow } from '../campaigns/store.js';
 import { businessCategoryOf } from '../categories/reference-data.js';
 import { recordChange } from '../history/record.js';
 import { AdsError } from '../http/errors.js';
-import { entitySorting, runList, type ListRequest, type Page } from '../http/list.js';
+import { runList, type Page } from '../http/list.js';
 import { campaignLineItems, countActiveLineItems, lineItemsOf, updateLineItemRow, type LineItemRow } from './store.js';
 import {
   APP_OBJECTIVES,
@@ -23,7 +23,7 @@ import {
   isValidPlacementCombination,
   type Objective,
 } from './vocabulary.js';
-import { changedSettings, columnsOf, settingsOf, type LineItemCreate, type LineItemSettings, type LineItemUpdate } from './entity.js';
+import { LINE_ITEM_SORTING, changedSettings, columnsOf, settingsOf, type LineItemCreate, type LineItemListParams, type LineItemSettings, type LineItemUpdate } from './entity.js';
 import { lineItemWire } from './wire.js';
 
 /**
@@ -33,11 +33,6 @@ import { lineItemWire } from './wire.js';
  */
 export const MAX_LINE_ITEMS_PER_CAMPAIGN = 100;
 export const MAX_ACTIVE_LINE_ITEMS = 256;
-export const LINE_ITEM_SORTING = entitySorting(undefined, {
-  name: { column: 'name', nullable: true },
-  entity_status: { column: 'entity_status' },
-  start_time: { column: 'start_time', nullable: true },
-});
 const LINE_ITEMS = new AccountEntity({ table: 'ads_line_items', label: 'Line Item', parameter: 'line_item_id', history: { entity: 'LINE_ITEM', data: lineItemWire } });
 
 const invalid = AdsError.invalidParameter;
@@ -277,15 +272,6 @@ export function deleteLineItem(actor: AdsActor, db: DbOrTx, account: AccountRow,
 /** One line item of the account; a deleted one only with with_deleted=true. */
 export function getLineItem(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false, parameter?: string): Promise<LineItemRow> {
   return LINE_ITEMS.get(db, account, id, withDeleted, parameter);
-}
-
-export interface LineItemListParams extends ListRequest {
-  campaign_ids?: string[];
-  funding_instrument_ids?: string[];
-  line_item_ids?: string[];
-  q?: string;
-  with_deleted: boolean;
-  with_draft: boolean;
 }
 
 export function listLineItems(db: DbOrTx, account: AccountRow, p: LineItemListParams): Promise<Page<LineItemRow>> {

@@ -45,7 +45,6 @@ export async function obtainAppBearerToken(ctx: CoreContext, request: FastifyReq
 async function appForInvalidation(ctx: CoreContext, request: FastifyRequest): Promise<AppRow | undefined> {
   if (/^Basic\s/i.test(request.headers.authorization ?? '')) return appFromBasic(ctx, request);
   const db = ctx.store.db;
-  const now = ctx.clock.now();
   let app: AppRow | undefined;
   try {
     await verifyOAuth1Request(
