@@ -45,6 +45,10 @@ export const NAMES: ReadonlyArray<readonly [tweet: string, post: string]> = [
   ['liked_tweet_author_id', 'liked_post_author_id'],
   ['tweet_author_id', 'post_author_id'],
   ['retweeted', 'reposted'],
+  // compliance edit events (PostEditComplianceSchema of the public description)
+  ['tweet_edit', 'post_edit'],
+  ['initial_tweet_id', 'initial_post_id'],
+  ['edit_tweet_ids', 'edit_post_ids'],
   // includes.tweets, compliance events' `tweet`
   ['tweets', 'posts'],
   ['tweet', 'post'],
@@ -69,9 +73,6 @@ export const PHRASES: ReadonlyArray<readonly [tweet: string, post: string]> = [
  * fails on any other name it does not find here or in the table).
  */
 export const LEFT_OUT: Readonly<Record<string, string>> = {
-  initial_tweet_id: 'compliance edit events: Plaza already writes the public platform\'s names in compliance payloads',
-  edit_tweet_ids: 'compliance edit events: Plaza already writes the public platform\'s names in compliance payloads',
-  tweet_edit: 'compliance edit events: Plaza already writes the public platform\'s names in compliance payloads',
   up_to_tweet_id: 'compliance scrub_geo events: Plaza already writes the public platform\'s names in compliance payloads',
   public_tweet_notice: 'label stream: the public platform\'s name, Plaza writes it as is',
   public_tweet_unviewable: 'label stream: the public platform\'s name, Plaza writes it as is',

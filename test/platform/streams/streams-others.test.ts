@@ -131,6 +131,21 @@ test('"the compliance streams (posts, users, likes: deletes, protects, suspensio
   assert.deepEqual(likes.events()[0].data.delete.favorite, { id: JSON.parse(logged.payload).id, user_id: chen.id });
 });
 
+test('compliance edit events answer in the dialect asked in: tweet_edit with initial_tweet_id and edit_tweet_ids (the public description\'s names) on /2/tweets, post_edit on /2/posts', async () => {
+  const original = await f.post('ada', 'to be edited, in both dialects');
+  const partition = partitionOf(original.id, 4);
+  const tweets = await f.open(`/2/tweets/compliance/stream?partition=${partition}`, enterprise);
+  const posts = await f.open(`/2/posts/compliance/stream?partition=${partition}`, enterprise);
+  assert.deepEqual([tweets.status, posts.status], [200, 200]);
+  const edit = await f.post('ada', 'to be edited, in both dialects, now edited', { edit_options: { previous_post_id: original.id } });
+  await tweets.until(() => tweets.events().some((e) => e.data.tweet_edit), 'the edit in tweet names');
+  await posts.until(() => posts.events().some((e) => e.data.post_edit), 'the edit in post names');
+  const inTweetNames = tweets.events().find((e) => e.data.tweet_edit).data.tweet_edit;
+  assert.deepEqual({ ...inTweetNames, event_at: undefined }, { tweet: { id: edit.id }, event_at: undefined, initial_tweet_id: original.id, edit_tweet_ids: [original.id, edit.id] });
+  const inPostNames = posts.events().find((e) => e.data.post_edit).data.post_edit;
+  assert.deepEqual({ ...inPostNames, event_at: undefined }, { post: { id: edit.id }, event_at: undefined, initial_post_id: original.id, edit_post_ids: [original.id, edit.id] });
+});
+
 test('"the likes firehose and sample10 streams": every like of a public post as {data, includes}', async () => {
   const streams = await Promise.all(Array.from({ length: 20 }, (_, i) => f.open(`/2/likes/firehose/stream?partition=${i + 1}&expansions=liked_post_author_id`, enterprise)));
   const target = await f.post('ada', 'like me');
