@@ -10,7 +10,7 @@ import { newAdsId } from './ids.js';
 /**
  * What the entities of an account (campaigns, line items, targeting criteria, funding
  * instruments, ...) share: they are created and read by account and id, a missing or deleted one
- * is 404 in the same words, DELETE is soft, and the account history records both for the entities
+ * is 404 in the same words, DELETE is soft, and the account history records each change for the entities
  * it keeps; their lists filter the same way. Each entity declares itself once; what only it does
  * stays with it.
  */
@@ -101,16 +101,15 @@ export class AccountEntity<T extends AccountEntityTable> {
     return row;
   }
 
+  /** Writes changes to an entity already read, with its updated_at, and records them; no changes, no write. */
+  async update(actor: AdsActor, db: DbOrTx, account: AccountRow, before: Row<T>, changes: Partial<NewAccountEntity<T>>): Promise<Row<T>> {
+    if (Object.keys(changes).length === 0) return before;
+    return this.write(actor, db, account, before, changes, 'UPDATE');
+  }
+
   /** Deletes an entity already read: soft, not reversible. */
-  async markDeleted(actor: AdsActor, db: DbOrTx, account: AccountRow, before: Row<T>): Promise<Row<T>> {
-    const after = (await entityTables(db)
-      .updateTable(this.table)
-      .set({ deleted: 1, updated_at: actor.ctx.clock.now().toISOString() })
-      .where('id', '=', before.id)
-      .returningAll()
-      .executeTakeFirstOrThrow()) as Row<T>;
-    await this.record(actor, db, account, 'DELETE', after, before);
-    return after;
+  markDeleted(actor: AdsActor, db: DbOrTx, account: AccountRow, before: Row<T>): Promise<Row<T>> {
+    return this.write(actor, db, account, before, { deleted: 1 }, 'DELETE');
   }
 
   /** DELETE: a second one is 404. */
@@ -123,8 +122,19 @@ export class AccountEntity<T extends AccountEntityTable> {
     return row as Row<T> | undefined;
   }
 
+  private async write(actor: AdsActor, db: DbOrTx, account: AccountRow, before: Row<T>, changes: object, type: 'UPDATE' | 'DELETE'): Promise<Row<T>> {
+    const after = (await entityTables(db)
+      .updateTable(this.table)
+      .set({ ...(changes as Partial<AccountEntityColumns>), updated_at: actor.ctx.clock.now().toISOString() })
+      .where('id', '=', before.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()) as Row<T>;
+    await this.record(actor, db, account, type, after, before);
+    return after;
+  }
+
   /** Records a change in the account history, for the entities it keeps. */
-  private async record(actor: AdsActor, db: DbOrTx, account: AccountRow, type: 'CREATE' | 'DELETE', after: Row<T>, before?: Row<T>): Promise<void> {
+  private async record(actor: AdsActor, db: DbOrTx, account: AccountRow, type: 'CREATE' | 'UPDATE' | 'DELETE', after: Row<T>, before?: Row<T>): Promise<void> {
     const history = this.decl.history;
     if (!history) return;
     await recordChange(actor, db, { accountId: account.id, entity: history.entity, entityId: after.id, type, before: before && history.data(before), entityData: history.data(after) });

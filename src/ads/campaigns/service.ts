@@ -4,11 +4,10 @@ import type { AccountRow, AdsActor } from '../actor.js';
 import { checkBudgets } from '../budgets.js';
 import { reasonsNotAbleToFund } from '../funding-instruments/wire.js';
 import { getFundingInstrument } from '../funding-instruments/service.js';
-import { recordChange } from '../history/record.js';
 import { AdsError } from '../http/errors.js';
 import { runList, type Page } from '../http/list.js';
 import { CAMPAIGN_SORTING, type CampaignChanges, type CampaignListParams, type NewCampaign } from './entity.js';
-import { activeLineItemCounts, campaignsOf, countActiveCampaigns, updateCampaignRow, type CampaignRow } from './store.js';
+import { activeLineItemCounts, campaignsOf, countActiveCampaigns, type CampaignRow } from './store.js';
 import { campaignHistoryData, campaignWire } from './wire.js';
 
 /**
@@ -115,17 +114,7 @@ export async function updateCampaign(actor: AdsActor, db: DbOrTx, account: Accou
     if (p.entity_status === 'ACTIVE') await checkActiveLimit(db, account);
     changes.entity_status = p.entity_status;
   }
-  if (Object.keys(changes).length === 0) return before;
-  const after = await updateCampaignRow(db, before.id, { ...changes, updated_at: actor.ctx.clock.now().toISOString() });
-  await recordChange(actor, db, {
-    accountId: account.id,
-    entity: 'CAMPAIGN',
-    entityId: after.id,
-    type: 'UPDATE',
-    before: campaignHistoryData(before),
-    entityData: campaignHistoryData(after),
-  });
-  return after;
+  return CAMPAIGNS.update(actor, db, account, before, changes);
 }
 
 /** DELETE campaigns/:campaign_id: not reversible; a second DELETE is 404. */

@@ -19,10 +19,6 @@ export async function insertCampaign(db: DbOrTx, row: CampaignRow): Promise<void
   await db.insertInto('ads_campaigns').values(row).execute();
 }
 
-export async function updateCampaignRow(db: DbOrTx, id: string, changes: Partial<CampaignRow>): Promise<CampaignRow> {
-  return db.updateTable('ads_campaigns').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
-
 export async function countActiveCampaigns(db: DbOrTx, accountId: string): Promise<number> {
   const row = await db
     .selectFrom('ads_campaigns')

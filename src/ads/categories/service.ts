@@ -7,7 +7,7 @@ import { getLineItem } from '../line-items/service.js';
 import type { LineItemRow } from '../line-items/store.js';
 import { liveCriteriaOfTypes } from '../targeting/store.js';
 import { CURATED_CATEGORIES, findCuratedCategory, type CuratedCategory } from './reference-data.js';
-import { updateLineItemCuratedCategoryRow, type LineItemCuratedCategoryRow } from './store.js';
+import type { LineItemCuratedCategoryRow } from './store.js';
 
 /**
  * Curated categories (spec 001 "Curated category", "Accounts and related"): a category is
@@ -68,11 +68,7 @@ export async function updateLineItemCuratedCategory(
   const category = curatedCategory(p.curated_category_id ?? before.curated_category_id);
   const lineItem = await getLineItem(db, account, p.line_item_id ?? before.line_item_id);
   await checkAvailable(db, category, lineItem, { category: p.curated_category_id !== undefined });
-  return updateLineItemCuratedCategoryRow(db, before.id, {
-    curated_category_id: category.id,
-    line_item_id: lineItem.id,
-    updated_at: actor.ctx.clock.now().toISOString(),
-  });
+  return LINE_ITEM_CURATED_CATEGORIES.update(actor, db, account, before, { curated_category_id: category.id, line_item_id: lineItem.id });
 }
 
 /** DELETE: the record with deleted = true (spec 001 "States and transitions"); a second DELETE is 404. */

@@ -68,7 +68,10 @@ const codecOf = (name: string) => (CODECS as Record<string, { decode(v: unknown)
 
 export function settingsOf(row: LineItemRow): LineItemSettings {
   const out: Record<string, unknown> = {};
-  for (const name of SETTING_NAMES) out[name] = codecOf(name)?.decode(row[name]) ?? row[name];
+  for (const name of SETTING_NAMES) {
+    const codec = codecOf(name);
+    out[name] = codec ? codec.decode(row[name]) : row[name];
+  }
   return out as LineItemSettings;
 }
 
@@ -82,8 +85,8 @@ export function columnsOf(settings: LineItemSettings): Pick<LineItemRow, Setting
   return out as Pick<LineItemRow, SettingName>;
 }
 
-export const decodePlacements = CODECS.placements.decode;
-export const decodeCategories = CODECS.categories.decode;
+/** The codecs' decoders, for the wire object's values (wire.ts). */
+export const decodeList = jsonList.decode;
 export const decodeFlag = zeroOrOne.decode;
 
 const IAB = /^IAB[0-9]{1,2}(-[0-9]{1,2})?$/;

@@ -6,10 +6,9 @@ import { checkBudgets } from '../budgets.js';
 import { getCampaign } from '../campaigns/service.js';
 import type { CampaignRow } from '../campaigns/store.js';
 import { businessCategoryOf } from '../categories/reference-data.js';
-import { recordChange } from '../history/record.js';
 import { AdsError } from '../http/errors.js';
 import { runList, type Page } from '../http/list.js';
-import { campaignLineItems, countActiveLineItems, lineItemsOf, updateLineItemRow, type LineItemRow } from './store.js';
+import { campaignLineItems, countActiveLineItems, lineItemsOf, type LineItemRow } from './store.js';
 import {
   APP_OBJECTIVES,
   AUTOMATIC_PAY_BY,
@@ -258,10 +257,7 @@ export async function updateLineItem(actor: AdsActor, db: DbOrTx, account: Accou
   await checkLineItem(actor, db, campaign, s, given, 'update');
   if (s.entity_status === 'ACTIVE' && before.entity_status !== 'ACTIVE') await checkActiveLimit(db, account);
   const columns = Object.fromEntries(Object.entries(columnsOf(s)).filter(([k, v]) => before[k as keyof LineItemRow] !== v)) as Partial<LineItemRow>;
-  if (Object.keys(columns).length === 0) return before;
-  const after = await updateLineItemRow(db, before.id, { ...columns, updated_at: actor.ctx.clock.now().toISOString() });
-  await recordChange(actor, db, { accountId: account.id, entity: 'LINE_ITEM', entityId: after.id, type: 'UPDATE', before: lineItemWire(before), entityData: lineItemWire(after) });
-  return after;
+  return LINE_ITEMS.update(actor, db, account, before, columns);
 }
 
 /** DELETE line_items/:line_item_id: not reversible; a second DELETE is 404; child promoted posts stay. */

@@ -31,10 +31,6 @@ export async function insertLineItem(db: DbOrTx, row: LineItemRow): Promise<void
   await db.insertInto('ads_line_items').values(row).execute();
 }
 
-export async function updateLineItemRow(db: DbOrTx, id: string, changes: Partial<LineItemRow>): Promise<LineItemRow> {
-  return db.updateTable('ads_line_items').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
-
 /** Live line items of a campaign: their count and one of them (all share product type and objective). */
 export async function campaignLineItems(db: DbOrTx, campaignId: string): Promise<{ count: number; sample?: Pick<LineItemRow, 'product_type' | 'objective'> }> {
   const row = await db

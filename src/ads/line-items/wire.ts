@@ -1,5 +1,5 @@
 import { wireTime } from '../http/time.js';
-import { decodeCategories, decodeFlag, decodePlacements } from './entity.js';
+import { decodeFlag, decodeList } from './entity.js';
 import type { LineItemRow } from './store.js';
 
 /** The line item object (spec 001 "Line item"). */
@@ -7,7 +7,7 @@ export function lineItemWire(l: LineItemRow) {
   return {
     advertiser_user_id: l.advertiser_user_id,
     name: l.name,
-    placements: decodePlacements(l.placements),
+    placements: decodeList(l.placements),
     start_time: wireTime(l.start_time),
     end_time: wireTime(l.end_time),
     bid_amount_local_micro: l.bid_amount_local_micro,
@@ -29,7 +29,7 @@ export function lineItemWire(l: LineItemRow) {
     audience_expansion: l.audience_expansion,
     android_app_store_identifier: l.android_app_store_identifier,
     ios_app_store_identifier: l.ios_app_store_identifier,
-    categories: decodeCategories(l.categories),
+    categories: decodeList(l.categories),
     currency: l.currency,
     pay_by: l.pay_by,
     created_at: wireTime(l.created_at),
