@@ -185,7 +185,7 @@ test('the first start on an empty store seeds the demo workspace and writes the 
   assert.equal(creds.apps.length, 2);
   assert.equal(creds.apps[0].tier, 'pro');
   assert.equal(creds.apps[1].tier, 'enterprise');
-  const appKeys = ['bearer_token', 'callback_urls', 'client_id', 'client_secret', 'consumer_key', 'consumer_secret', 'id', 'name', 'tier'];
+  const appKeys = ['bearer_token', 'callback_urls', 'client_id', 'client_secret', 'consumer_key', 'consumer_secret', 'dialect', 'id', 'name', 'tier'];
   for (const app of creds.apps) {
     assert.deepEqual(Object.keys(app).sort(), appKeys);
     for (const key of appKeys.filter((k) => k !== 'callback_urls')) assert.ok(typeof (app as any)[key] === 'string' && (app as any)[key].length > 0, `app ${key}`);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { addLongWorkCommands } from './cli-long-work.js';
 import { addWebhookCommands } from './cli-webhooks.js';
 
@@ -93,14 +93,18 @@ export function addAdminCommands(program: Command): void {
 
   program
     .command('apps')
-    .description('List the apps of the running Plaza (id, name, tier), through its admin interface.')
+    .description("List the apps of the running Plaza (id, tier, dialect, name), through its admin interface; with --app and --dialect, set an app's dialect first.")
     .option(...fileOption)
     .option('--json', 'print JSON instead of a table')
-    .addHelpText('after', '\nExample:\n  npm run plaza -- apps\n')
-    .action((opts: { credentialsFile: string; json?: boolean }) =>
+    .option('--app <name>', 'the app whose setting --dialect changes: name or id')
+    .addOption(new Option('--dialect <names>', "the names the app is answered and delivered in: tweet (the public platform's, as SDKs expect) or post (Plaza's)").choices(['post', 'tweet']))
+    .addHelpText('after', '\nExample:\n  npm run plaza -- apps\n  npm run plaza -- apps --app "Plaza Demo" --dialect tweet\n')
+    .action((opts: { credentialsFile: string; json?: boolean; app?: string; dialect?: string }) =>
       run('apps', async () => {
-        const apps = await adminCall<Array<{ id: string; name: string; tier: string }>>(opts.credentialsFile, 'GET', '/admin/apps');
-        process.stdout.write(opts.json ? `${JSON.stringify(apps, null, 2)}\n` : table([['ID', 'TIER', 'NAME'], ...apps.map((a) => [a.id, a.tier, a.name])]));
+        if ((opts.app === undefined) !== (opts.dialect === undefined)) throw new CliError('--app and --dialect go together: name the app whose dialect to set.');
+        if (opts.app !== undefined) await adminCall(opts.credentialsFile, 'PATCH', `/admin/apps/${encodeURIComponent(opts.app)}`, { dialect: opts.dialect });
+        const apps = await adminCall<Array<{ id: string; name: string; tier: string; dialect: string }>>(opts.credentialsFile, 'GET', '/admin/apps');
+        process.stdout.write(opts.json ? `${JSON.stringify(apps, null, 2)}\n` : table([['ID', 'TIER', 'DIALECT', 'NAME'], ...apps.map((a) => [a.id, a.tier, a.dialect, a.name])]));
       }),
     );
 

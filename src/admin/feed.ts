@@ -3,7 +3,7 @@ import { deliveryHeaders } from '../events/delivery.js';
 import { WEBHOOK_CURSOR } from '../events/fanout.js';
 import { lastEventSeq } from '../events/log.js';
 import { readCursor } from '../events/outbox.js';
-import { invalidParameter } from '../http/params.js';
+import { appNamed } from './users.js';
 import { TYPES_BY_LOG_TYPE } from '../platform/activity/event-types.js';
 import { candidateSubscriptions, matchDeliveries } from '../platform/activity/fanout.js';
 import { parseLogged } from '../platform/activity/event-types.js';
@@ -47,12 +47,7 @@ const PAGE = 500;
 
 export async function deliveryFeed(ctx: PlatformContext, appNameOrId: string, after: number | undefined): Promise<Feed> {
   const db = ctx.store.db;
-  const app = await db
-    .selectFrom('apps')
-    .select(['id', 'consumer_secret'])
-    .where((eb) => eb.or([eb('id', '=', appNameOrId), eb('name', '=', appNameOrId)]))
-    .executeTakeFirst();
-  if (!app) throw invalidParameter('app', [appNameOrId], `The \`app\` value [${appNameOrId}] is neither the id nor the name of an app`);
+  const app = await appNamed(ctx, appNameOrId);
   // Without a cursor, the feed starts at the log's end: only what happens from now on.
   if (after === undefined) return { cursor: await lastEventSeq(db), deliveries: [] };
   // The fan-out's cursor first: every outbox row up to it is committed by the time it is read.

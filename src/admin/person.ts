@@ -32,6 +32,7 @@ export const FIRST_PARTY_APP: AppRow = {
   client_secret: '',
   callback_urls: '[]',
   sign_in_enabled: 0,
+  dialect: 'post',
   created_at: '2010-11-04T00:00:00.000Z',
 };
 

@@ -9,7 +9,8 @@ import type { ClockControl } from './clock.js';
 import { DISCONNECT_TYPES, type FaultBook, type NewFault } from './faults.js';
 import { deletePostAs, followAs, likeAs, messageAs, moveSpaceAs, postAs, repostAs, startSpaceAs, updateProfileAs } from './person.js';
 import { isAdminAuthorization } from './token.js';
-import { createPerson, listApps, listPeople, mintTokens } from './users.js';
+import { createPerson, listApps, listPeople, mintTokens, updateAppSettings } from './users.js';
+import type { AppDialect } from '../store/schema.js';
 import { deliveryFeed } from './feed.js';
 import { replayProgress, startAdminReplay } from './replay.js';
 import { buildSample } from './samples.js';
@@ -107,7 +108,16 @@ const operations = {
     response: data(Loose),
   },
   users: { method: 'GET', url: '/admin/users', summary: 'Every user: id, username, name, created_at (no secrets)', status: 200, response: data(Type.Array(Loose)) },
-  apps: { method: 'GET', url: '/admin/apps', summary: 'Every app: id, name, tier, created_at (no secrets)', status: 200, response: data(Type.Array(Loose)) },
+  apps: { method: 'GET', url: '/admin/apps', summary: 'Every app: id, name, tier, dialect, created_at (no secrets)', status: 200, response: data(Type.Array(Loose)) },
+  updateApp: {
+    method: 'PATCH',
+    url: '/admin/apps/:app',
+    summary: "Change an app's dialect: 'tweet' answers all its requests and delivers everything to it in the public platform's names, 'post' in Plaza's (except to a request that uses the public platform's names)",
+    params: Type.Object({ app: Type.String({ minLength: 1, maxLength: 100, description: 'The app: id or name.' }) }),
+    body: Type.Object({ dialect: Type.Optional(Type.String({ enum: ['post', 'tweet'] })) }, { additionalProperties: false }),
+    status: 200,
+    response: data(Loose),
+  },
   mintTokens: {
     method: 'POST',
     url: '/admin/tokens',
@@ -346,6 +356,7 @@ export function adminRoutes(ctx: PlatformContext, deps: AdminDeps) {
       route('createUser', async (request) => createPerson(ctx, request.body));
       route('users', async () => listPeople(ctx));
       route('apps', async () => listApps(ctx));
+      route('updateApp', async (request) => updateAppSettings(ctx, request.params.app, request.body as { dialect?: AppDialect }));
       route('mintTokens', async (request) => mintTokens(ctx, request.body));
       route('post', async (request) => postAs(ctx, request.params.id, request.body));
       route('deletePost', async (request) => deletePostAs(ctx, request.params.id, request.params.post_id));

@@ -8,7 +8,8 @@ import { ACTIVITY_EVENT_TYPES, PASCAL_CASE_NAMES } from '../platform/activity/ev
 import { matchDeliveries } from '../platform/activity/fanout.js';
 import { parseLogged } from '../platform/activity/event-types.js';
 import type { ActivitySubscriptionRow } from '../platform/activity/store.js';
-import { deliveriesFor } from '../platform/account-activity/router.js';
+import { appNamed } from './users.js';
+import { deliveriesFor, inAppDialect } from '../platform/account-activity/router.js';
 import { pairPayload } from '../platform/blocks/service.js';
 import { legacyMessage, legacySignal, legacyUsers } from '../platform/dm/legacy.js';
 import type { DmEventRow } from '../platform/dm/wire.js';
@@ -59,13 +60,6 @@ export interface SampleRequest {
   user?: string;
 }
 
-async function pickApp(ctx: PlatformContext, nameOrId: string | undefined): Promise<AppRow> {
-  let q = ctx.store.db.selectFrom('apps').selectAll().orderBy('created_at').orderBy('id').limit(1);
-  if (nameOrId !== undefined) q = q.where((eb) => eb.or([eb('id', '=', nameOrId), eb('name', '=', nameOrId)]));
-  const app = await q.executeTakeFirst();
-  if (!app) throw invalidParameter('app', nameOrId === undefined ? [] : [nameOrId], nameOrId === undefined ? 'There is no app yet' : `The \`app\` value [${nameOrId}] is neither the id nor the name of an app`);
-  return app;
-}
 
 /** The user the sample concerns (id or username; the first user when absent) and another user, the one who acts on them. */
 async function pickUsers(ctx: PlatformContext, user: string | undefined): Promise<{ user: UserRow; actor: UserRow }> {
@@ -188,7 +182,7 @@ async function sampleEntry(ctx: PlatformContext, db: DbOrTx, logType: string, na
 }
 
 export async function buildSample(ctx: PlatformContext, request: SampleRequest): Promise<Sample> {
-  const app = await pickApp(ctx, request.app);
+  const app = await appNamed(ctx, request.app);
   const { user, actor } = await pickUsers(ctx, request.user);
   const db = ctx.store.db;
   const name = PASCAL_CASE_NAMES[request.event_type] ?? request.event_type;
@@ -208,7 +202,7 @@ export async function buildSample(ctx: PlatformContext, request: SampleRequest):
     const deliveries = await deliveriesFor(ctx, db, row);
     const mine = deliveries.find((d) => d.userId === user.id) ?? deliveries[0];
     if (!mine) throw invalidParameter('event_type', [request.event_type], `No ${name} delivery comes of this sample`);
-    body = mine.body;
+    body = inAppDialect(app.dialect, mine.body);
     forUser = mine.userId;
   } else {
     const now = ctx.clock.now().toISOString();

@@ -4,6 +4,7 @@ import type { PlatformContext } from '../platform/context.js';
 import { invalidParameter } from '../http/params.js';
 import { DEMO_SCOPES } from '../seed/demo.js';
 import { alphanumeric } from '../store/ids.js';
+import type { AppDialect } from '../store/schema.js';
 import { signUp } from '../web/accounts.js';
 
 export interface NewPerson {
@@ -22,7 +23,8 @@ export interface CreatedPerson extends IssuedTokens {
   password: string;
 }
 
-async function appNamed(ctx: PlatformContext, nameOrId: string | undefined): Promise<AppRow> {
+/** The app of that id or name (the first app made when absent), or the 400 naming `app`. */
+export async function appNamed(ctx: PlatformContext, nameOrId: string | undefined): Promise<AppRow> {
   const db = ctx.store.db;
   let query = db.selectFrom('apps').selectAll().orderBy('created_at').orderBy('id').limit(1);
   if (nameOrId !== undefined) query = query.where((eb) => eb.or([eb('id', '=', nameOrId), eb('name', '=', nameOrId)]));
@@ -99,6 +101,15 @@ export async function listPeople(ctx: PlatformContext): Promise<Array<{ id: stri
   return ctx.store.db.selectFrom('users').select(['id', 'username', 'name', 'created_at']).orderBy('id').execute();
 }
 
-export async function listApps(ctx: PlatformContext): Promise<Array<{ id: string; name: string; tier: string; created_at: string }>> {
-  return ctx.store.db.selectFrom('apps').select(['id', 'name', 'tier', 'created_at']).orderBy('created_at').orderBy('id').execute();
+export async function listApps(ctx: PlatformContext): Promise<Array<{ id: string; name: string; tier: string; dialect: AppDialect; created_at: string }>> {
+  return ctx.store.db.selectFrom('apps').select(['id', 'name', 'tier', 'dialect', 'created_at']).orderBy('created_at').orderBy('id').execute();
+}
+
+/** PATCH /admin/apps/:app: the app's settings an operator may change without its owner's console (its dialect). */
+export async function updateAppSettings(ctx: PlatformContext, nameOrId: string, changes: { dialect?: AppDialect }): Promise<{ id: string; name: string; tier: string; dialect: AppDialect }> {
+  const app = await appNamed(ctx, nameOrId);
+  if (changes.dialect !== undefined && changes.dialect !== app.dialect) {
+    await ctx.store.db.updateTable('apps').set({ dialect: changes.dialect }).where('id', '=', app.id).execute();
+  }
+  return { id: app.id, name: app.name, tier: app.tier, dialect: changes.dialect ?? app.dialect };
 }

@@ -32,18 +32,54 @@ export interface ExpansionDeclaration<Row> {
   /** For nested expansions (referenced_posts.id.author_id): the posts to read `keys` from. */
   through?(row: Row): string[];
   keysOfThrough?(post: PostRow): string[];
+  /** The primary's field the expansion comes from, when it is not the expansion's name up to its first '.'. */
+  field?: string;
 }
 
 export type ExpansionDeclarations<Row> = Readonly<Record<string, ExpansionDeclaration<Row>>>;
 
-const postDeclarations = new WeakSet<object>();
-/** Marks the expansions of responses whose primary objects are posts (their post fields may need PostExtras and field errors). */
-export function postPrimaries(expansions: ExpansionDeclarations<PostRow>): ExpansionDeclarations<PostRow> {
-  postDeclarations.add(expansions);
+const primaries = new WeakMap<object, ResourceDeclaration<any, any>>();
+/**
+ * The expansions of responses whose primary objects are of `primary`: an expansion requested
+ * brings the primary's field it comes from (parseSelection), and posts as primaries may need
+ * PostExtras and field errors (hydrate).
+ */
+export function expansionsOf<Row>(primary: ResourceDeclaration<Row, any>, expansions: ExpansionDeclarations<Row>): ExpansionDeclarations<Row> {
+  primaries.set(expansions, primary);
   return expansions;
 }
 
+const withSources = new WeakMap<ReadonlySet<string>, WeakMap<ReadonlySet<string>, ReadonlySet<string>>>();
+/**
+ * The primary's selected fields with the field each requested expansion comes from, as the public
+ * platform answers (issue 34): `expansions=author_id` shows each post's `author_id` even when
+ * `post.fields` does not name it, so a client can find the included author. The same inputs give
+ * the same Set (field plans are kept by it).
+ */
+export function selectedWithSources(primary: ResourceDeclaration<any, any>, selected: ReadonlySet<string>, expansions: ReadonlySet<string>, declarations: ExpansionDeclarations<any>): ReadonlySet<string> {
+  if (expansions.size === 0) return selected;
+  let byExpansions = withSources.get(selected);
+  if (!byExpansions) withSources.set(selected, (byExpansions = new WeakMap()));
+  let out = byExpansions.get(expansions);
+  if (!out) {
+    const fields = new Set(selected);
+    for (const name of expansions) {
+      const field = declarations[name]?.field ?? name.split('.')[0];
+      if (field in primary.fields) fields.add(field);
+    }
+    out = fields.size === selected.size ? selected : fields;
+    byExpansions.set(expansions, out);
+  }
+  return out;
+}
+
+/** The primary's own `*.fields` (a resource other than posts and users) with the fields its requested expansions come from. */
+export function parsePrimaryFields(primary: ResourceDeclaration<any, any>, query: Record<string, unknown>, selection: Selection, declarations: ExpansionDeclarations<any>): ReadonlySet<string> {
+  return selectedWithSources(primary, parseFieldSelection(primary, query), selection.expansions, declarations);
+}
+
 export interface Selection {
+  /** With the fields of posts as primaries that their requested expansions come from. */
   post: ReadonlySet<string>;
   user: ReadonlySet<string>;
   media: ReadonlySet<string>;
@@ -93,6 +129,9 @@ export function parseSelection(query: Record<string, unknown>, expansions: Expan
     poll: parseFieldSelection(pollDeclaration, query),
   };
   parseSelectionText('place.fields', str('place.fields'), PLACE_FIELDS);
+  const primary = primaries.get(expansions);
+  if (primary === postDeclaration) selection.post = selectedWithSources(primary, selection.post, selection.expansions, expansions);
+  if (primary === userDeclaration) selection.user = selectedWithSources(primary, selection.user, selection.expansions, expansions);
   return selection;
 }
 
@@ -293,7 +332,7 @@ export async function hydrate<Row>(
   primaryUserIds: readonly string[] = [],
   reads = new ResponseReads(ctx),
 ): Promise<Hydrated> {
-  const primaryPosts = postDeclarations.has(declarations) ? (rows as readonly PostRow[]) : [];
+  const primaryPosts = primaries.get(declarations) === postDeclaration ? (rows as readonly PostRow[]) : [];
   if (selection.expansions.size === 0) {
     // Nothing to include: only the primaries' own wire objects (and connection_status, if asked).
     const ownView = await withPostExtras(reads, selection, primaryPosts, await withRelations(reads.db, view, selection, primaryUserIds));

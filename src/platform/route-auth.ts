@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, type Caller, type RouteAuth, type UserCaller } from '../auth/authenticate.js';
 import type { PlatformContext } from './context.js';
 import { ProblemError, problems } from '../http/problems.js';
+import { accessLevelOfScopes } from '../auth/flows/scopes.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -33,6 +34,8 @@ export function installRouteAuth(app: FastifyInstance, ctx: PlatformContext): vo
     if (!auth) return done();
     const admit = (caller: Caller) => {
       request.caller = caller;
+      // The public platform names the access of a user-context token on every answer.
+      if (caller.kind !== 'app') reply.header('x-access-level', caller.kind === 'oauth1' ? caller.accessLevel : accessLevelOfScopes(caller.scopes));
       // Interface routes answer JSON: a handler may return the body already written as JSON text
       // (src/http/json-body.ts), which Fastify then sends as it is.
       reply.type('application/json; charset=utf-8');

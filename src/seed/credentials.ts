@@ -16,6 +16,8 @@ export interface CredentialsFile {
     client_id: string;
     client_secret: string;
     callback_urls: string[];
+    /** 'tweet': every answer and delivery to the app in the public platform's names; 'post': Plaza's (src/http/dialect). */
+    dialect: string;
   }>;
   users: Array<
     {

@@ -88,6 +88,8 @@ export async function seedDemo(ctx: PlatformContext): Promise<CredentialsFile> {
         client_secret: alphanumeric(50),
         callback_urls: toJson(['http://127.0.0.1:5173/callback', 'oob']),
         sign_in_enabled: 1,
+        // Plaza's names, as the specs write them; `plaza apps --dialect tweet` switches an app to the public platform's.
+        dialect: 'post' as const,
         created_at: now.toISOString(),
       };
       await tx.insertInto('apps').values(app).execute();
@@ -206,7 +208,7 @@ export async function seedDemo(ctx: PlatformContext): Promise<CredentialsFile> {
       ads_sandbox_url: '',
       apps: apps.map((a) => ({
         id: a.id, name: a.name, tier: a.tier, consumer_key: a.consumer_key, consumer_secret: a.consumer_secret,
-        bearer_token: a.bearer_token, client_id: a.client_id, client_secret: a.client_secret, callback_urls: JSON.parse(a.callback_urls),
+        bearer_token: a.bearer_token, client_id: a.client_id, client_secret: a.client_secret, callback_urls: JSON.parse(a.callback_urls), dialect: a.dialect,
       })),
       users: userCredentials,
       sample: workspace.sample,
@@ -241,7 +243,7 @@ export async function demoCredentials(ctx: PlatformContext, workspace: DemoWorks
       appCredentials.push({
         id: app.id, name: app.name, tier: app.tier, consumer_key: app.consumer_key, consumer_secret: app.consumer_secret,
         bearer_token: live ? old! : ((await currentAppBearerToken(ctx, tx, app.id)) ?? (await issueAppBearerToken(ctx, tx, app.id))),
-        client_id: app.client_id, client_secret: app.client_secret, callback_urls: JSON.parse(app.callback_urls) as string[],
+        client_id: app.client_id, client_secret: app.client_secret, callback_urls: JSON.parse(app.callback_urls) as string[], dialect: app.dialect,
       });
     }
     const userCredentials = [];

@@ -58,8 +58,13 @@ export interface AppTable {
   callback_urls: string;
   /** The "sign in with" setting that lets oauth/authenticate skip re-approval. */
   sign_in_enabled: number;
+  /** The names the app is answered and delivered in (src/http/dialect): 'post' unless set. */
+  dialect: AppDialect;
   created_at: string;
 }
+
+/** 'post': Plaza's names, and the public platform's to a request that uses them; 'tweet': the public platform's names always. */
+export type AppDialect = 'post' | 'tweet';
 
 export interface AppBearerTokenTable {
   token_hash: string;

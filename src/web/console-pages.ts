@@ -6,6 +6,7 @@ import {
   appsOf,
   createApp,
   credentialsOf,
+  DIALECTS,
   REGENERABLE,
   regenerate,
   TIERS,
@@ -47,6 +48,14 @@ ${errors.callback_urls ? html`<p class="error" id="${cbId}-error">${errors.callb
 <input type="checkbox" id="f-sign_in_enabled" name="sign_in_enabled" value="on"${values.signInEnabled ? html` checked` : ''} aria-describedby="f-sign_in_enabled-hint">
 <div><label for="f-sign_in_enabled">Allow this app to be used to sign in with Plaza</label>
 <p class="hint" id="f-sign_in_enabled-hint">People who already authorized the app go straight back to it from /oauth/authenticate, without approving again.</p></div>
+</div>
+<div class="field${errors.dialect ? ' invalid' : ''}">
+<label for="f-dialect">Names in answers</label>
+<p class="hint" id="f-dialect-hint">post: Plaza's names (post_count, /2/posts), and the public platform's to a request that uses them. tweet: the public platform's names (tweet_count, edit_history_tweet_ids) in every answer and delivery, as SDKs written for it expect.</p>
+${errors.dialect ? html`<p class="error" id="f-dialect-error">${errors.dialect}</p>` : ''}
+<select id="f-dialect" name="dialect" aria-describedby="f-dialect-hint${errors.dialect ? ' f-dialect-error' : ''}"${errors.dialect ? html` aria-invalid="true"` : ''}>
+${DIALECTS.map((d) => html`<option value="${d}"${d === values.dialect ? html` selected` : ''}>${d}</option>`)}
+</select>
 </div>`;
 }
 
@@ -56,11 +65,12 @@ function settingsFrom(request: FastifyRequest): AppSettings {
     tier: bodyParam(request, 'tier') ?? '',
     callbackUrls: bodyParam(request, 'callback_urls') ?? '',
     signInEnabled: bodyParam(request, 'sign_in_enabled') === 'on',
+    dialect: bodyParam(request, 'dialect') ?? 'post',
   };
 }
 
 function settingsOf(app: AppRow, callbackUrls: string[]): AppSettings {
-  return { name: app.name, tier: app.tier, callbackUrls: callbackUrls.join('\n'), signInEnabled: app.sign_in_enabled === 1 };
+  return { name: app.name, tier: app.tier, callbackUrls: callbackUrls.join('\n'), signInEnabled: app.sign_in_enabled === 1, dialect: app.dialect };
 }
 
 const NOTICES: Record<string, string> = {
@@ -100,7 +110,7 @@ ${settingsFields(o.values, o.errors)}
   app.get('/developer', { schema: { hide: true }, config }, async (request, reply) => {
     const user = signedIn(request, reply);
     if (!user) return reply;
-    const values = { name: '', tier: 'pro', callbackUrls: '', signInEnabled: true };
+    const values = { name: '', tier: 'pro', callbackUrls: '', signInEnabled: true, dialect: 'post' };
     return sendHtml(reply, 200, listPage({ user, csrf: csrfToken(reply), apps: await appsOf(ctx, user), values, errors: {} }));
   });
 

@@ -3,12 +3,13 @@ import { currentAppBearerToken, issueAppBearerToken, issueOAuth1AccessToken } fr
 import type { AppRow, UserRow } from '../auth/store.js';
 import type { PlatformContext } from '../platform/context.js';
 import { alphanumeric } from '../store/ids.js';
-import type { Tier } from '../store/schema.js';
+import type { AppDialect, Tier } from '../store/schema.js';
 import { fromJson, toJson } from '../store/store.js';
 
 /** The developer console's rules: a person's apps, their settings, keys and tokens. */
 
 export const TIERS: Tier[] = ['free', 'basic', 'pro', 'enterprise', 'pay-per-use'];
+export const DIALECTS: AppDialect[] = ['post', 'tweet'];
 export const MAX_CALLBACK_URLS = 10;
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:']);
 
@@ -17,15 +18,17 @@ export interface AppSettings {
   tier: string;
   callbackUrls: string;
   signInEnabled: boolean;
+  dialect: string;
 }
 
-export type SettingsErrors = Partial<Record<'name' | 'tier' | 'callback_urls', string>>;
+export type SettingsErrors = Partial<Record<'name' | 'tier' | 'callback_urls' | 'dialect', string>>;
 
 interface ValidSettings {
   name: string;
   tier: Tier;
   callbackUrls: string[];
   signInEnabled: boolean;
+  dialect: AppDialect;
 }
 
 /** One URL per line: absolute, no fragment, not a script or data URL; at most ten. */
@@ -34,6 +37,7 @@ export function validateSettings(input: AppSettings): { ok: true; value: ValidSe
   const name = input.name.trim();
   if (name.length < 1 || name.length > 50) errors.name = 'An app name has 1 to 50 characters.';
   if (!TIERS.includes(input.tier as Tier)) errors.tier = `Choose one of ${TIERS.join(', ')}.`;
+  if (!DIALECTS.includes(input.dialect as AppDialect)) errors.dialect = `Choose one of ${DIALECTS.join(', ')}.`;
   const urls = [...new Set(input.callbackUrls.split(/\r?\n/).map((l) => l.trim()).filter(Boolean))];
   if (urls.length > MAX_CALLBACK_URLS) errors.callback_urls = `An app has at most ${MAX_CALLBACK_URLS} callback URLs.`;
   for (const url of urls) {
@@ -51,7 +55,7 @@ export function validateSettings(input: AppSettings): { ok: true; value: ValidSe
     else if (url.length > 1000) errors.callback_urls = 'A callback URL has at most 1,000 characters.';
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, value: { name, tier: input.tier as Tier, callbackUrls: urls, signInEnabled: input.signInEnabled } };
+  return { ok: true, value: { name, tier: input.tier as Tier, callbackUrls: urls, signInEnabled: input.signInEnabled, dialect: input.dialect as AppDialect } };
 }
 
 export async function appsOf(ctx: PlatformContext, owner: UserRow): Promise<AppRow[]> {
@@ -78,6 +82,7 @@ export async function createApp(ctx: PlatformContext, owner: UserRow, settings: 
       client_secret: alphanumeric(50),
       callback_urls: toJson(settings.callbackUrls),
       sign_in_enabled: settings.signInEnabled ? 1 : 0,
+      dialect: settings.dialect,
       created_at: ctx.clock.now().toISOString(),
     };
     await tx.insertInto('apps').values(app).execute();
@@ -89,7 +94,7 @@ export async function createApp(ctx: PlatformContext, owner: UserRow, settings: 
 export async function updateApp(ctx: PlatformContext, app: AppRow, settings: ValidSettings): Promise<void> {
   await ctx.store.db
     .updateTable('apps')
-    .set({ name: settings.name, tier: settings.tier, callback_urls: toJson(settings.callbackUrls), sign_in_enabled: settings.signInEnabled ? 1 : 0 })
+    .set({ name: settings.name, tier: settings.tier, callback_urls: toJson(settings.callbackUrls), sign_in_enabled: settings.signInEnabled ? 1 : 0, dialect: settings.dialect })
     .where('id', '=', app.id)
     .execute();
 }

@@ -67,7 +67,8 @@ test('plaza trigger tweet_create_events --to URL posts the signed sample and pri
   assert.equal(hit.headers['x-twitter-webhooks-signature'], sign(hit.body, f.selfServe.consumer_secret));
   const body = JSON.parse(hit.body);
   assert.equal(body.for_user_id, f.user('ada').id);
-  assert.equal(body.tweet_create_events[0].author_id, f.user('ada').id);
+  assert.equal(body.tweet_create_events[0].user.id_str, f.user('ada').id);
+  assert.equal(body.tweet_create_events[0].user.screen_name, 'ada');
   assert.match(res.stdout, /^> POST http:\/\/127\.0\.0\.1:\d+\/bot$/m);
   assert.match(res.stdout, /^> x-twitter-webhooks-signature: sha256=/m);
   assert.match(res.stdout, /^< 200 OK/m);

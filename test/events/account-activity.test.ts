@@ -103,7 +103,7 @@ test('deliveries `{for_user_id, <kind>_events: [...]}` for posts (create, delete
   const postId = post.body.data.id;
   const created = await deliveryOf(a!.id, 'tweet_create_events', (p) => p.id === postId);
   assert.equal(created.tweet_create_events[0].text, 'hello subscribers');
-  assert.equal(created.tweet_create_events[0].author_id, a!.id);
+  assert.equal(created.tweet_create_events[0].user.id_str, a!.id);
 
   const liked = plaza.creds.sample.post_ids.find((id) => id !== postId)!;
   assert.equal((await f.send('POST', `/2/users/${a!.id}/likes`, { auth: asA, body: { post_id: liked } })).status, 200);
@@ -212,4 +212,42 @@ test('OAuth 2.0 user tokens with fine-grained scopes are accepted; when OAuth 1.
   assert.equal(await dmTo('now for the webhook'), 1, 'DM events once subscribed with dm.read');
   const count = await f.get('/2/account_activity/subscriptions/count', { auth: f.appAuth });
   assert.ok(Number(count.body.data.subscriptions_count_direct_messages) >= 1);
+});
+
+test('deliveries carry the public platform\'s v1.1 status and user objects; an app in the tweet dialect receives them in its names: id_str, user, created_at as "Wed Oct 10 20:19:24 +0000 2018", entities, extended_tweet for long text', async () => {
+  const [a] = users();
+  const asA = f.oauth1As(a!.username);
+  await f.send('POST', subsPath(), { auth: asA });
+  const admin = { authorization: `Bearer ${plaza.creds.admin_token}` };
+  assert.equal((await f.send('PATCH', `/admin/apps/${f.selfServe.id}`, { headers: admin, body: { dialect: 'tweet' } })).status, 200);
+  try {
+    const text = `#plaza ${'a long post that goes on '.repeat(8)}and ends here`;
+    const post = await f.send('POST', '/2/posts', { auth: asA, body: { text } });
+    assert.equal(post.status, 201, post.text);
+    const postId = post.body.data.id;
+    // A receiver written against the public platform: it reads v1.1 names only.
+    const delivered = await deliveryOf(a!.id, 'tweet_create_events', (p) => p.id_str === postId);
+    const status = delivered.tweet_create_events[0];
+    assert.match(status.created_at, /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{2} \d{2}:\d{2}:\d{2} \+0000 \d{4}$/);
+    assert.equal(status.user.id_str, a!.id);
+    assert.equal(status.user.screen_name, a!.username);
+    assert.match(status.user.created_at, /\+0000 \d{4}$/);
+    assert.equal(status.truncated, true);
+    assert.equal(status.extended_tweet.full_text, text);
+    assert.deepEqual(status.extended_tweet.display_text_range, [0, [...text].length]);
+    assert.equal(status.extended_tweet.entities.hashtags[0].text, 'plaza');
+    assert.equal(status.retweeted, false, 'the v1.1 name, not Plaza\'s');
+    assert.equal(typeof status.retweet_count, 'number');
+    assert.match(status.timestamp_ms, /^\d{13}$/);
+    assert.equal(Math.floor(Number(status.timestamp_ms) / 1000), Date.parse(status.created_at) / 1000);
+
+    const liked = plaza.creds.sample.post_ids[0]!;
+    await f.send('DELETE', `/2/users/${a!.id}/likes/${liked}`, { auth: asA });
+    assert.equal((await f.send('POST', `/2/users/${a!.id}/likes`, { auth: asA, body: { tweet_id: liked } })).status, 200);
+    const like = await deliveryOf(a!.id, 'favorite_events', (e) => e.favorited_status?.id_str === liked);
+    assert.equal(like.favorite_events[0].user.screen_name, a!.username);
+    assert.equal(typeof like.favorite_events[0].favorited_status.user.id_str, 'string');
+  } finally {
+    await f.send('PATCH', `/admin/apps/${f.selfServe.id}`, { headers: admin, body: { dialect: 'post' } });
+  }
 });

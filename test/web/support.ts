@@ -175,7 +175,7 @@ export async function startCallbackServer(): Promise<CallbackServer> {
 export async function createTestApp(
   plaza: { ctx: import('../../src/platform/context.js').PlatformContext },
   ownerId: string,
-  settings: { name?: string; tier?: import('../../src/store/schema.js').Tier; callbackUrls?: string[]; signInEnabled?: boolean } = {},
+  settings: { name?: string; tier?: import('../../src/store/schema.js').Tier; callbackUrls?: string[]; signInEnabled?: boolean; dialect?: import('../../src/store/schema.js').AppDialect } = {},
 ) {
   const { createApp } = await import('../../src/web/console.js');
   const owner = await plaza.ctx.store.db.selectFrom('users').selectAll().where('id', '=', ownerId).executeTakeFirstOrThrow();
@@ -184,6 +184,7 @@ export async function createTestApp(
     tier: settings.tier ?? 'pro',
     callbackUrls: settings.callbackUrls ?? ['https://app.example/callback'],
     signInEnabled: settings.signInEnabled ?? true,
+    dialect: settings.dialect ?? 'post',
   });
   return app;
 }

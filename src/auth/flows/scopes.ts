@@ -94,6 +94,15 @@ export function effectiveScopes(scopes: ReadonlySet<string>, oauth1Level: Access
   return new Set([...scopes].filter((s) => scopeAllowedAt(oauth1Level, s)));
 }
 
+/**
+ * The OAuth 1.0a access level an OAuth 2.0 token's scopes amount to (the x-access-level header):
+ * the narrowest level that allows every scope.
+ */
+export function accessLevelOfScopes(scopes: ReadonlySet<string>): AccessLevel {
+  const levels: AccessLevel[] = ['read', 'read-write', 'read-write-directmessages'];
+  return levels.find((level) => [...scopes].every((s) => scopeAllowedAt(level, s))) ?? 'read-write-directmessages';
+}
+
 /** What the OAuth 1.0a consent page says an access level allows. */
 export const ACCESS_LEVEL_TEXT: Readonly<Record<AccessLevel, string[]>> = {
   read: ['Read posts from your timeline and see who you follow.', 'See your account information and profile.'],

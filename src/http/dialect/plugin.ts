@@ -1,14 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sentToPublicHost } from './hosts.js';
 import { bodyToPost, bodyUsesTweetNames, jsonTextToTweet, urlToPost } from './translate.js';
 
 /**
- * The 'tweet' dialect at the edge of the platform listener (issue 15), declared once in
- * names.ts: a request that uses the dialect's names (its path says tweets, its query uses
- * tweet.fields or a tweet expansion, its JSON body a tweet field) is translated to Plaza's names
- * before routing and validation, and its answer (body, problem, stream lines) is translated back.
- * A request in the spec's words takes none of these paths: its URL is searched once for 'tweet',
- * and each hook returns at once when the request was not marked.
+ * The 'tweet' dialect at the edge of the platform listener (issues 15 and 34), declared once in
+ * names.ts. A request is in the dialect when the client is known to speak it (the request was
+ * sent to one of the public platform's host names, or its app's dialect setting is 'tweet') or
+ * when it uses the dialect's names (its path says tweets, its query uses tweet.fields or a tweet
+ * expansion, its JSON body a tweet field). Such a request is translated to Plaza's names before
+ * routing and validation, and its answer (body, problem, stream lines) is translated back.
+ * A request in the spec's words from a 'post' app takes none of these paths: its URL is searched
+ * once for 'tweet', and each hook returns at once when the request was not marked.
  */
 
 const DIALECT = Symbol('plaza.tweetDialect');
@@ -33,6 +36,7 @@ export function inTweetDialect(request: FastifyRequest): boolean {
  */
 export function rewriteTweetUrl(req: IncomingMessage): string {
   const url = req.url ?? '/';
+  if (sentToPublicHost(req)) (req as Marked)[DIALECT] = true;
   const post = urlToPost(url);
   if (post === undefined) return url;
   (req as Marked)[DIALECT] = true;
@@ -41,23 +45,26 @@ export function rewriteTweetUrl(req: IncomingMessage): string {
 
 /** Installs the body and answer translations; call before the routes are registered, after the route auth hook. */
 export function installTweetDialect(app: FastifyInstance): void {
-  // After authentication (installed before this): a signed form body is verified as it was sent.
-  app.addHook('preValidation', (request, _reply, done) => {
+  // After authentication (installed before this): the caller's app is known, and a signed form
+  // body is verified as it was sent.
+  app.addHook('preValidation', (request, reply, done) => {
+    const raw = request.raw as Marked;
+    if (request.caller?.app.dialect === 'tweet') raw[DIALECT] = true;
     const body = request.body;
-    if (body === undefined || body === null || typeof body !== 'object') return done();
-    const marked = inTweetDialect(request);
-    if (!marked && !bodyUsesTweetNames(body)) return done();
-    (request.raw as Marked)[DIALECT] = true;
-    request.body = bodyToPost(body);
+    if (body !== undefined && body !== null && typeof body === 'object' && (raw[DIALECT] === true || bodyUsesTweetNames(body))) {
+      raw[DIALECT] = true;
+      request.body = bodyToPost(body);
+    }
+    if (raw[DIALECT] === true) withTweetDefaults(request);
+    // Streams write their lines to the socket themselves (reply.hijack): those lines are translated as written.
+    if (raw[DIALECT] === true && STREAM_ROUTE.test(request.routeOptions.url ?? '')) translateLinesOf(reply.raw);
     done();
   });
 
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     // The public platform's own SDK (@xdevplatform/xdk) sends DELETE with Content-Type: application/json
     // and no body, which the public platform takes as no body: so does Plaza, instead of refusing empty JSON.
     if (request.method === 'DELETE' && isEmptyJsonRequest(request.headers)) delete request.headers['content-type'];
-    // Streams write their lines to the socket themselves (reply.hijack): those lines are translated as written.
-    if (inTweetDialect(request) && STREAM_ROUTE.test(request.routeOptions.url ?? '')) translateLinesOf(reply.raw);
     done();
   });
 
@@ -71,6 +78,21 @@ export function installTweetDialect(app: FastifyInstance): void {
   });
 }
 
+
+/**
+ * The tweet dialect's default post fields: `id`, `text` and `edit_history_tweet_ids`, as the public
+ * platform answers and typed SDKs require (issue 34); Plaza's are spec 000's `id` and `text`. A
+ * request that can select post fields selects the edit history too.
+ */
+function withTweetDefaults(request: FastifyRequest): void {
+  const accepts = (request.routeOptions.schema?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties;
+  if (accepts?.['post.fields'] === undefined) return;
+  const query = request.query as Record<string, unknown>;
+  const fields = query['post.fields'];
+  if (fields === undefined) query['post.fields'] = EDIT_HISTORY;
+  else if (typeof fields === 'string' && fields !== '' && !fields.split(',').includes(EDIT_HISTORY)) query['post.fields'] = `${fields},${EDIT_HISTORY}`;
+}
+const EDIT_HISTORY = 'edit_history_post_ids';
 
 /** Each JSON line of a stream written to `res`, in the dialect's words; keep-alives pass as they are. */
 export function translateLinesOf(res: ServerResponse): void {

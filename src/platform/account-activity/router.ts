@@ -1,28 +1,64 @@
 import type { PlatformContext } from '../context.js';
 import type { EventRow } from '../../events/log.js';
 import { registerWebhookRouter } from '../../events/webhook-routers.js';
-import { selectFields } from '../../http/fields.js';
+import { bodyToPost } from '../../http/dialect/translate.js';
 import type { DbOrTx } from '../../store/store.js';
-import { eventUser } from '../graph/render.js';
+import type { AppDialect } from '../../store/schema.js';
 import { findPostsAnyState } from '../posts/store.js';
-import { postDeclaration } from '../posts/wire.js';
+import { postDeclaration, type PostRow } from '../posts/wire.js';
+import type { PostWire } from '../posts/schema.js';
+import { selectFields } from '../../http/fields.js';
 import { findUsersByIds, findUsersByUsernames } from '../users/store.js';
+import { v1Status, v1User } from '../v1/wire.js';
 import { subscribedWebhooks } from './store.js';
 
 /**
- * The Account Activity v2 deliveries (shared/reference/platform.md §1 "Account Activity v2"):
+ * The Account Activity deliveries (shared/reference/platform.md §1 "Account Activity v2"):
  * `{for_user_id, <kind>: [...]}` to every webhook a concerned user is subscribed to, built from
- * the event log. Which users an event concerns, and what each is sent, is decided here alone.
+ * the event log, with the v1.1 status and user objects the public platform sends (issue 34):
+ * `id_str`, `user`, v1.1 `created_at` and `entities`, `extended_tweet` for long text. An app in
+ * the tweet dialect receives them as the public platform names them; an app in the post dialect
+ * receives the same objects in Plaza's names. Which users an event concerns, and what each is
+ * sent, is decided here alone.
  */
 type Delivery = { userId: string; body: Record<string, unknown> };
 
 const ms = (iso: string) => String(Date.parse(iso));
 
-/** A post as the Account Activity payloads carry it: the full wire object. */
-async function wirePost(ctx: PlatformContext, db: DbOrTx, id: string): Promise<Record<string, unknown> | undefined> {
-  const [row] = await findPostsAnyState(db, [id]);
-  // The lead's renderer will replace this converter call (all fields, as post.create's payload).
-  return row ? (selectFields(postDeclaration, row, new Set(Object.keys(postDeclaration.fields)), { now: ctx.clock.now() }) as Record<string, unknown>) : undefined;
+/**
+ * The v1.1 status of a post (its v2 wire object, all fields, as the event log holds it) with its
+ * author, the screen name it replies to and what it quotes or reposts, read from the store.
+ */
+async function statusOf(ctx: PlatformContext, db: DbOrTx, post: PostWire): Promise<Record<string, unknown> | undefined> {
+  const refs = post.referenced_posts ?? [];
+  const quotedId = refs.find((r) => r.type === 'quoted')?.id;
+  const repostedId = refs.find((r) => r.type === 'reposted')?.id;
+  const related = await findPostsAnyState(db, [quotedId, repostedId].filter((id): id is string => id !== undefined));
+  const userIds = [post.author_id, post.in_reply_to_user_id, ...related.map((r) => r.author_id)].filter((id): id is string => id !== undefined);
+  const users = new Map((await findUsersByIds(db, [...new Set(userIds)])).map((u) => [u.id, u]));
+  const author = post.author_id === undefined ? undefined : users.get(post.author_id);
+  if (!author) return undefined;
+  const withAuthor = (id: string | undefined) => {
+    const row = related.find((r) => r.id === id);
+    const by = row && users.get(row.author_id);
+    return row && by ? { post: allFields(ctx, row), author: by } : undefined;
+  };
+  return v1Status(post, {
+    author,
+    inReplyToScreenName: post.in_reply_to_user_id ? users.get(post.in_reply_to_user_id)?.username : undefined,
+    quoted: withAuthor(quotedId),
+    reposted: withAuthor(repostedId),
+  });
+}
+
+/** A stored post as the event log holds one: every field. */
+function allFields(ctx: PlatformContext, row: PostRow): PostWire {
+  return selectFields(postDeclaration, row, ALL_POST_FIELDS, { now: ctx.clock.now() }) as PostWire;
+}
+const ALL_POST_FIELDS: ReadonlySet<string> = new Set(Object.keys(postDeclaration.fields));
+
+async function v1UsersOf(db: DbOrTx, ids: string[]): Promise<Map<string, Record<string, unknown>>> {
+  return new Map((await findUsersByIds(db, ids)).map((u) => [u.id, v1User(u)]));
 }
 
 export async function deliveriesFor(ctx: PlatformContext, db: DbOrTx, event: EventRow): Promise<Delivery[]> {
@@ -34,20 +70,23 @@ export async function deliveriesFor(ctx: PlatformContext, db: DbOrTx, event: Eve
       // The author, whoever it replies to and whoever it mentions (the post's entities name mentions by username).
       const usernames = ((p.entities?.mentions ?? []) as Array<{ username?: string }>).flatMap((m) => (m.username ? [m.username] : []));
       const mentioned = (await findUsersByUsernames(db, usernames)).map((u) => u.id);
-      return to([p.author_id, p.in_reply_to_user_id, ...mentioned], { tweet_create_events: [p] });
+      const status = await statusOf(ctx, db, p);
+      return status ? to([p.author_id, p.in_reply_to_user_id, ...mentioned], { tweet_create_events: [status] }) : [];
     }
     case 'post.delete':
       return to([p.author_id], { tweet_delete_events: [{ status: { id: p.id, user_id: p.author_id }, timestamp_ms: ms(event.created_at) }] });
     case 'like.create': {
-      const post = await wirePost(ctx, db, p.liked_post_id);
-      const [liker] = await usersOf(ctx, db, [p.liking_user_id]);
-      const like = { id: p.id, created_at: p.created_at, timestamp_ms: String(p.timestamp_ms), favorited_status: post ?? { id: p.liked_post_id }, user: liker };
+      const [liked] = await findPostsAnyState(db, [p.liked_post_id]);
+      const post = liked && (await statusOf(ctx, db, allFields(ctx, liked)));
+      const liker = (await v1UsersOf(db, [p.liking_user_id])).get(p.liking_user_id);
+      if (!post || !liker) return [];
+      const like = { id: p.id, created_at: p.created_at, timestamp_ms: String(p.timestamp_ms), favorited_status: post, user: liker };
       return to([p.liking_user_id, p.post_author_id], { favorite_events: [like] });
     }
     case 'follow.follow':
     case 'follow.unfollow': {
       const kind = event.type === 'follow.follow' ? 'follow' : 'unfollow';
-      const item = { type: kind, created_timestamp: ms(event.created_at), source: p.source?.data, target: p.target?.data };
+      const item = { type: kind, created_timestamp: ms(event.created_at), ...(await sourceAndTarget(db, p)) };
       // Both sides hear of a follow; only the one who unfollowed hears of an unfollow.
       const users = kind === 'follow' ? [p.source?.data?.id, p.target?.data?.id] : [p.source?.data?.id];
       return to(users, { [`${kind}_events`]: [item] });
@@ -57,7 +96,7 @@ export async function deliveriesFor(ctx: PlatformContext, db: DbOrTx, event: Eve
     case 'mute.mute':
     case 'mute.unmute': {
       const action = event.type.split('.')[1]!;
-      const item = { type: action, created_timestamp: ms(event.created_at), source: p.source?.data, target: p.target?.data };
+      const item = { type: action, created_timestamp: ms(event.created_at), ...(await sourceAndTarget(db, p)) };
       return to([p.source?.data?.id], { [`${action}_events`]: [item] });
     }
     case 'dm.sent':
@@ -79,12 +118,17 @@ export async function deliveriesFor(ctx: PlatformContext, db: DbOrTx, event: Eve
   }
 }
 
-async function usersOf(ctx: PlatformContext, db: DbOrTx, ids: string[]) {
-  const rows = await findUsersByIds(db, ids);
-  return ids.map((id) => {
-    const row = rows.find((r) => r.id === id);
-    return row ? eventUser(ctx, row) : { id };
-  });
+/** The v1.1 user objects of a graph event's two sides (each falls back to the v2 user the log holds). */
+async function sourceAndTarget(db: DbOrTx, p: { source?: { data?: { id: string } }; target?: { data?: { id: string } } }) {
+  const source = p.source?.data;
+  const target = p.target?.data;
+  const users = await v1UsersOf(db, [source?.id, target?.id].filter((id): id is string => id !== undefined));
+  return { source: (source && users.get(source.id)) ?? source, target: (target && users.get(target.id)) ?? target };
+}
+
+/** A delivery body (built in the public platform's names) as an app of `dialect` receives it: in the post dialect, renamed and nothing else. */
+export function inAppDialect(dialect: AppDialect, body: Record<string, unknown>): unknown {
+  return dialect === 'tweet' ? body : bodyToPost(body);
 }
 
 /** The Account Activity router: one delivery per (subscribed webhook, concerned user). */
@@ -93,6 +137,8 @@ export async function accountActivityRouter(ctx: PlatformContext, db: DbOrTx, ev
   if (deliveries.length === 0) return [];
   const subs = await subscribedWebhooks(db, deliveries.map((d) => d.userId));
   const out: Array<{ webhookId: string; body: unknown }> = [];
+  const inPostNames = new Map<Delivery, unknown>();
+  // Built once per delivery, shared by the webhooks of apps in the post dialect.
   for (const d of deliveries) {
     for (const s of subs) {
       if (s.user_id !== d.userId) continue;
@@ -100,7 +146,11 @@ export async function accountActivityRouter(ctx: PlatformContext, db: DbOrTx, ev
       if (event.type === 'oauth.revoke' && s.app_id !== (JSON.parse(event.payload) as { app_id?: string }).app_id) continue;
       // Direct-message activity goes only where the subscribing token could read direct messages.
       if (event.type.startsWith('dm.') && s.direct_messages !== 1) continue;
-      out.push({ webhookId: s.webhook_id, body: d.body });
+      if (s.dialect === 'tweet') out.push({ webhookId: s.webhook_id, body: d.body });
+      else {
+        if (!inPostNames.has(d)) inPostNames.set(d, inAppDialect('post', d.body));
+        out.push({ webhookId: s.webhook_id, body: inPostNames.get(d) });
+      }
     }
   }
   return out;

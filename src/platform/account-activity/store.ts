@@ -2,7 +2,12 @@ import type { DbOrTx } from '../../store/store.js';
 
 export async function subscribedWebhooks(db: DbOrTx, userIds: string[]) {
   if (userIds.length === 0) return [];
-  return db.selectFrom('account_activity_subscriptions').select(['webhook_id', 'user_id', 'app_id', 'direct_messages']).where('user_id', 'in', [...new Set(userIds)]).execute();
+  return db
+    .selectFrom('account_activity_subscriptions as s')
+    .innerJoin('apps as a', 'a.id', 's.app_id')
+    .select(['s.webhook_id', 's.user_id', 's.app_id', 's.direct_messages', 'a.dialect'])
+    .where('s.user_id', 'in', [...new Set(userIds)])
+    .execute();
 }
 
 /** Subscribes (or re-subscribes, taking the new token's DM access). */

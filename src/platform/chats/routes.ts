@@ -7,7 +7,7 @@ import { fieldsParamOf, parseFieldSelection } from '../../http/fields.js';
 import { jsonBody } from '../../http/json-body.js';
 import { parseIdList, invalidValue } from '../../http/params.js';
 import type { Listener } from '../../http/server.js';
-import { expansionsParam, parseSelection } from '../expansions.js';
+import { expansionsParam, parsePrimaryFields, parseSelection } from '../expansions.js';
 import { parsePage } from '../graph/query.js';
 import { idParams, idString, pageParams, query, userAuth } from '../graph/route-kit.js';
 import { userCallerOf } from '../route-auth.js';
@@ -126,7 +126,8 @@ const keyChangeFields = {
 };
 
 function conversationRequest(q: Record<string, unknown>): ConversationRequest {
-  return { fields: parseFieldSelection(chatConversationDeclaration, q), selection: parseSelection(q, chatConversationExpansions) };
+  const selection = parseSelection(q, chatConversationExpansions);
+  return { fields: parsePrimaryFields(chatConversationDeclaration, q, selection, chatConversationExpansions), selection };
 }
 
 /** The Chats tag of the public description: encrypted conversations, their keys, messages and media, and users' public keys. */

@@ -1,7 +1,7 @@
 import type { ResourceDeclaration } from '../../http/fields.js';
 import type { ResourceType } from '../../http/problems.js';
 import type { ChatConversationTable, ChatEventTable, ChatMemberTable, ChatPublicKeyTable } from '../../store/schema-chats.js';
-import type { ExpansionDeclarations } from '../expansions.js';
+import { expansionsOf, type ExpansionDeclarations } from '../expansions.js';
 
 /** A conversation as one member sees it: the row, its members, and that member's own settings. */
 export interface ConversationRow {
@@ -44,11 +44,11 @@ export const CONVERSATION_ID_LISTS: Readonly<Record<string, (r: ConversationRow)
   participant_ids: memberIds,
 };
 
-export const chatConversationExpansions: ExpansionDeclarations<ConversationRow> = {
+export const chatConversationExpansions: ExpansionDeclarations<ConversationRow> = expansionsOf(chatConversationDeclaration, {
   admin_ids: { target: 'users', keys: adminIds },
   member_ids: { target: 'users', keys: memberIds },
   participant_ids: { target: 'users', keys: memberIds },
-};
+});
 
 /** A message event as one member reads it: is_trusted depends on who reads. */
 export interface MessageEventRow {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { Type } from '@sinclair/typebox';
 import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
-import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText } from '../../http/fields.js';
-import { expansionsParam, parseSelection } from '../expansions.js';
+import { fieldsParamOf, listParam, parseSelectionText } from '../../http/fields.js';
+import { expansionsParam, parsePrimaryFields, parseSelection } from '../expansions.js';
 import { parsePage } from '../graph/query.js';
 import { idParams, idString, pageParams, query, userAuth } from '../graph/route-kit.js';
 import { postDeclaration } from '../posts/wire.js';
@@ -49,9 +49,10 @@ const listQuery = query({
 
 /** dm_event.fields, the selection and event_types; the page of a list, or the one event of a lookup. */
 function dmEventsRequest(q: Record<string, unknown>, single: boolean): DmEventsRequest {
+  const selection = parseSelection(q, dmEventExpansions);
   return {
-    fields: parseFieldSelection(dmEventDeclaration, q),
-    selection: parseSelection(q, dmEventExpansions),
+    fields: parsePrimaryFields(dmEventDeclaration, q, selection, dmEventExpansions),
+    selection,
     types: parseSelectionText('event_types', typeof q.event_types === 'string' ? q.event_types : undefined, DM_EVENT_TYPES),
     page: single ? { maxResults: 1 } : parsePage(q, DM_EVENTS),
   };

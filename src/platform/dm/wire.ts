@@ -2,7 +2,7 @@ import type { ResourceDeclaration } from '../../http/fields.js';
 import type { ResourceType } from '../../http/problems.js';
 import type { DmEventTable } from '../../store/schema-graph.js';
 import { fromJson } from '../../store/store.js';
-import type { ExpansionDeclarations } from '../expansions.js';
+import { expansionsOf, type ExpansionDeclarations } from '../expansions.js';
 import type { View } from '../view.js';
 import type { Static } from '@sinclair/typebox';
 import type { DmEventSchema } from '../schemas.js';
@@ -49,13 +49,13 @@ export const dmEventDeclaration: ResourceDeclaration<DmEventRow, View, Static<ty
 const referencedPosts = { target: 'posts' as const, keys: referencedIds };
 
 /** Expansions of a DM event ('referenced_posts' as the reference names it; 'referenced_posts.id' as posts do). */
-export const dmEventExpansions: ExpansionDeclarations<DmEventRow> = {
+export const dmEventExpansions: ExpansionDeclarations<DmEventRow> = expansionsOf(dmEventDeclaration, {
   'attachments.media_keys': { target: 'media', keys: (e) => strings(e.media_keys) },
   participant_ids: { target: 'users', keys: (e) => (e.event_type === 'MessageCreate' ? [] : strings(e.participant_ids)) },
   referenced_posts: referencedPosts,
   'referenced_posts.id': referencedPosts,
   sender_id: { target: 'users', keys: (e) => [e.sender_id] },
-};
+});
 
 export const DM_EVENT_TYPES = ['MessageCreate', 'ParticipantsJoin', 'ParticipantsLeave'] as const;
 

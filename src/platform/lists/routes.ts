@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
-import { fieldsParamOf, parseFieldSelection } from '../../http/fields.js';
-import { expansionsParam, parseSelection } from '../expansions.js';
+import { fieldsParamOf } from '../../http/fields.js';
+import { expansionsParam, parsePrimaryFields, parseSelection } from '../expansions.js';
 import { parsePage } from '../graph/query.js';
 import { idParams, idString, listQuery, listRequest, pageParams, query, timeListRequest, userAuth, userOrAppAuth } from '../graph/route-kit.js';
 import { postExpansions } from '../posts/service.js';
@@ -37,7 +37,8 @@ const listRange = { min: 1, max: 100, default: 100 };
 const listSelection = { 'list.fields': fieldsParamOf(listDeclaration), expansions: expansionsParam(listExpansions), 'user.fields': fieldsParamOf(userDeclaration) };
 
 function parseListSelection(q: Record<string, unknown>): ListSelection {
-  return { list: parseFieldSelection(listDeclaration, q), rest: parseSelection(q, listExpansions) };
+  const rest = parseSelection(q, listExpansions);
+  return { list: parsePrimaryFields(listDeclaration, q, rest, listExpansions), rest };
 }
 const listsPage = { 200: pageResponse(ListSchema), default: defaultErrorResponse };
 const name = Type.String({ minLength: 1, maxLength: 25 });

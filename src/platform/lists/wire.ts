@@ -1,6 +1,6 @@
 import type { ResourceDeclaration } from '../../http/fields.js';
 import type { ListTable } from '../../store/schema-graph.js';
-import type { ExpansionDeclarations } from '../expansions.js';
+import { expansionsOf, type ExpansionDeclarations } from '../expansions.js';
 import type { View } from '../view.js';
 import type { Static } from '@sinclair/typebox';
 import type { ListSchema } from '../schemas.js';
@@ -25,6 +25,6 @@ export const listDeclaration: ResourceDeclaration<ListRow, View, Static<typeof L
 };
 
 /** The expansions a list response accepts. */
-export const listExpansions: ExpansionDeclarations<ListRow> = {
+export const listExpansions: ExpansionDeclarations<ListRow> = expansionsOf(listDeclaration, {
   owner_id: { target: 'users', keys: (l) => [l.owner_id] },
-};
+});

@@ -1,13 +1,13 @@
 import type { PlatformContext } from '../context.js';
 import type { WireItem } from '../../http/json-body.js';
 import type { Problem } from '../../http/problems.js';
-import { hiddenPosts, hydrate, postPrimaries, ResponseReads, type ExpansionDeclarations, type Includes, type Selection } from '../expansions.js';
+import { expansionsOf, hiddenPosts, hydrate, ResponseReads, type ExpansionDeclarations, type Includes, type Selection } from '../expansions.js';
 import type { DbOrTx } from '../../store/store.js';
 import type { View } from '../view.js';
 import { addImpressions } from './store.js';
 import { recordMediaViews } from '../media/manage.js';
 import { recordImpressions } from '../analytics/recording.js';
-import { editHistoryOf, mediaKeysOf, mentionedUsernames, mediaSourcePostIdsOf, pollIdsOf, referencedPostIds, type PostRow } from './wire.js';
+import { editHistoryOf, mediaKeysOf, mentionedUsernames, mediaSourcePostIdsOf, pollIdsOf, postDeclaration, referencedPostIds, type PostRow } from './wire.js';
 import { articleCoverKeys, articleMediaKeys } from '../articles/wire.js';
 import { problems } from '../../http/problems.js';
 
@@ -22,11 +22,13 @@ const author = (p: PostRow) => [p.author_id];
  * attachments.media_source_post (the posts that first showed media the post attaches,
  * attachments.media_source_post_id).
  */
-export const postExpansions: ExpansionDeclarations<PostRow> = postPrimaries({
+export const postExpansions: ExpansionDeclarations<PostRow> = expansionsOf(postDeclaration, {
   author_id: { target: 'users', keys: author },
   username: { target: 'users', keys: author },
   in_reply_to_user_id: { target: 'users', keys: (p) => (p.in_reply_to_user_id ? [p.in_reply_to_user_id] : []) },
   'entities.mentions.username': { target: 'usersByUsername', keys: mentionedUsernames },
+  // The mentions of a long post's whole text (note_post.entities): Plaza's text is the whole text.
+  'entities.note.mentions.username': { target: 'usersByUsername', keys: mentionedUsernames, field: 'note_post' },
   'attachments.media_keys': { target: 'media', keys: mediaKeysOf },
   'attachments.poll_ids': { target: 'polls', keys: pollIdsOf },
   'attachments.media_source_post': { target: 'posts', keys: mediaSourcePostIdsOf },
@@ -34,6 +36,7 @@ export const postExpansions: ExpansionDeclarations<PostRow> = postPrimaries({
   referenced_posts: { target: 'posts', keys: referencedPostIds },
   'referenced_posts.id': { target: 'posts', keys: referencedPostIds },
   'referenced_posts.id.author_id': { target: 'users', keys: none, through: referencedPostIds, keysOfThrough: (p) => [p.author_id] },
+  'referenced_posts.id.attachments.media_keys': { target: 'media', keys: none, through: referencedPostIds, keysOfThrough: mediaKeysOf },
   edit_history_post_ids: { target: 'posts', keys: (p) => editHistoryOf(p).filter((id) => id !== p.id) },
   'article.cover_media': { target: 'media', keys: articleCoverKeys },
   'article.media_entities': { target: 'media', keys: articleMediaKeys },

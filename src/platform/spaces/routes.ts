@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { PlatformContext } from '../context.js';
-import { fieldsParamOf, listParam, parseFieldSelection, parseSelectionText } from '../../http/fields.js';
+import { fieldsParamOf, listParam, parseSelectionText } from '../../http/fields.js';
 import { parseMaxResults } from '../../http/pagination.js';
 import { invalidParameter, parseList, splitList } from '../../http/params.js';
 import type { Listener } from '../../http/server.js';
-import { expansionsParam, parseSelection } from '../expansions.js';
+import { expansionsParam, parsePrimaryFields, parseSelection } from '../expansions.js';
 import { idString, listQuery, listRequest, query, timeListRequest, userAuth, userOrAppAuth } from '../graph/route-kit.js';
 import { postExpansions } from '../posts/service.js';
 import { userExpansions } from '../users/service.js';
@@ -29,7 +29,8 @@ const spaceSelection = {
 
 function parseSpaceSelection(q: Record<string, unknown>): SpaceSelection {
   parseSelectionText('topic.fields', typeof q['topic.fields'] === 'string' ? q['topic.fields'] : undefined, TOPIC_FIELDS);
-  return { space: parseFieldSelection(spaceDeclaration, q), rest: parseSelection(q, spaceExpansions) };
+  const rest = parseSelection(q, spaceExpansions);
+  return { space: parsePrimaryFields(spaceDeclaration, q, rest, spaceExpansions), rest };
 }
 
 function parseSpaceSearch(q: { query: string; state?: string; max_results?: number }): SpaceSearch {

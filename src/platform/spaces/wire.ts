@@ -1,7 +1,7 @@
 import type { ResourceDeclaration } from '../../http/fields.js';
 import type { SpaceTable } from '../../store/schema-graph.js';
 import { fromJson } from '../../store/store.js';
-import type { ExpansionDeclarations } from '../expansions.js';
+import { expansionsOf, type ExpansionDeclarations } from '../expansions.js';
 import type { View } from '../view.js';
 import type { Static } from '@sinclair/typebox';
 import type { SpaceSchema } from '../schemas.js';
@@ -38,13 +38,13 @@ export const spaceDeclaration: ResourceDeclaration<SpaceRow, View, Static<typeof
 };
 
 /** Expansions of a space: its users; topics are accepted and return nothing (Plaza keeps no topics). */
-export const spaceExpansions: ExpansionDeclarations<SpaceRow> = {
+export const spaceExpansions: ExpansionDeclarations<SpaceRow> = expansionsOf(spaceDeclaration, {
   creator_id: { target: 'users', keys: (s) => [s.creator_id] },
   host_ids: { target: 'users', keys: (s) => ids(s.host_ids) },
   invited_user_ids: { target: 'users', keys: (s) => ids(s.invited_user_ids) },
   speaker_ids: { target: 'users', keys: (s) => ids(s.speaker_ids) },
   topic_ids: { target: 'places', keys: () => [] },
-};
+});
 
 export const hostIdsOf = (s: SpaceRow): string[] => ids(s.host_ids);
 

@@ -1,18 +1,18 @@
 import type { PlatformContext } from '../context.js';
 import type { WireItem } from '../../http/json-body.js';
 import type { Problem } from '../../http/problems.js';
-import { hydrate, ResponseReads, type ExpansionDeclarations, type Includes, type Selection } from '../expansions.js';
+import { expansionsOf, hydrate, ResponseReads, type ExpansionDeclarations, type Includes, type Selection } from '../expansions.js';
 import type { View } from '../view.js';
 import { findUsersByUsernames } from './store.js';
-import { affiliatedUserIds, type UserRow } from './wire.js';
+import { affiliatedUserIds, userDeclaration, type UserRow } from './wire.js';
 import { problems } from '../../http/problems.js';
 
 /** The expansions a user response accepts. */
-export const userExpansions: ExpansionDeclarations<UserRow> = {
+export const userExpansions: ExpansionDeclarations<UserRow> = expansionsOf(userDeclaration, {
   pinned_post_id: { target: 'posts', keys: (u) => (u.pinned_post_id ? [u.pinned_post_id] : []) },
   most_recent_post_id: { target: 'posts', keys: (u) => (u.most_recent_post_id ? [u.most_recent_post_id] : []) },
   affiliation: { target: 'users', keys: affiliatedUserIds },
-};
+});
 
 export interface UsersResult {
   data: WireItem[];

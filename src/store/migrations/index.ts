@@ -27,6 +27,7 @@ import * as m0030 from './0030-posts-live-by-author.js';
 import * as m0031 from './0031-broadcast-announcements.js';
 import * as m0032 from './0032-media-source-posts.js';
 import * as m0033 from './0033-partial-reference-indexes.js';
+import * as m0034 from './0034-app-dialect.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -61,4 +62,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0031-broadcast-announcements': m0031,
   '0032-media-source-posts': m0032,
   '0033-partial-reference-indexes': m0033,
+  '0034-app-dialect': m0034,
 };

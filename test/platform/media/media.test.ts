@@ -107,7 +107,7 @@ test('chunked upload (command=INIT, APPEND with segment_index, FINALIZE, STATUS)
   const got = await p.get(`/2/posts/${post.body.data.id}?expansions=attachments.media_keys&media.fields=duration_ms,width,height,public_metrics,variants,url`, { auth: p.appAuth });
   const url = `${plaza.urls.base_url}/media/7_${id}.mp4`;
   assert.deepEqual(normalise(got.body, { [post.body.data.id]: 'post', [`7_${id}`]: '7_id' }), {
-    data: { id: '<post>', text: 'A clip' },
+    data: { attachments: { media_keys: ['<7_id>'] }, id: '<post>', text: 'A clip' },
     includes: {
       media: [
         {
