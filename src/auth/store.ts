@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../store/store.js';
-import type { AppTable, UserTable, OAuth1TokenTable, OAuth2TokenTable } from '../store/schema.js';
+import type { AppDialect, AppTable, UserTable, OAuth1TokenTable, OAuth2TokenTable } from '../store/schema.js';
 import { isUniqueViolation } from '../store/store.js';
 
 export type AppRow = AppTable;
@@ -32,6 +32,13 @@ export async function findAppsByBearerHashes(db: DbOrTx, tokenHashes: readonly s
 export async function findAppsByIds(db: DbOrTx, ids: readonly string[]): Promise<AppRow[]> {
   if (ids.length === 0) return [];
   return db.selectFrom('apps').selectAll().where('id', 'in', [...ids]).execute();
+}
+
+/** The dialect of each of these apps (what is delivered to them is in its names). */
+export async function appDialects(db: DbOrTx, ids: readonly string[]): Promise<Map<string, AppDialect>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('apps').select(['id', 'dialect']).where('id', 'in', [...new Set(ids)]).execute();
+  return new Map(rows.map((r) => [r.id, r.dialect]));
 }
 
 /** findOAuth2AccessToken for many hashes at once. */

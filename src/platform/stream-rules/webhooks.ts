@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppRow } from '../../auth/store.js';
+import { appDialects, type AppRow } from '../../auth/store.js';
 import type { PlatformContext } from '../context.js';
 import type { EventRow } from '../../events/log.js';
 import { registerWebhookRouter } from '../../events/webhook-routers.js';
@@ -22,6 +22,7 @@ import { matchablePosts } from './matchable.js';
 import { requireEnterprise } from './service.js';
 import { allStreamWebhooks, deleteStreamWebhook, ruleVersions, streamWebhooksOfApp, upsertStreamWebhook, type StreamWebhookRow } from './store.js';
 import { errorsUnderBase } from '../../http/problems.js';
+import { bodyToTweet } from '../../http/dialect/translate.js';
 
 /**
  * Filtered-stream webhooks (spec 000, Sep 9, 2025; enterprise): a webhook of the app linked to its
@@ -116,6 +117,7 @@ export async function streamWebhookRouter(ctx: PlatformContext, db: DbOrTx, even
   const sets = await currentSets(ctx, db, [...byApp.keys()]);
   const out: Array<{ webhookId: string; body: unknown }> = [];
   const reads = new ResponseReads(ctx, db);
+  const dialects = await appDialects(db, [...byApp.keys()]);
   for (const [appId, appLinks] of byApp) {
     const set = sets.get(appId);
     if (!set) continue;
@@ -125,8 +127,9 @@ export async function streamWebhookRouter(ctx: PlatformContext, db: DbOrTx, even
     const matching = [...found.values()].sort((a, b) => byRuleId(a.id, b.id));
     for (const link of appLinks) {
       const body = await renderLine(ctx, reads, row, JSON.parse(link.fields) as SelectionQuery, matching);
-      // Only public posts: an app-only view sees a protected author's post as hidden.
-      if (body) out.push({ webhookId: link.webhook_id, body });
+      // Only public posts: an app-only view sees a protected author's post as hidden. Each app
+      // receives the line in its dialect.
+      if (body) out.push({ webhookId: link.webhook_id, body: dialects.get(appId) === 'tweet' ? bodyToTweet(body) : body });
     }
   }
   return out;

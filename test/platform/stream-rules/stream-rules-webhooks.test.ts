@@ -138,3 +138,18 @@ test('filtered-stream webhooks are "Refused to self-serve apps with client-forbi
   const badId = await f.send('POST', '/2/posts/search/webhooks/abc', { auth: enterprise });
   assert.equal(badId.status, 400, badId.text);
 });
+
+test('filtered-stream webhook deliveries follow the app\'s dialect: an app in the tweet dialect receives edit_history_tweet_ids (issue 34)', async () => {
+  const admin = { authorization: `Bearer ${plaza.creds.admin_token}` };
+  assert.equal((await f.send('PATCH', `/admin/apps/${f.enterprise.id}`, { headers: admin, body: { dialect: 'tweet' } })).status, 200);
+  try {
+    const id = await post('A walrus in tweet names');
+    await receiver.until(() => deliveredTo('b', id).length > 0, 'the post in tweet names');
+    const body = deliveredTo('b', id)[0]!.body;
+    assert.deepEqual(body.data.edit_history_tweet_ids, [id]);
+    assert.equal(body.data.edit_history_post_ids, undefined);
+    assert.ok(body.matching_rules.length > 0);
+  } finally {
+    await f.send('PATCH', `/admin/apps/${f.enterprise.id}`, { headers: admin, body: { dialect: 'post' } });
+  }
+});
