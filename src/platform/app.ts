@@ -19,6 +19,7 @@ import { likeRoutes } from './likes/routes.js';
 import { listRoutes } from './lists/routes.js';
 import { mediaRoutes } from './media/routes.js';
 import { v1MediaUploadRoutes } from './media/v1-upload-routes.js';
+import { v1Routes } from './v1/routes.js';
 import { muteRoutes } from './mutes/routes.js';
 import { oauthTokenRoutes } from '../auth/flows/routes.js';
 import { webPages } from '../web/plugin.js';
@@ -128,6 +129,7 @@ export async function buildPlatform(ctx: PlatformContext, metrics: Metrics): Pro
   });
   await app.register(oauthTokenRoutes(ctx));
   await app.register(v1MediaUploadRoutes(ctx));
+  await app.register(v1Routes(ctx));
   await app.register(webPages(ctx));
 
   app.get(

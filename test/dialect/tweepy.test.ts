@@ -24,6 +24,11 @@ const clock = new OffsetClock();
 
 before(async () => {
   plaza = await startTestPlaza({}, { clock });
+  // As the README tells SDK users: the apps they use answer in the public platform's names.
+  for (const app of plaza.creds.apps) {
+    const set = await fixtures(plaza).send('PATCH', `/admin/apps/${app.id}`, { headers: { authorization: `Bearer ${plaza.creds.admin_token}` }, body: { dialect: 'tweet' } });
+    assert.equal(set.status, 200, set.text);
+  }
 });
 
 test('tweepy (Client and API, its session moved to Plaza): app-only lookup with tweet.fields/expansions, OAuth 1.0a and 2.0 user context, reply to a summoning post, delete, timelines with the Paginator, search, likes/follows/retweets on the enterprise app, v1.1 media upload, DMs', { skip: python ? false : 'python3-tweepy is not installed (apt-get install python3-tweepy)' }, async () => {
@@ -86,4 +91,11 @@ test('tweepy (Client and API, its session moved to Plaza): app-only lookup with 
   assert.match(out.media.media_id_string, /^[0-9]+$/);
   assert.deepEqual(out.media.types, ['photo']);
   assert.match(out.dm.dm_event_id, /^[0-9]+$/);
+
+  assert.equal(typeof out.dialect.tweet_count, 'number', 'get_user with public_metrics reads tweet_count');
+  assert.deepEqual(out.dialect.default_edit_history, [quote], 'get_tweet without fields has edit_history_tweet_ids');
+  assert.equal(out.dialect.author_id, user('dana').id, 'expansions=author_id brings author_id');
+  assert.deepEqual(out.dialect.includes_author, ['dana']);
+  const ada = await plaza.ctx.store.db.selectFrom('users').select('created_at').where('id', '=', user('ada').id).executeTakeFirstOrThrow();
+  assert.deepEqual(out.dialect.verify_credentials, { screen_name: 'ada', id_str: user('ada').id, year: new Date(ada.created_at).getUTCFullYear() }, 'API.verify_credentials parses the v1.1 user');
 });

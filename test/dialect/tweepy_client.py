@@ -114,4 +114,19 @@ out["media"] = {
 dm = ada.create_direct_message(participant_id=env["DANA_ID"], text="a DM from tweepy", user_auth=True)
 out["dm"] = {"dm_event_id": dm.data["dm_event_id"]}
 
+# Tweet names on every path (issue 34): the test sets the apps' dialect to tweet, as the README
+# tells SDK users. A user lookup reads tweet_count, a lookup without fields has
+# edit_history_tweet_ids, an expansion brings its field, and v1.1 verify_credentials answers.
+dana_user = app.get_user(id=env["DANA_ID"], user_fields=["public_metrics"])
+plain = app.get_tweet(env["QUOTE_ID"])
+with_author = app.get_tweet(env["QUOTE_ID"], expansions=["author_id"])
+verified = api.verify_credentials()
+out["dialect"] = {
+    "tweet_count": dana_user.data.public_metrics.get("tweet_count"),
+    "default_edit_history": [str(i) for i in plain.data.edit_history_tweet_ids],
+    "author_id": str(with_author.data.author_id),
+    "includes_author": [u.username for u in with_author.includes.get("users", [])],
+    "verify_credentials": {"screen_name": verified.screen_name, "id_str": verified.id_str, "year": verified.created_at.year},
+}
+
 json.dump(out, sys.stdout)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { ApiResponseError, type TwitterApi, ETwitterStreamEvent, EUploadMimeType, type TweetV2SingleStreamResult } from 'twitter-api-v2';
+import { ApiResponseError, type TwitterApi, ETwitterStreamEvent, EUploadMimeType, TwitterV2IncludesHelper, type TweetV2SingleStreamResult } from 'twitter-api-v2';
 import { OffsetClock } from '../../src/clock.js';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
 import { sdkClients } from './support.js';
@@ -221,4 +221,29 @@ test('filtered stream: updateStreamRules and streamRules (/2/tweets/search/strea
     stream.close();
   }
   await app.v2.updateStreamRules({ delete: { ids: added.data.map((r) => r.id) } });
+});
+
+test('with the app in the tweet dialect (as the README tells SDK users): v2.user reads public_metrics.tweet_count, includes.author(tweet) finds the author of singleTweet with expansions=author_id and no tweet.fields, v1.createMediaMetadata sets alt text (issue 34)', async () => {
+  const admin = { authorization: `Bearer ${plaza.creds.admin_token}` };
+  const setDialect = (dialect: string) => fetch(`${plaza.urls.base_url}/admin/apps/${c.selfServe.id}`, { method: 'PATCH', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ dialect }) });
+  assert.equal((await setDialect('tweet')).status, 200);
+  try {
+    const dana = c.user('dana');
+    const user = await c.bearer().v2.user(dana.id, { 'user.fields': ['public_metrics'] });
+    assert.equal(typeof user.data.public_metrics?.tweet_count, 'number');
+    const single = await c.bearer().v2.singleTweet(quote, { expansions: ['author_id'] });
+    assert.deepEqual(single.data.edit_history_tweet_ids, [quote], 'a default field in the tweet dialect');
+    const includes = new TwitterV2IncludesHelper(single);
+    assert.equal(includes.author(single.data)?.username, 'dana');
+
+    const client = c.oauth1('ada');
+    const mediaId = await client.v1.uploadMedia(png(32, 32), { mimeType: EUploadMimeType.Png });
+    await client.v1.createMediaMetadata(mediaId, { alt_text: { text: 'a small square' } });
+    const posted = await client.v2.tweet({ text: `alt text through v1.1 ${Date.now()}`, media: { media_ids: [mediaId] } });
+    const read = await client.v2.singleTweet(posted.data.id, { expansions: ['attachments.media_keys'], 'media.fields': ['alt_text'] });
+    assert.equal(read.includes?.media?.[0].alt_text, 'a small square');
+    await assert.rejects(() => client.v1.createMediaMetadata('1234567890', { alt_text: { text: 'nothing' } }), (err: ApiResponseError) => err.code === 400 && (err.data as { errors: Array<{ code: number }> }).errors[0].code === 324);
+  } finally {
+    await setDialect('post');
+  }
 });

@@ -47,3 +47,21 @@ test('xdk with OAuth 1.0a user context of the enterprise app: users.likePost sen
   const followed = (await client.users.followUser(user('chen').id, { targetUserId: user('ada').id })) as Record<string, any>;
   assert.equal(followed.data.following, true);
 });
+
+test('xdk with the app in the tweet dialect (as the README tells SDK users): users.getById reads publicMetrics.tweetCount; posts.getById without fields has editHistoryTweetIds; expansions=author_id brings authorId (issue 34)', async () => {
+  const [app] = plaza.creds.apps;
+  const setDialect = (dialect: string) =>
+    fetch(`${plaza.urls.base_url}/admin/apps/${app.id}`, { method: 'PATCH', headers: { authorization: `Bearer ${plaza.creds.admin_token}`, 'content-type': 'application/json' }, body: JSON.stringify({ dialect }) });
+  assert.equal((await setDialect('tweet')).status, 200);
+  try {
+    const client = new Client({ baseUrl: plaza.urls.base_url, bearerToken: app.bearer_token });
+    const dana = (await client.users.getById(user('dana').id, { userFields: ['public_metrics'] })) as Record<string, any>;
+    assert.equal(typeof dana.data.publicMetrics.tweetCount, 'number');
+    const plain = (await client.posts.getById(quote)) as Record<string, any>;
+    assert.deepEqual(plain.data.editHistoryTweetIds, [quote]);
+    const expanded = (await client.posts.getById(quote, { expansions: ['author_id'] })) as Record<string, any>;
+    assert.equal(expanded.data.authorId, user('dana').id);
+  } finally {
+    await setDialect('post');
+  }
+});

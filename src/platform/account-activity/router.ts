@@ -5,11 +5,9 @@ import { bodyToPost } from '../../http/dialect/translate.js';
 import type { DbOrTx } from '../../store/store.js';
 import type { AppDialect } from '../../store/schema.js';
 import { findPostsAnyState } from '../posts/store.js';
-import { postDeclaration, type PostRow } from '../posts/wire.js';
 import type { PostWire } from '../posts/schema.js';
-import { selectFields } from '../../http/fields.js';
 import { findUsersByIds, findUsersByUsernames } from '../users/store.js';
-import { v1Status, v1User } from '../v1/wire.js';
+import { allPostFields, v1Status, v1User } from '../v1/wire.js';
 import { subscribedWebhooks } from './store.js';
 
 /**
@@ -41,7 +39,7 @@ async function statusOf(ctx: PlatformContext, db: DbOrTx, post: PostWire): Promi
   const withAuthor = (id: string | undefined) => {
     const row = related.find((r) => r.id === id);
     const by = row && users.get(row.author_id);
-    return row && by ? { post: allFields(ctx, row), author: by } : undefined;
+    return row && by ? { post: allPostFields(row, ctx.clock.now()), author: by } : undefined;
   };
   return v1Status(post, {
     author,
@@ -50,12 +48,6 @@ async function statusOf(ctx: PlatformContext, db: DbOrTx, post: PostWire): Promi
     reposted: withAuthor(repostedId),
   });
 }
-
-/** A stored post as the event log holds one: every field. */
-function allFields(ctx: PlatformContext, row: PostRow): PostWire {
-  return selectFields(postDeclaration, row, ALL_POST_FIELDS, { now: ctx.clock.now() }) as PostWire;
-}
-const ALL_POST_FIELDS: ReadonlySet<string> = new Set(Object.keys(postDeclaration.fields));
 
 async function v1UsersOf(db: DbOrTx, ids: string[]): Promise<Map<string, Record<string, unknown>>> {
   return new Map((await findUsersByIds(db, ids)).map((u) => [u.id, v1User(u)]));
@@ -77,7 +69,7 @@ export async function deliveriesFor(ctx: PlatformContext, db: DbOrTx, event: Eve
       return to([p.author_id], { tweet_delete_events: [{ status: { id: p.id, user_id: p.author_id }, timestamp_ms: ms(event.created_at) }] });
     case 'like.create': {
       const [liked] = await findPostsAnyState(db, [p.liked_post_id]);
-      const post = liked && (await statusOf(ctx, db, allFields(ctx, liked)));
+      const post = liked && (await statusOf(ctx, db, allPostFields(liked, ctx.clock.now())));
       const liker = (await v1UsersOf(db, [p.liking_user_id])).get(p.liking_user_id);
       if (!post || !liker) return [];
       const like = { id: p.id, created_at: p.created_at, timestamp_ms: String(p.timestamp_ms), favorited_status: post, user: liker };

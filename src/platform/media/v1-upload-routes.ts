@@ -1,10 +1,8 @@
 import multipart from '@fastify/multipart';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { verifyOAuth1UserContext, requestUrl, type UserCaller } from '../../auth/authenticate.js';
-import { legacyErrorFor } from '../../auth/flows/oauth1-flow.js';
-import { LegacyOAuthError } from '../../auth/flows/errors.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestUrl } from '../../auth/authenticate.js';
 import type { PlatformContext } from '../context.js';
-import { ProblemError, type Problem } from '../../http/problems.js';
+import { installV1Errors, sendJson, V1Error, v1Caller } from '../v1/http.js';
 import { registerPlatformServer } from './public-url.js';
 import { mediaUpload, uploadStatus, type UploadData, type UploadParams } from './service.js';
 
@@ -23,27 +21,6 @@ const COMMANDS = new Set(['INIT', 'APPEND', 'FINALIZE', 'STATUS']);
 const V1_CATEGORIES: Readonly<Record<string, string>> = {
   TweetImage: 'tweet_image', TweetGif: 'tweet_gif', TweetVideo: 'tweet_video', DmImage: 'dm_image', DmGif: 'dm_gif', DmVideo: 'dm_video', AmplifyVideo: 'amplify_video', Subtitles: 'subtitles',
 };
-
-/** A v1.1 refusal: status, code and message. */
-class V1Error extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The v1.1 code for a refusal of the media service: a missing parameter (38), a bad one (44), an unknown media id (324), anything the caller may not do (200). */
-function v1ErrorOf(status: number, problem: Problem): V1Error {
-  const p = problem as Problem & { errors?: Array<{ message?: string; parameters?: Record<string, unknown> }>; detail?: string };
-  const message = p.errors?.[0]?.message ?? p.detail ?? 'The request could not be completed.';
-  if (status === 404) return new V1Error(400, 324, message);
-  if (status === 403) return new V1Error(403, 200, message);
-  if (status === 400) return new V1Error(400, /missing/i.test(message) ? 38 : 44, message);
-  return new V1Error(status, 131, message);
-}
 
 /**
  * The v1.1 JSON text of an upload: media_id is written as the 64-bit integer it is (a JavaScript
@@ -94,43 +71,17 @@ function categoryOf(raw: string | undefined): string | undefined {
   return raw === undefined ? undefined : (V1_CATEGORIES[raw] ?? raw);
 }
 
-async function caller(ctx: PlatformContext, request: FastifyRequest): Promise<UserCaller> {
-  const result = await verifyOAuth1UserContext(ctx, request);
-  if (!result.ok) throw legacyErrorFor(result.reason, 'The Authorization header is missing or malformed: this endpoint takes OAuth 1.0a user context.');
-  return result.caller;
-}
-
 const baseUrlOf = (request: FastifyRequest) => new URL(requestUrl(request)).origin;
-
-function sendJson(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').serializer((x: unknown) => x as string).send(body);
-}
 
 export function v1MediaUploadRoutes(ctx: PlatformContext) {
   return async function routes(app: FastifyInstance): Promise<void> {
     registerPlatformServer(ctx, app.server);
     await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: MAX_REQUEST_BODY, fieldSize: MAX_REQUEST_BODY, files: 1, fields: 20 } });
 
-    app.setErrorHandler((error: FastifyError, request, reply) => {
-      if (error instanceof V1Error) return sendJson(reply, error.status, JSON.stringify({ errors: [{ code: error.code, message: error.message }] }));
-      if (error instanceof LegacyOAuthError) return sendJson(reply, error.status, JSON.stringify(error.body()));
-      if (error instanceof ProblemError) {
-        const v1 = v1ErrorOf(error.status, error.problem);
-        return sendJson(reply, v1.status, JSON.stringify({ errors: [{ code: v1.code, message: v1.message }] }));
-      }
-      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-      if (status === 500) request.log.error({ err: error }, 'unexpected failure');
-      const message =
-        status === 500
-          ? `Internal error. Quote request id ${request.id} when reporting it.`
-          : error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-            ? `The request is larger than ${MAX_REQUEST_BODY} bytes: upload the file in chunks with INIT, APPEND and FINALIZE.`
-            : error.message;
-      return sendJson(reply, status === 413 ? 400 : status, JSON.stringify({ errors: [{ code: status === 500 ? 131 : 44, message }] }));
-    });
+    installV1Errors(app, `The request is larger than ${MAX_REQUEST_BODY} bytes: upload the file in chunks with INIT, APPEND and FINALIZE.`);
 
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
-      const who = await caller(ctx, request);
+      const who = await v1Caller(ctx, request, reply);
       const command = text(request, 'command');
       if (command !== undefined && !COMMANDS.has(command)) throw new V1Error(400, 44, 'command parameter is invalid.');
       const mediaId = text(request, 'media_id');

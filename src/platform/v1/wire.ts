@@ -1,6 +1,8 @@
 import { legacyEntities } from '../dm/legacy.js';
 import type { PostEntities } from '../posts/entities.js';
 import type { PostWire } from '../posts/schema.js';
+import { postDeclaration, type PostRow } from '../posts/wire.js';
+import { selectFields } from '../../http/fields.js';
 import type { UserRow } from '../users/wire.js';
 
 /**
@@ -125,4 +127,11 @@ export function v1Status(p: PostWire, related: V1Related): Record<string, unknow
 function truncatedEntities(entities: PostEntities): PostEntities {
   const within = <T extends { end: number }>(list: T[] | undefined) => list?.filter((e) => e.end <= COMPAT_LENGTH - 1);
   return { urls: within(entities.urls), mentions: within(entities.mentions), hashtags: within(entities.hashtags), cashtags: within(entities.cashtags) };
+}
+
+const ALL_POST_FIELDS: ReadonlySet<string> = new Set(Object.keys(postDeclaration.fields));
+
+/** A stored post as the event log holds one (every field), which v1Status reads. */
+export function allPostFields(row: PostRow, now: Date): PostWire {
+  return selectFields(postDeclaration, row, ALL_POST_FIELDS, { now }) as PostWire;
 }
