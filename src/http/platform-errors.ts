@@ -57,6 +57,11 @@ export function installPlatformErrors(app: FastifyInstance, ctx: CoreContext): v
         problems.invalidParameter('body', [], `The request body is not valid JSON: ${error.message}`),
       );
     }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      const type = request.headers['content-type'];
+      const said = type === undefined ? 'no content-type' : `content-type ${clipEcho(type)}`;
+      return sendProblem(reply, 415, problems.aboutBlank(415, httpTitle(415), `The request body must be JSON sent with content-type: application/json (this one came with ${said})`));
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return sendProblem(reply, status, problems.aboutBlank(status, httpTitle(status), error.message));
@@ -187,8 +192,15 @@ function validationItems(error: FastifyError, request: FastifyRequest): InvalidR
       const allowed = Object.keys(schema?.properties ?? {}).join(',');
       return { message: `The ${kind} [${name}] is not one of [${allowed}]`, parameters: { [name]: [stringify(source[raw])] } };
     }
-    const name = v.instancePath.replace(/^\//, '').split('/')[0] || 'body';
-    const value = stringify(source[name]);
+    if (where === 'body' && v.instancePath === '' && v.keyword === 'type') {
+      // The whole body is not the object the operation takes: most often a body sent as text.
+      const type = request.headers['content-type'] ?? 'no content-type';
+      return { message: `The request body must be a JSON object sent with content-type: application/json (this one came with ${clipEcho(String(type))})`, parameters: { body: [] } };
+    }
+    // A body member is named by its whole path (reply.in_reply_to_post_id); a parameter by its name.
+    const path = v.instancePath.replace(/^\//, '').split('/');
+    const name = (where === 'body' ? path.filter((p) => !/^[0-9]+$/.test(p)).join('.') : path[0]) || 'body';
+    const value = stringify(where === 'body' ? path.reduce<unknown>((o, p) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[p] : undefined), source) : source[name]);
     let rule = v.message ?? 'is invalid';
     if (v.keyword === 'pattern') rule = `does not match ${String(params.pattern)}`;
     else if (v.keyword === 'enum') rule = `is not one of [${(params.allowedValues as unknown[]).join(',')}]`;

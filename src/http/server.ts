@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { LIST_NAMES_KEYWORD } from './fields.js';
 import { createLogger, requestLogger } from './log.js';
-import { lazySchemaController } from './lazy-schemas.js';
+import { lazySchemaController, markJsonBody } from './lazy-schemas.js';
 import type { Metrics } from './metrics.js';
 
 export type PlazaFastify = FastifyInstance & { withTypeProvider(): any };
@@ -110,12 +110,23 @@ export async function createListener(config: Config, metrics: Metrics, listener:
 
   limitConnectionsPerAddress(app.server, config.maxConnectionsPerAddress);
   closeConnectionsOnceAnswered(app);
+  lingerAfterRefusedBodies(app);
   await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
   // Hooks on every request are callback-style: an async hook costs each request its promise turns.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
   });
+  // Fastify's own JSON parser, its bodies marked: their members keep their JSON types, where
+  // form and multipart bodies are coerced (src/http/lazy-schemas.ts).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    parseJson(request, body as string, (err: Error | null, parsed?: unknown) => {
+      if (!err) markJsonBody(parsed);
+      done(err, parsed);
+    }),
+  );
   metrics.instrument(app, listener);
   writeAtEndOfTurn(app);
 
@@ -221,6 +232,47 @@ function closeConnectionsOnceAnswered(app: FastifyInstance): void {
   });
   app.addHook('onResponse', (request, _reply, done) => {
     if (closing) request.raw.socket?.end();
+    done();
+  });
+}
+
+/** How much of a refused body is read and dropped, and for how long, before the connection closes. */
+export const LINGER_BYTES = 64 * 1024 * 1024;
+export const LINGER_MS = 10_000;
+
+/**
+ * A body over the limit is refused (413) before it has all arrived. Closing the connection at
+ * once would make a client that is still sending (Node's fetch, Python's requests) see EPIPE or a
+ * reset instead of the answer; reading without end would let one client make Plaza read
+ * gigabytes. So, as nginx's lingering close: the answer says Connection: close, the rest of the
+ * body is read and dropped up to LINGER_BYTES or LINGER_MS, and then the connection is closed.
+ */
+function lingerAfterRefusedBodies(app: FastifyInstance): void {
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (reply.statusCode === 413) reply.header('connection', 'close');
+    done(null, payload);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    const req = request.raw;
+    if (reply.statusCode !== 413 || req.complete) return done();
+    const socket = req.socket;
+    let read = 0;
+    const stop = () => {
+      clearTimeout(timer);
+      socket.destroy();
+    };
+    const timer = setTimeout(stop, LINGER_MS);
+    timer.unref();
+    req.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > LINGER_BYTES) stop();
+    });
+    req.on('end', () => {
+      clearTimeout(timer);
+      socket.end();
+    });
+    req.on('error', () => clearTimeout(timer));
+    req.resume();
     done();
   });
 }

@@ -120,3 +120,19 @@ test('x-access-level is on every user-context answer (read, read-write, read-wri
   const app = await g.get(`/2/users/${dana.id}`, { auth: g.appAuth });
   assert.equal(app.headers.get('x-access-level'), null);
 });
+
+test('errors in the tweet dialect echo names as the client wrote them (parameters of expansions), and edit_options.previous_tweet_id edits a post', async () => {
+  const dana = g.user('dana');
+  const bad = await g.get(`/2/users/${dana.id}?expansions=edit_history_tweet_ids`, { auth: g.appAuth });
+  assert.equal(bad.status, 400);
+  assert.deepEqual(bad.body.errors[0].parameters, { expansions: ['edit_history_tweet_ids'] });
+  assert.match(bad.body.errors[0].message, /\[edit_history_tweet_ids\]/);
+  assert.doesNotMatch(bad.text, /_post_/);
+
+  const ada = await g.enterpriseAs('ada');
+  const first = await g.send('POST', '/2/tweets', { auth: ada, body: { text: `a tweet to edit ${Date.now()}` } });
+  assert.equal(first.status, 201, first.text);
+  const edited = await g.send('POST', '/2/tweets', { auth: ada, body: { text: 'a tweet, edited', edit_options: { previous_tweet_id: first.body.data.id } } });
+  assert.equal(edited.status, 201, edited.text);
+  assert.deepEqual(edited.body.data.edit_history_tweet_ids, [first.body.data.id, edited.body.data.id]);
+});

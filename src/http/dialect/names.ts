@@ -28,6 +28,8 @@ export const NAMES: ReadonlyArray<readonly [tweet: string, post: string]> = [
   ['tweet_ids', 'post_ids'],
   ['source_tweet_id', 'source_post_id'],
   ['in_reply_to_tweet_id', 'in_reply_to_post_id'],
+  // edit_options of POST /2/tweets (the public platform's documentation; 2.167 leaves it out)
+  ['previous_tweet_id', 'previous_post_id'],
   ['quote_tweet_id', 'quote_post_id'],
   ['edit_history_tweet_ids', 'edit_history_post_ids'],
   ['referenced_tweets', 'referenced_posts'],

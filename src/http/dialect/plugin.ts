@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sentToPublicHost } from './hosts.js';
+import { isJsonBody, markJsonBody } from '../lazy-schemas.js';
 import { bodyToPost, bodyUsesTweetNames, jsonTextToTweet, urlToPost } from './translate.js';
 
 /**
@@ -53,7 +54,10 @@ export function installTweetDialect(app: FastifyInstance): void {
     const body = request.body;
     if (body !== undefined && body !== null && typeof body === 'object' && (raw[DIALECT] === true || bodyUsesTweetNames(body))) {
       raw[DIALECT] = true;
-      request.body = bodyToPost(body);
+      const renamed = bodyToPost(body);
+      // A JSON body stays one (its members keep their JSON types).
+      if (isJsonBody(body)) markJsonBody(renamed);
+      request.body = renamed;
     }
     if (raw[DIALECT] === true) withTweetDefaults(request);
     // Streams write their lines to the socket themselves (reply.hijack): those lines are translated as written.

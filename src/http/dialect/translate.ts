@@ -149,7 +149,16 @@ function rename(value: unknown, names: Map<string, string>, values: Map<string, 
   for (const [key, member] of Object.entries(value)) {
     const name = names.get(key) ?? key;
     let next: unknown;
-    if (typeof member === 'string') {
+    if (answer && key === 'parameters' && isPlainObject(member)) {
+      // An invalid-request item's parameters: their names, and the values of name lists
+      // (expansions, *.fields) as the client wrote them.
+      next = Object.fromEntries(
+        Object.entries(member).map(([param, echoed]) => [
+          names.get(param) ?? param,
+          isNameList(param) && Array.isArray(echoed) ? echoed.map((v) => (typeof v === 'string' ? (names.get(v) ?? v) : v)) : echoed,
+        ]),
+      );
+    } else if (typeof member === 'string') {
       next = values.get(key)?.get(member) ?? member;
       if (answer && key === 'parameter') next = names.get(member) ?? member;
       else if (answer && isMessage(key, value)) next = messageToTweet(member);

@@ -53,6 +53,10 @@ export function installV1Errors(app: FastifyInstance, tooLarge: string): void {
       const v1 = v1ErrorOf(error.status, error.problem);
       return sendJson(reply, v1.status, JSON.stringify({ errors: [{ code: v1.code, message: v1.message }] }));
     }
+    // busboy refuses a multipart header it cannot use (no boundary, a bad one) with a bare Error.
+    if (error.statusCode === undefined && error.message?.startsWith('Multipart:')) {
+      return sendJson(reply, 400, JSON.stringify({ errors: [{ code: 44, message: 'The Content-Type header must name the multipart boundary: multipart/form-data; boundary=...' }] }));
+    }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, 'unexpected failure');
     const message =

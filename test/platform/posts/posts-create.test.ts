@@ -339,7 +339,7 @@ test('media.media_ids: someone else\'s upload, an unknown id, a repeated id and 
   assert.equal((await p.post(dana, { text: 'Twice', media: { media_ids: [own.id, own.id] } })).status, 400);
   const five = await p.post(dana, { text: 'Five', media: { media_ids: [own.id, own.id, own.id, own.id, own.id] } });
   assert.equal(five.status, 400);
-  assert.ok('media' in five.body.errors[0].parameters);
+  assert.deepEqual(Object.keys(five.body.errors[0].parameters), ['media.media_ids']);
   const tagged = await p.post(dana, { text: 'Tagged', media: { media_ids: [own.id], tagged_user_ids: ['1234567890123456789'] } });
   assert.deepEqual(tagged.body.errors[0].parameters, { 'media.tagged_user_ids': ['1234567890123456789'] });
   assert.equal((await snapshot()).posts, before.posts);
