@@ -5,6 +5,7 @@ import { toJson, type DbOrTx } from '../../store/store.js';
 import { markMediaSource, mediaSourcePosts } from '../media/store.js';
 import { editControlsOf, newEditControls } from './edit-window.js';
 import { parseEntities } from './entities.js';
+import { detectLang } from './lang.js';
 import { insertPost } from './store.js';
 import { editHistoryOf, mediaKeysOf, postDeclaration, type PostRow } from './wire.js';
 
@@ -44,6 +45,7 @@ export function newPostRow(id: string, p: NewPost): PostRow {
     ...(p.replyTo ? [{ type: 'replied_to' as const, id: p.replyTo.id }] : []),
     ...(p.quoteOf ? [{ type: 'quoted' as const, id: p.quoteOf.id }] : []),
   ];
+  const entities = parseEntities(p.text);
   return {
     id,
     author_id: p.authorId,
@@ -56,11 +58,11 @@ export function newPostRow(id: string, p: NewPost): PostRow {
     poll_ids: toJson(p.pollIds ?? []),
     // Set by recordPost, from the media rows it attaches.
     media_source_post_ids: null,
-    lang: p.lang ?? (p.repostOf ? p.repostOf.lang : 'en'),
+    lang: p.lang ?? (p.repostOf ? p.repostOf.lang : detectLang(p.text, entities, (p.mediaKeys ?? []).length > 0)),
     source: p.source ?? 'Plaza',
     possibly_sensitive: p.possiblySensitive ? 1 : 0,
     reply_settings: p.replySettings ?? 'everyone',
-    entities: toJson(parseEntities(p.text)),
+    entities: toJson(entities),
     context_annotations: '[]',
     paid_partnership: p.paidPartnership ? 1 : 0,
     community_id: p.communityId ?? null,
