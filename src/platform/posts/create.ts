@@ -15,6 +15,7 @@ import { editedPostRow, newPostRow, recordPost } from './build.js';
 import { parseEntities } from './entities.js';
 import {
   MAX_POST_LENGTH,
+  checkLongPostAllowed,
   checkEditable,
   checkMentionsSummoned,
   checkNotDuplicate,
@@ -102,6 +103,7 @@ async function checkTaggedUsers(db: DbOrTx, ids: readonly string[] | undefined):
 export async function createPost(ctx: PlatformContext, caller: UserCaller, body: CreatePostBody): Promise<CreatedPost> {
   requireWriteAccess(caller);
   checkShape(body);
+  checkLongPostAllowed(caller, body.text ?? '');
   if (body.edit_options) return editPost(ctx, caller, body, body.edit_options.previous_post_id);
   const text = body.text ?? '';
   const mentions = (parseEntities(text).mentions ?? []).map((m) => m.username);

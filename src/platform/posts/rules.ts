@@ -9,6 +9,7 @@ import { REGISTRATION_URL } from '../graph/tiers.js';
 import { followedAmong, findUsersByUsernames } from '../users/store.js';
 import { EDIT_WINDOW_MS, editControlsOf, isEditEligible, withinEditWindow } from './edit-window.js';
 import { hasSummoned } from './store.js';
+import { SHORT_POST_WEIGHT, shownText } from './shown-text.js';
 import { mentionedUsernames, type PostRow } from './wire.js';
 
 /**
@@ -193,6 +194,18 @@ export async function checkNotDuplicate(ctx: PlatformContext, db: DbOrTx, caller
     .where('quoted_post_id', quoteOf ? '=' : 'is', quoteOf?.id ?? null)
     .executeTakeFirst();
   if (same) throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', DUPLICATE_CONTENT));
+}
+
+/**
+ * Issue 34: only subscribers (subscription_type other than None) post over 280 weighted
+ * characters, as on the public platform; the 25,000-character limit (rule 3) holds for them.
+ */
+export function checkLongPostAllowed(caller: UserCaller, text: string): void {
+  if (caller.user.subscription_type !== 'None' || shownText(text) === text) return;
+  throw new ProblemError(
+    403,
+    problems.aboutBlank(403, 'Forbidden', `Posts longer than ${SHORT_POST_WEIGHT} characters need a paid subscription (Basic, Premium or PremiumPlus); @${caller.user.username} has none.`),
+  );
 }
 
 /** Rule 3 counts characters as Unicode code points. */

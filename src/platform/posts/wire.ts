@@ -7,6 +7,7 @@ import { articleOf } from '../articles/wire.js';
 import { nonPublicMetrics, organicMetrics, promotedMetrics } from '../analytics/post-metrics.js';
 import type { MediaRow } from '../media/wire.js';
 import type { PostWire } from './schema.js';
+import { shownText } from './shown-text.js';
 
 export type PostRow = PostTable;
 
@@ -53,7 +54,8 @@ export const postDeclaration: ResourceDeclaration<PostRow, View, PostWire> = {
   defaults: ['id', 'text'],
   fields: {
     id: (p) => p.id,
-    text: (p) => p.text,
+    // A long post shows its first 280 weighted characters here, and the whole in note_post.
+    text: (p) => shownOf(p).text,
     attachments: (p) => {
       const media_keys = mediaKeysOf(p);
       const media_source_post_id = mediaSourcePostIdsOf(p);
@@ -66,13 +68,13 @@ export const postDeclaration: ResourceDeclaration<PostRow, View, PostWire> = {
     context_annotations: (p) => nonEmpty(jsonArray(p.context_annotations)),
     conversation_id: (p) => p.conversation_id,
     created_at: (p) => p.created_at,
-    display_text_range: (p) => [0, codePointLength(p.text)],
+    display_text_range: (p) => [0, shownOf(p).length],
     edit_controls: (p) => {
       const controls = editControlsOf(p);
       return { edits_remaining: controls.edits_remaining, is_edit_eligible: isEditEligible(p), editable_until: controls.editable_until };
     },
     edit_history_post_ids: (p) => jsonArray<string>(p.edit_history_post_ids),
-    entities: (p) => presentEntities(p.entities),
+    entities: (p) => (shownOf(p).long ? entitiesWithin(p.entities, shownOf(p).length) : presentEntities(p.entities)),
     geo: (p) => fromJson(p.geo) ?? undefined,
     impression_count: (p) => p.impression_count,
     in_reply_to_user_id: (p) => p.in_reply_to_user_id ?? undefined,
@@ -140,18 +142,25 @@ function mediaMetadataOf(p: PostRow, media: ReadonlyMap<string, MediaRow> | unde
   return nonEmpty(out);
 }
 
-/** The public platform's limit of a post's text before the rest moves to note_post. */
-const SHORT_POST_LENGTH = 280;
-
 /**
- * note_post: the public platform keeps a long post's full text there. Plaza keeps the whole text
- * in `text`, so a post longer than 280 code points (rule 3's count) gets note_post with that same
- * text and its entities; a shorter one has none.
+ * note_post: the public platform keeps a long post's whole text there, and the first 280
+ * weighted characters in `text` (shownText). Plaza stores the whole text; a post whose text is
+ * all shown has no note_post.
  */
 function notePostOf(p: PostRow) {
-  if (p.text.length <= SHORT_POST_LENGTH || codePointLength(p.text) <= SHORT_POST_LENGTH) return undefined;
+  if (!shownOf(p).long) return undefined;
   const entities = presentEntities(p.entities);
   return { text: p.text, ...(entities ? { entities } : {}) };
+}
+
+/** The entities of the shown part of a long text (offsets in code points). */
+function entitiesWithin(text: string, length: number): Record<string, unknown[]> | undefined {
+  const all = presentEntities(text);
+  if (!all) return undefined;
+  const within = Object.entries(all)
+    .map(([kind, list]) => [kind, (list as Array<{ end: number }>).filter((e) => e.end <= length)] as const)
+    .filter(([, list]) => list.length > 0);
+  return within.length > 0 ? Object.fromEntries(within) : undefined;
 }
 
 /**
@@ -172,5 +181,10 @@ export const mediaKeysOf = perRow((p): string[] => jsonArray(p.media_keys) as st
 export const pollIdsOf = perRow((p): string[] => jsonArray(p.poll_ids) as string[]);
 /** The posts that first showed media this post attaches (attachments.media_source_post_id). */
 export const mediaSourcePostIdsOf = perRow((p): string[] => jsonArray(p.media_source_post_ids) as string[]);
+/** What `text` shows of a post, its length in code points, and whether the text goes on beyond it. */
+const shownOf = perRow((p) => {
+  const text = shownText(p.text);
+  return { text, length: codePointLength(text), long: text !== p.text };
+});
 export const editHistoryOf = perRow((p): string[] => jsonArray(p.edit_history_post_ids) as string[]);
 export const mentionedUsernames = perRow((p): string[] => ((fromJson<{ mentions?: Array<{ username: string }> }>(p.entities) ?? {}).mentions ?? []).map((m) => m.username));

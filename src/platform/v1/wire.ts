@@ -78,9 +78,11 @@ export interface V1Related {
  * entities), as v1.1 compatibility mode sends it.
  */
 export function v1Status(p: PostWire, related: V1Related): Record<string, unknown> {
-  const chars = [...p.text];
+  // A long post's whole text is its note (its `text` shows the first 280 weighted characters).
+  const whole = p.note_post?.text ?? p.text;
+  const chars = [...whole];
   const long = chars.length > COMPAT_LENGTH;
-  const v2Entities = (p.entities ?? {}) as PostEntities;
+  const v2Entities = (p.note_post?.entities ?? p.entities ?? {}) as PostEntities;
   const entities = legacyEntities(v2Entities);
   const reply = p.referenced_posts?.find((r) => r.type === 'replied_to')?.id ?? null;
   const metrics = p.public_metrics;
@@ -89,7 +91,7 @@ export function v1Status(p: PostWire, related: V1Related): Record<string, unknow
     created_at: v1Time(createdAt),
     id: p.id,
     id_str: p.id,
-    text: long ? `${chars.slice(0, COMPAT_LENGTH - 1).join('')}…` : p.text,
+    text: long ? `${chars.slice(0, COMPAT_LENGTH - 1).join('')}…` : whole,
     display_text_range: [0, Math.min(chars.length, COMPAT_LENGTH)],
     source: p.source ?? null,
     truncated: long,
@@ -108,7 +110,7 @@ export function v1Status(p: PostWire, related: V1Related): Record<string, unknow
       : {}),
     ...(related.reposted ? { retweeted_status: v1Status(related.reposted.post, { author: related.reposted.author }) } : {}),
     is_quote_status: p.referenced_posts?.some((r) => r.type === 'quoted') ?? false,
-    ...(long ? { extended_tweet: { full_text: p.text, display_text_range: [0, chars.length], entities } } : {}),
+    ...(long ? { extended_tweet: { full_text: whole, display_text_range: [0, chars.length], entities } } : {}),
     quote_count: metrics?.quote_count ?? 0,
     reply_count: metrics?.reply_count ?? 0,
     retweet_count: metrics?.retweet_count ?? 0,

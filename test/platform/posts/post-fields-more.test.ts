@@ -39,20 +39,33 @@ test('article_title: the title of the article a post published ({title}); absent
   assert.equal('article_title' in res.body.data[1], false);
 });
 
-test('note_post: a post longer than 280 characters carries {text, entities} with its whole text; a shorter one has none', async () => {
+test('note_post: a post longer than 280 characters (weighted as the public platform counts) shows its first 280 in text with their entities and display_text_range, and carries {text, entities} with its whole text; a shorter one has none (issue 34)', async () => {
   const long = `${'word '.repeat(60)}#plaza`;
   const longId = await created(ada, { text: long });
-  const exact = await created(ada, { text: '😀'.repeat(280) });
-  const res = await p.get(`/2/posts?ids=${longId},${exact}&post.fields=note_post`, { auth: p.appAuth });
+  const exact = await created(ada, { text: 'a'.repeat(280) });
+  // An emoji weighs 2: 141 of them are over 280, and text shows 140.
+  const emoji = await created(ada, { text: '😀'.repeat(141) });
+  const res = await p.get(`/2/posts?ids=${longId},${exact},${emoji}&post.fields=note_post,display_text_range,entities`, { auth: p.appAuth });
   assert.equal(res.status, 200, res.text);
-  assert.deepEqual(normalise(res.body, { [longId]: 'long', [exact]: 'exact' }), {
+  assert.deepEqual(normalise(res.body, { [longId]: 'long', [exact]: 'exact', [emoji]: 'emoji' }), {
     data: [
-      // Plaza keeps the whole text in text too.
-      { id: '<long>', text: long, note_post: { text: long, entities: { hashtags: [{ start: 300, end: 306, tag: 'plaza' }] } } },
-      // 280 code points is not longer than 280.
-      { id: '<exact>', text: '😀'.repeat(280) },
+      { id: '<long>', text: 'word '.repeat(56), display_text_range: [0, 280], note_post: { text: long, entities: { hashtags: [{ start: 300, end: 306, tag: 'plaza' }] } } },
+      // 280 is not longer than 280.
+      { id: '<exact>', text: 'a'.repeat(280), display_text_range: [0, 280] },
+      { id: '<emoji>', text: '😀'.repeat(140), display_text_range: [0, 140], note_post: { text: '😀'.repeat(141) } },
     ],
   });
+});
+
+test('only subscribers post over 280 characters: an author without a paid subscription gets 403 and nothing is written (issue 34)', async () => {
+  const dana = p.user('dana');
+  const row = await plaza.ctx.store.db.selectFrom('users').select('subscription_type').where('id', '=', dana.id).executeTakeFirstOrThrow();
+  assert.equal(row.subscription_type, 'None');
+  const refused = await p.post(await p.enterpriseAs('dana'), { text: 'x '.repeat(141) });
+  assert.equal(refused.status, 403, refused.text);
+  assert.match(refused.body.detail, /280 characters need a paid subscription/);
+  const fits = await p.post(await p.enterpriseAs('dana'), { text: `${'x '.repeat(139)}ok ${Date.now()}`.slice(0, 280) });
+  assert.equal(fits.status, 201, fits.text);
 });
 
 test('media_metadata: one {media_key, alt_text} per attached media, read from the media rows (alt text set through POST /2/media/metadata shows at once)', async () => {

@@ -65,7 +65,9 @@ test('rule 3: long-form posts of up to 25,000 characters can be created (the for
   const auth = await p.selfServeAs('ada');
   const longest = await p.post(auth, { text: '😀'.repeat(25_000) });
   assert.equal(longest.status, 201, '25,000 characters (code points, here 50,000 UTF-16 units)');
-  assert.equal((await p.lookup(longest.body.data.id, 'id')).text.length, 50_000);
+  const read = await p.lookup(longest.body.data.id, 'note_post');
+  assert.equal(read.note_post.text.length, 50_000, 'the whole text in note_post');
+  assert.equal(read.text.length, 280, 'text shows the first 280 weighted characters: 140 emoji of weight 2');
   assert.equal((await p.post(auth, { text: 'a'.repeat(4_001) })).status, 201, 'past the former 4,000 limit');
   const before = await snapshot();
   const tooLong = await p.post(auth, { text: 'a'.repeat(25_001) });
