@@ -9,6 +9,7 @@ import type { DbOrTx } from '../store/store.js';
 import { mediaDeclaration, type MediaRow } from './media/wire.js';
 import { findPollsByIds } from './polls/store.js';
 import { pollDeclaration } from './polls/wire.js';
+import { placeById, placeDeclaration } from './places/gazetteer.js';
 import { EXTRA_FIELDS, mediaKeysOf, postDeclaration, type PostExtras, type PostRow, type PostView } from './posts/wire.js';
 import { followedAmong, followersAmong, findUsersByUsernames } from './users/store.js';
 import { userDeclaration, type UserRow } from './users/wire.js';
@@ -84,10 +85,9 @@ export interface Selection {
   user: ReadonlySet<string>;
   media: ReadonlySet<string>;
   poll: ReadonlySet<string>;
+  place: ReadonlySet<string>;
   expansions: ReadonlySet<string>;
 }
-
-const PLACE_FIELDS = ['contained_within', 'country', 'country_code', 'full_name', 'geo', 'id', 'name', 'place_type'];
 
 const expansionNames = new WeakMap<object, string[]>();
 
@@ -111,7 +111,7 @@ export function selectionParams(expansions: ExpansionDeclarations<any>, ...prima
     'user.fields': fieldsParamOf(userDeclaration),
     'media.fields': fieldsParamOf(mediaDeclaration),
     'poll.fields': fieldsParamOf(pollDeclaration),
-    'place.fields': listParam(PLACE_FIELDS, 'A comma separated list of place fields to display.'),
+    'place.fields': fieldsParamOf(placeDeclaration),
   };
 }
 
@@ -127,8 +127,8 @@ export function parseSelection(query: Record<string, unknown>, expansions: Expan
     user: parseFieldSelection(userDeclaration, query),
     media: parseFieldSelection(mediaDeclaration, query),
     poll: parseFieldSelection(pollDeclaration, query),
+    place: parseFieldSelection(placeDeclaration, query),
   };
-  parseSelectionText('place.fields', str('place.fields'), PLACE_FIELDS);
   const primary = primaries.get(expansions);
   if (primary === postDeclaration) selection.post = selectedWithSources(primary, selection.post, selection.expansions, expansions);
   if (primary === userDeclaration) selection.user = selectedWithSources(primary, selection.user, selection.expansions, expansions);
@@ -309,6 +309,7 @@ export interface Includes {
   posts?: WireItem[];
   media?: WireItem[];
   polls?: WireItem[];
+  places?: WireItem[];
 }
 
 export interface Hydrated {
@@ -399,6 +400,8 @@ export async function hydrate<Row>(
     includes.media = media.map((m) => selectFieldsJson(mediaDeclaration, m, selection.media, mediaView));
   }
   if (polls.length) includes.polls = polls.map((p) => (selectFieldsJson(pollDeclaration, p, selection.poll, fullView)));
+  const places = unique(want.places).flatMap((id) => placeById(id) ?? []);
+  if (places.length) includes.places = places.map((p) => selectFieldsJson(placeDeclaration, p, selection.place, fullView));
   return { includes: Object.keys(includes).length ? includes : undefined, errors, view: fullView, post, user };
 }
 

@@ -1,3 +1,4 @@
+import { PlaceSchema } from './places/gazetteer.js';
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import { jsonBody, type WireItem } from '../http/json-body.js';
 import type { Includes } from './expansions.js';
@@ -45,6 +46,7 @@ export const ExpansionsSchema = Type.Object(
     posts: Type.Optional(Type.Array(Type.Ref(PostSchema))),
     media: Type.Optional(Type.Array(Type.Ref(MediaSchema))),
     polls: Type.Optional(Type.Array(Type.Ref(PollSchema))),
+    places: Type.Optional(Type.Array(Type.Ref(PlaceSchema))),
   },
   { $id: 'Expansions' },
 );
@@ -115,7 +117,7 @@ export const DmEventSchema = Type.Object(
   { $id: 'DmEvent', additionalProperties: false },
 );
 
-export const sharedSchemas: TSchema[] = [ProblemSchema, ErrorSchema, PostSchema, UserSchema, MediaSchema, PollSchema, CommunitySchema, ExpansionsSchema, ListSchema, SpaceSchema, DmEventSchema];
+export const sharedSchemas: TSchema[] = [ProblemSchema, ErrorSchema, PostSchema, UserSchema, MediaSchema, PollSchema, PlaceSchema, CommunitySchema, ExpansionsSchema, ListSchema, SpaceSchema, DmEventSchema];
 
 /** The 200 body of a lookup: `data` (one object or a list), `includes`, and partial `errors`. */
 export function lookupResponse(item: TSchema, many: boolean) {

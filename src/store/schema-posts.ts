@@ -24,6 +24,10 @@ declare module './schema.js' {
     reply_hidden: number;
     /** The next version of an edited post; null for the latest version. */
     superseded_by_id: string | null;
+    /** 0035: the author disclosed AI-generated media (POST /2/posts made_with_ai). */
+    made_with_ai?: number;
+    /** 0035: the direct-message deep link the post carries (POST /2/posts direct_message_deep_link). */
+    dm_deep_link?: string | null;
   }
 
   /** Columns of media added by 0004. */

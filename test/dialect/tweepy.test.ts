@@ -93,6 +93,7 @@ test('tweepy (Client and API, its session moved to Plaza): app-only lookup with 
   assert.match(out.dm.dm_event_id, /^[0-9]+$/);
 
   assert.equal(typeof out.dialect.tweet_count, 'number', 'get_user with public_metrics reads tweet_count');
+  assert.deepEqual(out.dialect.place, [['5a110d312052166f', 'San Francisco, CA', 'US']], 'create_tweet with place_id, read back with the geo.place_id expansion');
   assert.deepEqual(out.dialect.default_edit_history, [quote], 'get_tweet without fields has edit_history_tweet_ids');
   assert.equal(out.dialect.author_id, user('dana').id, 'expansions=author_id brings author_id');
   assert.deepEqual(out.dialect.includes_author, ['dana']);

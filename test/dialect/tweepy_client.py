@@ -121,7 +121,10 @@ dana_user = app.get_user(id=env["DANA_ID"], user_fields=["public_metrics"])
 plain = app.get_tweet(env["QUOTE_ID"])
 with_author = app.get_tweet(env["QUOTE_ID"], expansions=["author_id"])
 verified = api.verify_credentials()
+placed = ada.create_tweet(text=f"from San Francisco {time.time()}", place_id="5a110d312052166f", user_auth=True)
+placed_read = app.get_tweet(placed.data["id"], expansions=["geo.place_id"], place_fields=["country_code"])
 out["dialect"] = {
+    "place": [[p.id, p.full_name, p.country_code] for p in placed_read.includes.get("places", [])],
     "tweet_count": dana_user.data.public_metrics.get("tweet_count"),
     "default_edit_history": [str(i) for i in plain.data.edit_history_tweet_ids],
     "author_id": str(with_author.data.author_id),

@@ -27,6 +27,12 @@ export interface NewPost {
   repostOf?: PostRow;
   pollIds?: string[];
   replySettings?: string;
+  /** A place of the gazetteer (geo.place_id). */
+  placeId?: string;
+  /** Promoted-only: readable by id, on no timeline and in no search. */
+  nullcast?: boolean;
+  madeWithAi?: boolean;
+  dmDeepLink?: string;
 }
 
 /** How a post refers to another (referenced_posts[].type, 'tweet' renamed 'post' as the spec does). */
@@ -67,8 +73,11 @@ export function newPostRow(id: string, p: NewPost): PostRow {
     paid_partnership: p.paidPartnership ? 1 : 0,
     community_id: p.communityId ?? null,
     edit_history_post_ids: toJson([id]),
+    ...(p.nullcast ? { nullcast: 1 } : {}),
+    ...(p.madeWithAi ? { made_with_ai: 1 } : {}),
+    ...(p.dmDeepLink ? { dm_deep_link: p.dmDeepLink } : {}),
     edit_controls: toJson(newEditControls(p.createdAt)),
-    geo: null,
+    geo: p.placeId ? toJson({ place_id: p.placeId }) : null,
     withheld: null,
     scopes: null,
     retweet_count: 0,

@@ -1,5 +1,7 @@
 import type { UserCaller } from '../../auth/authenticate.js';
 import type { PlatformContext } from '../context.js';
+import { placeById } from '../places/gazetteer.js';
+import { cardIdOf } from '../../ads/cards/wire.js';
 import { invalidParameter } from '../../http/params.js';
 import { ProblemError, problems } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
@@ -39,6 +41,12 @@ export interface CreatePostBody {
   share_with_followers?: boolean;
   reply_settings?: string;
   edit_options?: { previous_post_id: string };
+  geo?: { place_id?: string };
+  nullcast?: boolean;
+  made_with_ai?: boolean;
+  for_super_followers_only?: boolean;
+  direct_message_deep_link?: string;
+  card_uri?: string;
 }
 
 export interface CreatedPost {
@@ -67,6 +75,13 @@ function checkShape(body: CreatePostBody): void {
     if (labels.some((l) => l.length === 0)) throw bad('poll.options', [], 'The `poll.options` must not be blank');
     if (repeated !== undefined) throw bad('poll.options', [repeated], `The \`poll.options\` list holds [${repeated}] twice`);
   }
+  const placeId = body.geo?.place_id;
+  if (placeId !== undefined && !placeById(placeId)) throw bad('geo.place_id', [placeId], `The \`geo.place_id\` body field value [${placeId}] is not a known place`);
+  if (body.direct_message_deep_link !== undefined) checkDmDeepLink(body.direct_message_deep_link);
+  if (body.card_uri !== undefined && cardIdOf(body.card_uri) === undefined) {
+    throw bad('card_uri', [body.card_uri], `The \`card_uri\` body field value [${body.card_uri}] is not a card URI (card://<card id>)`);
+  }
+  if (body.card_uri !== undefined && (body.media || body.poll)) throw bad('card_uri', [body.card_uri], 'A post carries a `card_uri`, `media` or a `poll`, not several');
   if (body.share_with_followers !== undefined && body.community_id === undefined) {
     throw bad('share_with_followers', [String(body.share_with_followers)], 'The `share_with_followers` body field needs a `community_id`: it shares a community post with your followers');
   }
@@ -104,6 +119,10 @@ export async function createPost(ctx: PlatformContext, caller: UserCaller, body:
   requireWriteAccess(caller);
   checkShape(body);
   checkLongPostAllowed(caller, body.text ?? '');
+  if (body.for_super_followers_only === true) {
+    // Exclusive posts are for creators with Super Follows, which Plaza's accounts do not have.
+    throw new ProblemError(403, problems.aboutBlank(403, 'Forbidden', `@${caller.user.username} does not have Super Follows: for_super_followers_only posts cannot be created.`));
+  }
   if (body.edit_options) return editPost(ctx, caller, body, body.edit_options.previous_post_id);
   const text = body.text ?? '';
   const mentions = (parseEntities(text).mentions ?? []).map((m) => m.username);
@@ -127,6 +146,7 @@ export async function createPost(ctx: PlatformContext, caller: UserCaller, body:
 
     const media = body.media ? await attachableMedia(ctx, tx, caller, body.media.media_ids) : [];
     await checkTaggedUsers(tx, body.media?.tagged_user_ids);
+    const card = body.card_uri === undefined ? undefined : await attachableCard(tx, caller, body.card_uri);
 
     const id = ctx.ids.next();
     const now = ctx.clock.now();
@@ -148,8 +168,13 @@ export async function createPost(ctx: PlatformContext, caller: UserCaller, body:
       communityId,
       shareWithFollowers: body.share_with_followers,
       replySettings: body.reply_settings ?? body.poll?.reply_settings,
+      placeId: body.geo?.place_id,
+      nullcast: body.nullcast,
+      madeWithAi: body.made_with_ai,
+      dmDeepLink: body.direct_message_deep_link,
     });
     await recordPost(ctx, tx, row);
+    if (card) await attachCard(tx, id, card, now);
     return { id, text, edit_history_post_ids: [id] };
   });
 }
@@ -186,4 +211,51 @@ async function editPost(ctx: PlatformContext, caller: UserCaller, body: CreatePo
     await updateChain(tx, editHistoryOf(previous), row.edit_history_post_ids, row.edit_controls);
     return { id, text, edit_history_post_ids: editHistoryOf(row) };
   });
+}
+
+/** direct_message_deep_link: a link that opens a direct message, as the public platform forms it. */
+function checkDmDeepLink(link: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(link);
+  } catch {
+    url = undefined;
+  }
+  const ok = url !== undefined && url.protocol === 'https:' && /^(www\.)?(twitter|x)\.com$/.test(url.hostname) && url.pathname === '/messages/compose' && /^[0-9]{1,19}$/.test(url.searchParams.get('recipient_id') ?? '');
+  if (!ok) {
+    throw bad('direct_message_deep_link', [link], 'The `direct_message_deep_link` body field must be a link such as https://x.com/messages/compose?recipient_id=<user id>');
+  }
+}
+
+/**
+ * card_uri: a live card made through the advertising interface, on an ads account of the author
+ * (its own, or one that granted the author access). The post is then that card's post, as a post
+ * made through the advertising interface with a card is (ads_posts), and its card_uri field says so.
+ */
+/** The ads account permissions that let a user post for the account. */
+const COMPOSING = new Set(['ACCOUNT_ADMIN', 'AD_MANAGER', 'CREATIVE_MANAGER', 'TWEET_COMPOSER']);
+
+async function attachableCard(tx: DbOrTx, caller: UserCaller, uri: string): Promise<{ uri: string; accountId: string }> {
+  const cardId = cardIdOf(uri)!;
+  const card = await tx
+    .selectFrom('ads_cards as c')
+    .innerJoin('ads_account_users as u', 'u.account_id', 'c.account_id')
+    .select(['c.account_id', 'u.permissions'])
+    .where('c.id', '=', cardId)
+    .where('c.deleted', '=', 0)
+    .where('u.user_id', '=', caller.user.id)
+    .executeTakeFirst();
+  const permissions = card ? (JSON.parse(card.permissions) as string[]) : [];
+  if (!card || !permissions.some((p) => COMPOSING.has(p))) {
+    throw bad('card_uri', [uri], `The \`card_uri\` body field value [${uri}] is not a card of an advertising account you may post for`);
+  }
+  return { uri, accountId: card.account_id };
+}
+
+async function attachCard(tx: DbOrTx, postId: string, card: { uri: string; accountId: string }, now: Date): Promise<void> {
+  const at = now.toISOString();
+  await tx
+    .insertInto('ads_posts')
+    .values({ post_id: postId, account_id: card.accountId, name: null, card_uri: card.uri, video_cta: null, video_cta_value: null, video_title: null, video_description: null, created_at: at, updated_at: at })
+    .execute();
 }

@@ -7,7 +7,7 @@ import type { View } from '../view.js';
 import { addImpressions } from './store.js';
 import { recordMediaViews } from '../media/manage.js';
 import { recordImpressions } from '../analytics/recording.js';
-import { editHistoryOf, mediaKeysOf, mentionedUsernames, mediaSourcePostIdsOf, pollIdsOf, postDeclaration, referencedPostIds, type PostRow } from './wire.js';
+import { editHistoryOf, mediaKeysOf, mentionedUsernames, mediaSourcePostIdsOf, placeIdsOf, pollIdsOf, postDeclaration, referencedPostIds, type PostRow } from './wire.js';
 import { articleCoverKeys, articleMediaKeys } from '../articles/wire.js';
 import { problems } from '../../http/problems.js';
 
@@ -32,7 +32,7 @@ export const postExpansions: ExpansionDeclarations<PostRow> = expansionsOf(postD
   'attachments.media_keys': { target: 'media', keys: mediaKeysOf },
   'attachments.poll_ids': { target: 'polls', keys: pollIdsOf },
   'attachments.media_source_post': { target: 'posts', keys: mediaSourcePostIdsOf },
-  'geo.place_id': { target: 'places', keys: none },
+  'geo.place_id': { target: 'places', keys: placeIdsOf },
   referenced_posts: { target: 'posts', keys: referencedPostIds },
   'referenced_posts.id': { target: 'posts', keys: referencedPostIds },
   'referenced_posts.id.author_id': { target: 'users', keys: none, through: referencedPostIds, keysOfThrough: (p) => [p.author_id] },

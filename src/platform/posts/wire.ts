@@ -186,5 +186,10 @@ const shownOf = perRow((p) => {
   const text = shownText(p.text);
   return { text, length: codePointLength(text), long: text !== p.text };
 });
+/** The place a post was made at (geo.place_id), when it names one. */
+export const placeIdsOf = perRow((p): string[] => {
+  const id = fromJson<{ place_id?: string }>(p.geo ?? 'null')?.place_id;
+  return id ? [id] : [];
+});
 export const editHistoryOf = perRow((p): string[] => jsonArray(p.edit_history_post_ids) as string[]);
 export const mentionedUsernames = perRow((p): string[] => ((fromJson<{ mentions?: Array<{ username: string }> }>(p.entities) ?? {}).mentions ?? []).map((m) => m.username));

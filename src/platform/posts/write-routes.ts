@@ -60,6 +60,12 @@ const createBody = Type.Object(
     edit_options: Type.Optional(
       Type.Object({ previous_post_id: idString('The post to edit: your own, at most one hour old; needs a paid subscription.') }, { additionalProperties: false }),
     ),
+    geo: Type.Optional(Type.Object({ place_id: Type.Optional(Type.String({ maxLength: 32, description: 'A place of Plaza\'s gazetteer (the public platform\'s place ids), shown with the geo.place_id expansion.' })) }, { additionalProperties: false })),
+    nullcast: Type.Optional(Type.Boolean({ description: 'Promoted-only: readable by id, on no timeline and in no search.' })),
+    made_with_ai: Type.Optional(Type.Boolean({ description: 'Discloses that the post contains AI-generated media.' })),
+    for_super_followers_only: Type.Optional(Type.Boolean({ description: 'An exclusive post for super followers; Plaza\'s accounts have no Super Follows, so true is refused (403).' })),
+    direct_message_deep_link: Type.Optional(Type.String({ maxLength: 1000, description: 'A link that opens a direct message: https://x.com/messages/compose?recipient_id=<user id>.' })),
+    card_uri: Type.Optional(Type.String({ maxLength: 64, description: 'A card made through the advertising interface (card://<card id>) on an account you may post for.' })),
   },
   { additionalProperties: false },
 );

@@ -28,6 +28,7 @@ import * as m0031 from './0031-broadcast-announcements.js';
 import * as m0032 from './0032-media-source-posts.js';
 import * as m0033 from './0033-partial-reference-indexes.js';
 import * as m0034 from './0034-app-dialect.js';
+import * as m0035 from './0035-post-create-members.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -63,4 +64,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0032-media-source-posts': m0032,
   '0033-partial-reference-indexes': m0033,
   '0034-app-dialect': m0034,
+  '0035-post-create-members': m0035,
 };
