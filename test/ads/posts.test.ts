@@ -194,7 +194,7 @@ test('PUT accounts/:account_id/posts/:post_id/name (name ≤80) returns the post
         profile_image_url_https: 'https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png',
       },
       geo: null, coordinates: null, place: null, contributors: null, retweet_count: 0, favorite_count: 0, favorited: false, retweeted: false,
-      scopes: { followers: false }, lang: 'en', card_uri: null, media_keys: [], conversation_settings: 'EVERYONE', nullcast: true,
+      scopes: { followers: false }, lang: 'und', card_uri: null, media_keys: [], conversation_settings: 'EVERYONE', nullcast: true,
       post_type: 'PUBLISHED', scheduled_at: null, scheduled_status: null, full_text: 'Rename me', display_text_range: [0, 9], post_id: '<post>',
     },
   });
@@ -323,7 +323,7 @@ test('the public platform\'s paths work for the SDKs: POST …/tweet (tweet_mode
         profile_image_url_https: 'https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png',
       },
       geo: null, coordinates: null, place: null, contributors: null, retweet_count: 0, favorite_count: 0, favorited: false, retweeted: false,
-      scopes: { followers: false }, lang: 'en', card_uri: null, media_keys: [], conversation_settings: 'EVERYONE', nullcast: true,
+      scopes: { followers: false }, lang: 'und', card_uri: null, media_keys: [], conversation_settings: 'EVERYONE', nullcast: true,
       tweet_type: 'PUBLISHED', scheduled_at: null, scheduled_status: null, full_text: 'Via the tweet path', display_text_range: [0, 18],
       tweet_id: '<post>',
     },

@@ -1,4 +1,4 @@
-import { detect } from 'tinyld';
+import { detectAll } from 'tinyld';
 import type { PostEntities } from './entities.js';
 
 /**
@@ -14,6 +14,8 @@ import type { PostEntities } from './entities.js';
 
 /** Fewer letters than this and no language can be told: und. */
 const MIN_LETTERS = 4;
+/** Fewer letters than this and only a sure guess counts (tinyld's accuracy of 0.5 or more). */
+const SHORT_LETTERS = 15;
 
 export function detectLang(text: string, entities: PostEntities, hasMedia: boolean): string {
   const spans = [
@@ -44,6 +46,12 @@ export function detectLang(text: string, entities: PostEntities, hasMedia: boole
   // Scripts that name their language however short the text.
   if (/\p{Script=Hangul}/u.test(letters)) return 'ko';
   if (/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(letters)) return 'ja';
-  if ([...letters].length < MIN_LETTERS) return 'und';
-  return detect(rest) || 'und';
+  const count = [...letters].length;
+  if (count < MIN_LETTERS) return 'und';
+  const [first, second] = detectAll(rest);
+  if (!first) return 'und';
+  // Too short to be sure ("Rename me" is not Spanish), or two languages as likely: und.
+  if (count < SHORT_LETTERS && first.accuracy < 0.5) return 'und';
+  if (second && second.accuracy >= first.accuracy * 0.9) return 'und';
+  return first.lang;
 }

@@ -176,9 +176,9 @@ test('"SlowReader when the client stops reading (the server\'s buffer for one co
   const socket = net.connect(Number(url.port), url.hostname);
   sockets.push(socket);
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-  socket.write(`GET /2/posts/search/stream HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${slow.creds.apps[0].bearer_token}\r\n\r\n`);
+  socket.write(`GET /2/posts/search/stream?post.fields=note_post HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${slow.creds.apps[0].bearer_token}\r\n\r\n`);
   socket.pause();
-  // Posts of 20,000 characters, stored as a write would store them.
+  // Posts of 20,000 characters, stored as a write would store them (each line carries the whole in note_post).
   const base = await s.post('ada', 'the template');
   // The stored row as a template; PostgreSQL's generated search column is the store's own to fill.
   const { search_tsv: _generated, ...template } = (await slow.ctx.store.db.selectFrom('posts').selectAll().where('id', '=', base.id).executeTakeFirstOrThrow()) as any;
