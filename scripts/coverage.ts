@@ -1,3 +1,5 @@
+import { REFERENCE_ERRATA } from './reference-errata.js';
+
 // docs/coverage.md: every operation of the public description (shared/reference/coverage.md's
 // table, 'tweet' already renamed to 'post') and whether Plaza serves it, measured as that table
 // was: the operation is listed in Plaza's own OpenAPI description. Path parameters are compared by
@@ -32,6 +34,17 @@ export function coverageMarkdown(reference: string, document: { paths: Record<st
     '| Tag | Method | Path (renamed) | operationId | Served |',
     '|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.tag} | ${r.method} | \`${r.path}\` | ${r.operationId} | ${r.served ? 'yes' : 'no'} |`),
+    '',
+    '## Answers against the public description, in the tweet dialect',
+    '',
+    '`test/dialect/reference-answers.test.ts` calls every GET operation of 2.167 by its live path (`/2/tweets/...`) as an app',
+    'in the tweet dialect, with every field and expansion 2.167 lists, and validates the answer against the 200 response',
+    '2.167 declares, read with the live names: members 2.167 spells with `post` (`post_count`, `total_post_count`) as',
+    'the platform answers them (`tweet_count`), and problem types on `api.twitter.com` instead of `api.x.com`.',
+    '',
+    'Places where 2.167 itself is wrong (the only failures the test allows; `scripts/reference-errata.ts`):',
+    '',
+    ...(Object.keys(REFERENCE_ERRATA).length === 0 ? ['None.'] : Object.entries(REFERENCE_ERRATA).map(([path, why]) => `- \`GET ${path}\`: ${why}`)),
     '',
   ].join('\n');
 }

@@ -82,7 +82,8 @@ export function loadConfig(flags: ConfigOverrides = {}, env: NodeJS.ProcessEnv =
     databaseUrl: flags.databaseUrl ?? env.DATABASE_URL ?? path.join(dataDir, 'plaza.sqlite'),
     dataDir,
     credentialsFile: flags.credentialsFile ?? env.PLAZA_CREDENTIALS_FILE ?? path.join(dataDir, 'credentials.json'),
-    problemBase: flags.problemBase ?? env.PLAZA_PROBLEM_BASE ?? DEFAULT_PROBLEM_BASE,
+    // Written as the base of '<base>/<name>': a trailing slash is not doubled.
+    problemBase: (flags.problemBase ?? env.PLAZA_PROBLEM_BASE ?? DEFAULT_PROBLEM_BASE).replace(/\/+$/, ''),
     // Development mode opens webhooks and OAuth steps to plain http and local addresses: the
     // default only while Plaza listens on loopback; elsewhere it must be asked for explicitly.
     development: flags.development ?? (env.PLAZA_DEVELOPMENT !== undefined && env.PLAZA_DEVELOPMENT !== '' ? env.PLAZA_DEVELOPMENT !== 'false' : isLoopbackHost(host)),

@@ -3,7 +3,8 @@ import { after, before, test } from 'node:test';
 import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
 import { startTestPlaza, type TestPlaza } from '../support/server.js';
-import { ALL_SCOPES, fixtures } from '../support/fixtures.js';
+import { fixtures } from '../support/fixtures.js';
+import { NOT_SAMPLED, prepareGetSamples } from '../support/get-samples.js';
 import { WebhookReceiver } from '../support/receivers.js';
 
 /**
@@ -29,96 +30,9 @@ after(async () => {
 /** The operations answered as a stream of lines, not one JSON body: their messages are described apart. */
 const isStream = (path: string) => /\/stream(\/|$)/.test(path);
 
-/**
- * The operations this test does not call, and why: each needs state that only a longer exchange
- * makes (their own tests make it and check their answers field by field).
- */
-const NOT_SAMPLED: Record<string, string> = {
-  '/2/chat/conversations/{id}': 'a chat conversation needs its participants\' keys first (test/platform/chats/)',
-  '/2/chat/conversations/{id}/events': 'the same',
-};
-
 test('a sample answer of every GET operation validates against the served OpenAPI description, with every field and expansion selected', async () => {
   const f = fixtures(plaza);
-  const db = plaza.ctx.store.db;
-  const ada = f.user('ada');
-  const other = plaza.creds.users.find((u) => u.username !== 'ada')!;
-  const post = plaza.creds.sample.post_ids[0];
-  const mediaKey = plaza.creds.sample.media_keys[0];
-  // The enterprise app may call every endpoint; its user token carries every scope.
-  const userAuth = await f.enterpriseAs('ada', [...ALL_SCOPES, 'broadcast.read', 'broadcast.write', 'users.email']);
-  const appAuth = { bearer: f.enterprise.bearer_token };
-  // The community notes endpoints answer note writers only: dana is one in the demo workspace.
-  const writerAuth = await f.enterpriseAs('dana');
-
-  // Things the demo workspace does not hold, made through the interface.
-  const dm = await f.send('POST', `/2/dm_conversations/with/${other.id}/messages`, { auth: userAuth, body: { text: 'hello from the description test' } });
-  assert.equal(dm.status, 201, dm.text);
-  receiver.secret = f.enterprise.consumer_secret;
-  const webhook = await f.send('POST', '/2/webhooks', { auth: appAuth, body: { url: receiver.url('description') } });
-  assert.equal(webhook.status, 200, webhook.text);
-  const job = await f.send('POST', '/2/compliance/jobs', { auth: appAuth, body: { type: 'users' } });
-  assert.equal(job.status, 200, job.text);
-  const soon = Date.now() + 3_600_000;
-  const broadcast = await f.send('POST', '/2/broadcasts/scheduled', { auth: userAuth, body: { source_id: 'rtmp-key-1', scheduled_start_ms: String(soon), scheduled_end_ms: String(soon + 3_600_000) } });
-  assert.equal(broadcast.status, 201, broadcast.text);
-  // Bookmark folders are made in the app, not through the interface: one is written as the app would.
-  const folderId = '1880000000000000001';
-  await db.insertInto('bookmark_folders').values({ id: folderId, user_id: ada.id, name: 'Reading', created_at: new Date().toISOString() }).execute();
-  const first = async (table: 'communities' | 'news_stories' | 'spaces' | 'lists' | 'compliance_jobs' | 'webhooks', column = 'id') =>
-    ((await db.selectFrom(table as 'lists').select(column as 'id').executeTakeFirst()) as { id: string } | undefined)?.id;
-  const known: Record<string, string | undefined> = {
-    dm_event: dm.body.data.dm_event_id,
-    dm_conversation: dm.body.data.dm_conversation_id,
-    folder: folderId,
-    webhook: webhook.body.data.id,
-    job: job.body.data.id,
-    broadcast: broadcast.body.data.broadcast_id,
-    community: await first('communities'),
-    news: await first('news_stories'),
-    // One of ada's own, so its ticket buyers are hers to see.
-    space: (await db.selectFrom('spaces').select('id').where('creator_id', '=', ada.id).executeTakeFirst())?.id ?? (await first('spaces')),
-    list: await first('lists'),
-  };
-
-  const segment = (path: string, name: string): string | undefined => {
-    if (name === 'username') return 'ada';
-    if (name === 'media_key') return mediaKey;
-    if (name === 'folder_id') return known.folder;
-    if (name === 'webhook_id') return known.webhook;
-    if (name === 'woeid') return '1';
-    if (name === 'event_id') return known.dm_event;
-    if (name === 'dm_conversation_id') return known.dm_conversation;
-    if (name === 'participant_id' || name === 'target_user_id') return other.id;
-    if (/user|requester/.test(name)) return ada.id;
-    if (name === 'id') {
-      if (path.startsWith('/2/users/')) return ada.id;
-      if (path.startsWith('/2/posts/')) return post;
-      if (path.startsWith('/2/communities/')) return known.community;
-      if (path.startsWith('/2/news/')) return known.news;
-      if (path.startsWith('/2/spaces/')) return known.space;
-      if (path.startsWith('/2/lists/')) return known.list;
-      if (path.startsWith('/2/compliance/jobs/')) return known.job;
-      if (path.startsWith('/2/broadcasts/scheduled/')) return known.broadcast;
-      return undefined;
-    }
-    if (/post/.test(name)) return post;
-    return undefined;
-  };
-  const required: Record<string, string> = {
-    ids: post,
-    usernames: 'ada',
-    query: 'the',
-    user_ids: ada.id,
-    media_keys: mediaKey,
-    media_id: mediaKey.split('_')[1],
-    type: 'users',
-    test_mode: 'true',
-    start_time: new Date(Date.now() - 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z'),
-    end_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    granularity: 'day',
-  };
-
+  const sample = await prepareGetSamples(plaza, receiver);
   const ajv = new Ajv({ strict: false, allErrors: true });
   formats.default(ajv);
   ajv.addSchema({ components: document.components }, 'description');
@@ -132,29 +46,12 @@ test('a sample answer of every GET operation validates against the served OpenAP
     if (!op || isStream(path) || path === '/2/openapi.json' || NOT_SAMPLED[path]) continue;
     // Files (media bytes) are not JSON answers.
     if (op.responses?.['200']?.content && !op.responses['200'].content['application/json']) continue;
-    const params = (op.parameters ?? []) as any[];
-    let missing: string | undefined;
-    const url = path.replace(/\{([^}]+)\}/g, (_m: string, name: string) => {
-      const value = segment(path, name);
-      if (value === undefined) missing ??= name;
-      return value ?? '0';
-    });
-    const query = new URLSearchParams();
-    for (const p of params.filter((x) => x.in === 'query')) {
-      if (p.schema?.type === 'array' && p.schema.items?.enum) query.set(p.name, p.schema.items.enum.join(','));
-      else if (p.required) {
-        if (p.name === 'ids' && path === '/2/spaces' && known.space) query.set('ids', known.space);
-        else if (required[p.name] !== undefined) query.set(p.name, required[p.name]);
-        else missing ??= p.name;
-      }
-    }
+    const { url, missing, auth } = sample(path, op);
     if (missing) {
       unsampled.push(`${path} (${missing})`);
       continue;
     }
-    const schemes = ((op.security ?? []) as object[]).flatMap((s) => Object.keys(s));
-    const auth = !schemes.includes('UserToken') ? appAuth : path.startsWith('/2/notes/') ? writerAuth : userAuth;
-    const res = await f.get(`${url}?${query}`, { auth });
+    const res = await f.get(url!, { auth });
     const schema = op.responses?.['200']?.content?.['application/json']?.schema;
     if (res.status !== 200) {
       failures.push(`GET ${path}: ${res.status} ${res.text.slice(0, 200)}`);
