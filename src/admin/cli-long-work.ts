@@ -17,7 +17,7 @@ function integer(raw: string, name: string, min: number, max: number): number {
 
 const MAX_POSTS = 10_000_000;
 
-async function seed(file: string, opts: { posts: string; users: string; days: string; seed?: string; chunk: string }): Promise<void> {
+async function seed(file: string, opts: { posts: string; users: string; days: string; seed?: string; chunk: string; contacts?: boolean }): Promise<void> {
   const total = integer(opts.posts, '--posts', 1, MAX_POSTS);
   const users = integer(opts.users, '--users', 1, 9_999);
   const days = integer(opts.days, '--days', 1, 30);
@@ -31,7 +31,7 @@ async function seed(file: string, opts: { posts: string; users: string; days: st
   try {
     for (let first = 0; first < total; first += chunk) {
       const posts = Math.min(chunk, total - first);
-      const answer = await adminCall<SeedAnswer>(file, 'POST', '/admin/seed', { posts, users, days, first, of: total, seed: seedValue, ...(until ? { until } : {}) });
+      const answer = await adminCall<SeedAnswer>(file, 'POST', '/admin/seed', { posts, users, days, first, of: total, seed: seedValue, ...(until ? { until } : {}), ...(opts.contacts ? { contacts: true } : {}) });
       until = answer.until;
       authors = answer.authors;
       written += answer.written;
@@ -93,9 +93,10 @@ export function addLongWorkCommands(program: Command): void {
     .option('--days <n>', 'the posts spread over this many days before now', '7')
     .option('--seed <n>', 'the generator\'s seed: the same seed on the same store writes the same posts (random when absent)')
     .option('--chunk <n>', 'posts per request to Plaza', '2000')
+    .option('--contacts', 'give the authors e-mail addresses and phone numbers (plaza users lists them), for custom audiences to match')
     .option(...fileOption)
-    .addHelpText('after', '\nExample:\n  npm run plaza -- seed --posts 20000 --users 200\n')
-    .action((opts: { posts: string; users: string; days: string; seed?: string; chunk: string; credentialsFile: string }) => run('seed', () => seed(opts.credentialsFile, opts)));
+    .addHelpText('after', '\nExample:\n  npm run plaza -- seed --posts 20000 --users 200\n  npm run plaza -- seed --posts 1000 --users 500 --contacts\n')
+    .action((opts: { posts: string; users: string; days: string; seed?: string; chunk: string; contacts?: boolean; credentialsFile: string }) => run('seed', () => seed(opts.credentialsFile, opts)));
 
   program
     .command('replay')

@@ -107,7 +107,7 @@ const operations = {
     status: 201,
     response: data(Loose),
   },
-  users: { method: 'GET', url: '/admin/users', summary: 'Every user: id, username, name, created_at (no secrets)', status: 200, response: data(Type.Array(Loose)) },
+  users: { method: 'GET', url: '/admin/users', summary: 'Every user: id, username, name, email, phone_number, created_at (no secrets)', status: 200, response: data(Type.Array(Loose)) },
   apps: { method: 'GET', url: '/admin/apps', summary: 'Every app: id, name, tier, dialect, created_at (no secrets)', status: 200, response: data(Type.Array(Loose)) },
   updateApp: {
     method: 'PATCH',
@@ -240,6 +240,7 @@ const operations = {
         first: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'The index of this request\'s first post in the run (0 when absent).' })),
         of: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'The run\'s posts, every chunk together (first + posts when absent).' })),
         seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'The generator\'s seed: the same seed writes the same posts (1 when absent).' })),
+        contacts: Type.Optional(Type.Boolean({ description: 'The authors get e-mail addresses (seed_user_N@seed.plaza.example) and phone numbers (+1555NNNNNNN), listed by GET /admin/users, so custom audiences built from their hashes match them.' })),
       },
       { additionalProperties: false },
     ),

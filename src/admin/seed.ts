@@ -24,6 +24,8 @@ export interface SeedRequest {
   first?: number;
   of?: number;
   seed?: number;
+  /** The authors get e-mail addresses and phone numbers (for custom audiences to match). */
+  contacts?: boolean;
 }
 
 export interface SeedAnswer {
@@ -63,6 +65,7 @@ export async function seedStore(ctx: PlatformContext, body: SeedRequest): Promis
     first,
     of,
     skipTaken: true,
+    contacts: body.contacts ?? false,
     // Dropping the indexes of a store other requests are reading would stall them.
     bulkIndexes: false,
   });

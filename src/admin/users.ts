@@ -97,8 +97,13 @@ export async function mintTokens(ctx: PlatformContext, body: { user: string; app
 }
 
 /** GET /admin/users and /admin/apps: who and what there is, without secrets. */
-export async function listPeople(ctx: PlatformContext): Promise<Array<{ id: string; username: string; name: string; created_at: string }>> {
-  return ctx.store.db.selectFrom('users').select(['id', 'username', 'name', 'created_at']).orderBy('id').execute();
+export async function listPeople(ctx: PlatformContext): Promise<Array<{ id: string; username: string; name: string; email: string | null; phone_number: string | null; created_at: string }>> {
+  return ctx.store.db
+    .selectFrom('users')
+    .leftJoin('user_phone_numbers as p', 'p.user_id', 'users.id')
+    .select(['users.id', 'users.username', 'users.name', 'users.email', 'p.phone_number', 'users.created_at'])
+    .orderBy('users.id')
+    .execute();
 }
 
 export async function listApps(ctx: PlatformContext): Promise<Array<{ id: string; name: string; tier: string; dialect: AppDialect; created_at: string }>> {

@@ -21,3 +21,6 @@ export interface AccountAccess {
 
 /** Permissions that may create, change and delete campaign entities. */
 export const WRITE_PERMISSIONS = ['ACCOUNT_ADMIN', 'AD_MANAGER'];
+
+/** Permissions that may compose the account's posts (posts, scheduled and draft posts): the advertiser's grant to a handle. */
+export const COMPOSE_PERMISSIONS = ['ACCOUNT_ADMIN', 'AD_MANAGER', 'CREATIVE_MANAGER', 'TWEET_COMPOSER'];

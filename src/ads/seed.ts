@@ -27,7 +27,8 @@ const DAY = 24 * 60 * 60 * 1000;
  * instrument, a campaign and two line items, targeting on the first and the user's latest post
  * promoted by it, and its creatives (a media library with an image and a video, a card, a
  * promoted-only post carrying it, promoted too); all written through the same services as the
- * endpoints, so the account history holds their creation. Chen may read (not change) Plaza News's account, as an analyst.
+ * endpoints, so the account history holds their creation. Chen may read (not change) Plaza News's account, as an analyst;
+ * dana may compose posts on ada's account (TWEET_COMPOSER).
  * Returns each user's ads account ids.
  */
 export async function seedAdsDemo(ctx: PlatformContext, tx: DbOrTx, users: UserTable[]): Promise<Map<string, string[]>> {
@@ -102,6 +103,12 @@ export async function seedAdsDemo(ctx: PlatformContext, tx: DbOrTx, users: UserT
   const chen = users.find((u) => u.username === 'chen');
   const news = accountOf.get('plazanews');
   if (chen && news) await linkAccountUser(tx, news, chen.id, ['CAMPAIGN_ANALYST'], now.toISOString());
+  // Spec 001: "to post for an advertiser, the advertiser grants the caller's handle access": ada
+  // grants dana post composing on her account, so posting for another user (and nullcast=false
+  // refused there) can be tried with dana's own tokens.
+  const dana = users.find((u) => u.username === 'dana');
+  const adas = accountOf.get('ada');
+  if (dana && adas) await linkAccountUser(tx, adas, dana.id, ['TWEET_COMPOSER'], now.toISOString());
   await seedAudiencesAndCatalog(ctx, tx, users, accountOf);
   const out = new Map<string, string[]>();
   for (const user of users) out.set(user.id, await adsAccountIdsOf(tx, user.id));

@@ -44,7 +44,16 @@ export interface SeedOptions {
   idSalt?: number;
   /** Skip a post whose id is taken instead of failing (a running Plaza's store). */
   skipTaken?: boolean;
+  /**
+   * The authors have an e-mail address (seed_user_N@seed.plaza.example) and a phone number
+   * (contactPhone(N)), so custom audiences uploaded from their hashes match them (issue 34).
+   */
+  contacts?: boolean;
 }
+
+/** The generated author N's e-mail address and phone number (E.164), when seeded with contacts. */
+export const contactEmail = (i: number) => `seed_user_${i}@seed.plaza.example`;
+export const contactPhone = (i: number) => `+1555${String(i).padStart(7, '0')}`;
 
 export interface SeedResult {
   usernames: string[];
@@ -56,8 +65,8 @@ export interface SeedResult {
   seconds: number;
 }
 
-/** Generated authors seed_user_0..N-1 (created when missing). */
-async function seedUsers(db: Db, count: number, now: Date): Promise<string[][]> {
+/** Generated authors seed_user_0..N-1 (created when missing), with their contacts when asked (given to those without). */
+async function seedUsers(db: Db, count: number, now: Date, contacts: boolean): Promise<string[][]> {
   const existing = new Map((await db.selectFrom('users').select(['id', 'username']).where('username', 'like', 'seed_user_%').execute()).map((u) => [u.username, u.id]));
   const out: string[][] = [];
   const rows = [];
@@ -67,7 +76,7 @@ async function seedUsers(db: Db, count: number, now: Date): Promise<string[][]> 
     if (!id) {
       id = (((BigInt(now.getTime() - 400 * 86_400_000) - EPOCH_MS) << 22n) | BigInt(i)).toString();
       rows.push({
-        id, username, username_lower: username, name: `Seed User ${i}`, password_hash: null, email: null, email_confirmed: 0,
+        id, username, username_lower: username, name: `Seed User ${i}`, password_hash: null, email: contacts ? contactEmail(i) : null, email_confirmed: contacts ? 1 : 0,
         created_at: new Date(now.getTime() - 400 * 86_400_000).toISOString(), description: i % 3 === 0 ? 'data scientist in Zürich' : 'writes about music and code',
         location: i % 2 ? 'Paris' : 'London', url: null, profile_image_url: 'https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png',
         profile_banner_url: null, protected: 0, verified: i % 10 === 0 ? 1 : 0, verified_type: i % 10 === 0 ? 'blue' : 'none', subscription_type: 'None',
@@ -78,6 +87,17 @@ async function seedUsers(db: Db, count: number, now: Date): Promise<string[][]> 
     out.push([id, username]);
   }
   for (let i = 0; i < rows.length; i += 500) await db.insertInto('users').values(rows.slice(i, i + 500)).execute();
+  if (contacts) {
+    const at = now.toISOString();
+    // Authors an earlier run made without contacts get theirs.
+    for (const [i, [id, username]] of out.entries()) {
+      if (existing.has(username)) await db.updateTable('users').set({ email: contactEmail(i), email_confirmed: 1 }).where('id', '=', id).where('email', 'is', null).execute();
+    }
+    for (let i = 0; i < out.length; i += 500) {
+      const values = out.slice(i, i + 500).map(([id], index) => ({ user_id: id, phone_number: contactPhone(i + index), created_at: at }));
+      await db.insertInto('user_phone_numbers').values(values).onConflict((oc) => oc.doNothing()).execute();
+    }
+  }
   return out;
 }
 
@@ -97,7 +117,7 @@ export async function seedPosts(db: Db, o: SeedOptions & { dialect?: 'sqlite' | 
   const started = Date.now();
   const random = mulberry32(o.seed ?? 1);
   const words = vocabulary();
-  const authors = await seedUsers(db, o.users, o.now);
+  const authors = await seedUsers(db, o.users, o.now, o.contacts ?? false);
   const batches = generatePosts(o, random, words, authors, o.dialect === 'postgres' ? PG_BATCH : SQLITE_BATCH);
   let written: number;
   if (o.dialect === 'postgres') {

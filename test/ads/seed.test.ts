@@ -52,3 +52,17 @@ test('ads_account_ids lists the accounts a user administers first, then those sh
     assert.deepEqual(u.ads_account_ids, original.get(u.id), `${u.username}: from the store, not the old file; sandbox accounts are not listed`);
   }
 });
+
+test('the demo lets one user post for another\'s account (issue 34): ada granted dana TWEET_COMPOSER, so dana posts on ada\'s account for ada with her own tokens, promoted-only; nullcast=false is only for the authenticated user', async () => {
+  const ada = k.user('ada');
+  const account = k.accountOf('ada');
+  assert.ok(k.user('dana').ads_account_ids.includes(account), 'ada\'s account is among dana\'s');
+  const made = await k.ads.post(`/12/accounts/${account}/tweet`, { as: 'dana', query: { as_user_id: ada.id, text: `for ada, by dana ${Date.now()}` } });
+  assert.equal(made.status, 200, made.text);
+  assert.equal(made.body.data.user.id_str ?? made.body.data.user.id, ada.id);
+  const organic = await k.ads.post(`/12/accounts/${account}/tweet`, { as: 'dana', query: { as_user_id: ada.id, text: `organic for ada ${Date.now()}`, nullcast: false } });
+  assert.equal(organic.status, 400, organic.text);
+  assert.equal(organic.body.errors[0].parameter, 'nullcast');
+  const own = await k.ads.post(`/12/accounts/${account}/tweet`, { as: 'ada', query: { as_user_id: ada.id, text: `organic by ada ${Date.now()}`, nullcast: false } });
+  assert.equal(own.status, 200, own.text);
+});

@@ -68,6 +68,8 @@ export interface AdsRouteDef<S extends ParamSpec> {
   deletedAccount?: boolean;
   /** A body limit above the listener's, checked before the body is read (batch uploads). */
   bodyLimit?: number;
+  /** The permissions on the account that may call this write; WRITE_PERMISSIONS when absent. */
+  writePermissions?: readonly string[];
   handler(call: AdsCall<Parsed<S>>): Promise<AdsBody>;
 }
 
@@ -148,8 +150,9 @@ export class AdsRoutes {
       if (!access || (access.account.deleted === 1 && !def.deletedAccount)) {
         throw AdsError.forbidden('ACCOUNT_NOT_FOUND', `Account ${id} was not found`);
       }
-      if (write && !access.permissions.some((p) => WRITE_PERMISSIONS.includes(p))) {
-        throw AdsError.forbidden('ACTION_NOT_ALLOWED', `User ${caller.user.id} may not change account ${id}; that needs ${WRITE_PERMISSIONS.join(' or ')} permission`);
+      const allowed = def.writePermissions ?? WRITE_PERMISSIONS;
+      if (write && !access.permissions.some((p) => allowed.includes(p))) {
+        throw AdsError.forbidden('ACTION_NOT_ALLOWED', `User ${caller.user.id} may not change account ${id}; that needs ${allowed.join(' or ')} permission`);
       }
     }
 

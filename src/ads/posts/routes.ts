@@ -1,3 +1,4 @@
+import { COMPOSE_PERMISSIONS } from '../actor.js';
 import { AdsError } from '../http/errors.js';
 import { count, cursor, flag, sortBy, standardList } from '../http/list.js';
 import { Param, PLATFORM_ID, bool, idList, listItems, oneOf, platformId, text, time } from '../http/params.js';
@@ -47,6 +48,7 @@ export function adsPostRoutes(ads: AdsRoutes): void {
       method: 'POST',
       url: `${account}/${d}`,
       rate: 'write',
+      writePermissions: COMPOSE_PERMISSIONS,
       params: {
         as_user_id: platformId().required(),
         text: text({ trim: false }),
@@ -74,6 +76,7 @@ export function adsPostRoutes(ads: AdsRoutes): void {
       method: 'PUT',
       url: `${account}/${d}s/:${idName}/name`,
       rate: 'write',
+      writePermissions: COMPOSE_PERMISSIONS,
       params: { name: text({ max: MAX_POST_NAME }).nullable() },
       handler: async (call) => one(inDialect(adsPostWire(await renameAdsPost(call.actor, call.db, call.account, postIdOf(call), call.params.name), { full: true }), d)),
     });
@@ -139,6 +142,7 @@ export function adsPostRoutes(ads: AdsRoutes): void {
         method: 'POST',
         url: base,
         rate: 'write',
+        writePermissions: COMPOSE_PERMISSIONS,
         params: content(false),
         handler: async (call) => one(wire(await createScheduled(call.actor, call.db, call.account, kind, call.params as typeof call.params & { as_user_id: string }))),
       });
@@ -146,6 +150,7 @@ export function adsPostRoutes(ads: AdsRoutes): void {
         method: 'PUT',
         url: `${base}/:${pathName}`,
         rate: 'write',
+        writePermissions: COMPOSE_PERMISSIONS,
         params: content(true),
         handler: async (call) => one(wire(await updateScheduledPost(call.actor, call.db, call.account, kind, pathId(call, pathName), call.params))),
       });
@@ -153,6 +158,7 @@ export function adsPostRoutes(ads: AdsRoutes): void {
         method: 'DELETE',
         url: `${base}/:${pathName}`,
         rate: 'write',
+        writePermissions: COMPOSE_PERMISSIONS,
         params: {},
         handler: async (call) => one(wire(await deleteScheduled(call.db, call.account, kind, pathId(call, pathName)))),
       });
