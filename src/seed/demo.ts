@@ -6,6 +6,7 @@ import { hashToken } from '../auth/tokens.js';
 import { recordFollow } from '../platform/follows/service.js';
 import { seedGraphDemo } from '../platform/graph/demo.js';
 import { seedPostsDemo } from '../platform/posts/demo.js';
+import { userEntities } from '../platform/users/profile.js';
 import { seedNewsAndNotesDemo } from '../platform/news/demo.js';
 import { newPostRow, recordPost } from '../platform/posts/build.js';
 import type { PostRow } from '../platform/posts/wire.js';
@@ -121,7 +122,8 @@ export async function seedDemo(ctx: PlatformContext): Promise<CredentialsFile> {
         pinned_post_id: null,
         most_recent_post_id: null,
         affiliation: null,
-        entities: '{}',
+        // Links, mentions and hashtags of the description and url, as a profile update writes them.
+        entities: userEntities(u.description, u.url ?? null),
         withheld: null,
         followers_count: 0,
         following_count: 0,

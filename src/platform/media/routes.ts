@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { mediaFilePath } from './files.js';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -430,15 +431,19 @@ export async function mediaRoutes(app: Listener, ctx: PlatformContext): Promise<
     async (request, reply) => {
       const [key] = request.params.file.split('.');
       const [media] = await findMediaByKeys(ctx.store.db, [key]);
-      if (!media?.file_path || !media.url?.endsWith(`/media/${request.params.file}`) || !fs.existsSync(media.file_path)) {
+      const wanted = `/media/${request.params.file}`;
+      // A video's poster frame (preview_image_url) is a file of its own beside the video.
+      const poster = media?.type === 'video' && media.preview_image_url?.endsWith(wanted) ? mediaFilePath(ctx, key, 'png') : undefined;
+      const file = poster ?? (media?.url?.endsWith(wanted) ? media.file_path : undefined);
+      if (!media || !file || !fs.existsSync(file)) {
         throw new ProblemError(404, problems.aboutBlank(404, 'Not Found', `No media file ${request.params.file}.`));
       }
-      if (request.method === 'GET') await recordPlayback(ctx, media);
+      if (request.method === 'GET' && !poster) await recordPlayback(ctx, media);
       return reply
-        .type(media.mime_type)
-        .header('content-length', String(fs.statSync(media.file_path).size))
+        .type(poster ? 'image/png' : media.mime_type)
+        .header('content-length', String(fs.statSync(file).size))
         .header('cache-control', 'public, max-age=31536000, immutable')
-        .send(fs.createReadStream(media.file_path));
+        .send(fs.createReadStream(file));
     },
   );
 }

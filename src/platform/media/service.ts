@@ -6,6 +6,7 @@ import { ProblemError, problems } from '../../http/problems.js';
 import { fromJson, toJson, type DbOrTx } from '../../store/store.js';
 import { requireWriteAccess } from '../graph/access.js';
 import { findUsersByIds } from '../users/store.js';
+import { duskScene } from './png.js';
 import { assemble, listSegments, mediaFilePath, removeQuietly, segmentPath, tempFilePath, uploadDir, writeFileAtomically } from './files.js';
 import { EXTENSIONS, ProbeError, bufferSource, probe, probeFile, type Probed } from './probe.js';
 import { SUBTITLES_MAX_BYTES } from './srt.js';
@@ -115,8 +116,18 @@ async function checkAdditionalOwners(db: DbOrTx, ids: readonly string[] | undefi
   return owners;
 }
 
+/** A video's poster frame: Plaza cannot decode video, so it generates one of the video's shape (at most 640 wide). */
+const POSTER_WIDTH = 640;
+function writePoster(ctx: PlatformContext, key: string, probed: Probed): void {
+  const width = Math.max(1, Math.min(POSTER_WIDTH, probed.width ?? POSTER_WIDTH));
+  const height = Math.max(1, Math.round(width * ((probed.height ?? 360) / Math.max(1, probed.width ?? 640))));
+  writeFileAtomically(mediaFilePath(ctx, key, 'png'), duskScene(width, Math.min(height, 4 * POSTER_WIDTH), [34, 40, 80], [210, 120, 90]));
+}
+
 function mediaRow(ctx: PlatformContext, p: { id: string; key: string; owner: string; type: MediaType; probed: Probed; size: number; file: string; category: string; owners: string[]; baseUrl: string }): MediaRow {
   const url = `${p.baseUrl}/media/${p.key}.${EXTENSIONS[p.probed.mime]}`;
+  // A video's preview is its poster frame (writePoster), a GIF's the GIF itself.
+  if (p.type === 'video') writePoster(ctx, p.key, p.probed);
   const pictured = p.type !== 'subtitles';
   const variants = p.type === 'photo' || !pictured ? [] : [{ ...(p.type === 'video' && p.probed.durationMs ? { bit_rate: Math.round((p.size * 8 * 1000) / p.probed.durationMs) } : {}), content_type: p.probed.mime, url }];
   return {
@@ -125,7 +136,7 @@ function mediaRow(ctx: PlatformContext, p: { id: string; key: string; owner: str
     owner_user_id: p.owner,
     type: p.type,
     url,
-    preview_image_url: p.type === 'animated_gif' ? url : null,
+    preview_image_url: p.type === 'animated_gif' ? url : p.type === 'video' ? `${p.baseUrl}/media/${p.key}.png` : null,
     width: pictured ? p.probed.width : null,
     height: pictured ? p.probed.height : null,
     duration_ms: p.type === 'video' ? p.probed.durationMs ?? 0 : null,

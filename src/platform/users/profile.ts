@@ -80,7 +80,7 @@ function checkChanges(c: ProfileChanges): void {
 }
 
 /** The user entities of the public platform: url.urls and the description's hashtags, mentions, urls, cashtags. */
-function userEntities(description: string, url: string | null): string {
+export function userEntities(description: string, url: string | null): string {
   const entities: Record<string, unknown> = {};
   if (url) entities.url = { urls: [{ start: 0, end: [...url].length, url, expanded_url: url, display_url: url.replace(/^https?:\/\/(www\.)?/, '') }] };
   const parsed = parseEntities(description);
