@@ -6,6 +6,7 @@ import { markMediaSource, mediaSourcePosts } from '../media/store.js';
 import { editControlsOf, newEditControls } from './edit-window.js';
 import { parseEntities } from './entities.js';
 import { detectLang } from './lang.js';
+import { contextAnnotationsOf } from './annotations.js';
 import { insertPost } from './store.js';
 import { editHistoryOf, mediaKeysOf, postDeclaration, type PostRow } from './wire.js';
 
@@ -69,7 +70,7 @@ export function newPostRow(id: string, p: NewPost): PostRow {
     possibly_sensitive: p.possiblySensitive ? 1 : 0,
     reply_settings: p.replySettings ?? 'everyone',
     entities: toJson(entities),
-    context_annotations: '[]',
+    context_annotations: toJson(contextAnnotationsOf(p.text, entities)),
     paid_partnership: p.paidPartnership ? 1 : 0,
     community_id: p.communityId ?? null,
     edit_history_post_ids: toJson([id]),

@@ -42,3 +42,16 @@ test('a post made through the interface carries the detected lang', async () => 
   const read = await g.get(`/2/posts/${pt.body.data.id}?post.fields=lang`, { auth: g.appAuth });
   assert.equal(read.body.data.lang, 'pt');
 });
+
+test('context_annotations from the built-in entity list: the public platform\'s ids for well-known entities, Plaza\'s for its own', async () => {
+  const dana = await g.enterpriseAs('dana');
+  const made = await g.post(dana, { text: `Reading tweets about #music over coffee ${Date.now()}` });
+  assert.equal(made.status, 201, made.text);
+  const read = await g.get(`/2/posts/${made.body.data.id}?post.fields=context_annotations`, { auth: g.appAuth });
+  const pairs = read.body.data.context_annotations.map((a: { domain: { id: string }; entity: { name: string } }) => `${a.domain.id}:${a.entity.name}`);
+  assert.deepEqual(pairs, ['46:Services', '47:Twitter', '131:Music', '131:Coffee']);
+  assert.equal(read.body.data.context_annotations[1].entity.id, '10045225402');
+  const plain = await g.post(dana, { text: `Nothing to annotate here ${Date.now()}` });
+  const none = await g.get(`/2/posts/${plain.body.data.id}?post.fields=context_annotations`, { auth: g.appAuth });
+  assert.equal(none.body.data.context_annotations, undefined);
+});
