@@ -241,15 +241,17 @@ export const LINGER_BYTES = 64 * 1024 * 1024;
 export const LINGER_MS = 10_000;
 
 /**
- * A body over the limit is refused (413) before it has all arrived. Closing the connection at
- * once would make a client that is still sending (Node's fetch, Python's requests) see EPIPE or a
- * reset instead of the answer; reading without end would let one client make Plaza read
- * gigabytes. So, as nginx's lingering close: the answer says Connection: close, the rest of the
- * body is read and dropped up to LINGER_BYTES or LINGER_MS, and then the connection is closed.
+ * A body over the limit is refused (413) before it has all arrived, and Fastify then says
+ * Connection: close, so Node closes the connection as soon as the answer is written: a client that
+ * is still sending (Node's fetch, Python's requests) sees EPIPE or a reset instead of the answer.
+ * Reading without end would let one client make Plaza read gigabytes. So, as nginx's lingering
+ * close: the answer keeps the connection, the rest of the body is read and dropped up to
+ * LINGER_BYTES or LINGER_MS (then the connection is closed), and a client that sent it all may
+ * go on using the connection.
  */
 function lingerAfterRefusedBodies(app: FastifyInstance): void {
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (reply.statusCode === 413) reply.header('connection', 'close');
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (reply.statusCode === 413 && !request.raw.complete) reply.removeHeader('connection');
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
@@ -267,10 +269,7 @@ function lingerAfterRefusedBodies(app: FastifyInstance): void {
       read += chunk.length;
       if (read > LINGER_BYTES) stop();
     });
-    req.on('end', () => {
-      clearTimeout(timer);
-      socket.end();
-    });
+    req.on('end', () => clearTimeout(timer));
     req.on('error', () => clearTimeout(timer));
     req.resume();
     done();
