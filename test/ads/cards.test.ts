@@ -179,7 +179,7 @@ test('poll cards: POST per the reference (duration_in_minutes 5-10080, choices �
   const res = await poll({ third_choice: 'Maybe', media_key: video });
   assert.equal(res.status, 200, res.text);
   const d = res.body.data;
-  assert.deepEqual(normalise(res.body, { [account]: 'account', [d.id]: 'card', [`card://${d.id}`]: 'card_uri', [video]: 'video', [`${k.plaza.urls.base_url}/media/${video}.mp4`]: 'video_url' }), {
+  assert.deepEqual(normalise(res.body, { [account]: 'account', [d.id]: 'card', [`card://${d.id}`]: 'card_uri', [video]: 'video', [`${k.plaza.urls.base_url}/media/${video}.mp4`]: 'video_url', [`${k.plaza.urls.base_url}/media/${video}.png`]: 'poster_url' }), {
     request: {
       params: {
         account_id: '<account>', name: 'Poll', duration_in_minutes: 60, first_choice: 'Yes', second_choice: 'No', third_choice: 'Maybe',
@@ -189,7 +189,7 @@ test('poll cards: POST per the reference (duration_in_minutes 5-10080, choices �
     data: {
       name: 'Poll', first_choice: 'Yes', second_choice: 'No', third_choice: 'Maybe', start_time: '<time>', end_time: '<time>',
       duration_in_minutes: '60', content_duration_seconds: '10', media_key: '<video>', image_url: null, video_url: '<video_url>', video_hls_url: null,
-      video_width: '1280', video_height: '720', video_poster_url: null, video_poster_width: null, video_poster_height: null, id: '<card>',
+      video_width: '1280', video_height: '720', video_poster_url: '<poster_url>', video_poster_width: null, video_poster_height: null, id: '<card>',
       card_uri: '<card_uri>', card_type: 'VIDEO_POLLS', created_at: '<time>', updated_at: '<time>', deleted: false,
     },
   });
@@ -231,7 +231,7 @@ test('video conversation cards: first_cta ≤20 without #, thank_you_text ≤23,
   const res = await vc({});
   assert.equal(res.status, 200, res.text);
   const d = res.body.data;
-  assert.deepEqual(normalise(res.body, { [account]: 'account', [d.id]: 'card', [`card://${d.id}`]: 'card_uri', [video]: 'video', [`${k.plaza.urls.base_url}/media/${video}.mp4`]: 'video_url', [k.user('ada').id]: 'ada' }), {
+  assert.deepEqual(normalise(res.body, { [account]: 'account', [d.id]: 'card', [`card://${d.id}`]: 'card_uri', [video]: 'video', [`${k.plaza.urls.base_url}/media/${video}.mp4`]: 'video_url', [`${k.plaza.urls.base_url}/media/${video}.png`]: 'poster_url', [k.user('ada').id]: 'ada' }), {
     request: {
       params: {
         account_id: '<account>', name: 'Conversation', first_cta: '#PlazaRocks', first_cta_post: 'I love Plaza', thank_you_text: 'Thanks!',
@@ -241,7 +241,7 @@ test('video conversation cards: first_cta ≤20 without #, thank_you_text ≤23,
     data: {
       name: 'Conversation', first_cta: '#PlazaRocks', first_cta_post: 'I love Plaza', second_cta: null, second_cta_post: null, third_cta: null,
       third_cta_post: null, fourth_cta: null, fourth_cta_post: null, thank_you_text: 'Thanks!', title: 'Which one?', media_url: '<video_url>',
-      media_key: '<video>', poster_media_url: null, poster_media_key: null, video_owner_id: '<ada>', video_width: '1280', video_height: '720',
+      media_key: '<video>', poster_media_url: '<poster_url>', poster_media_key: null, video_owner_id: '<ada>', video_width: '1280', video_height: '720',
       id: '<card>', card_uri: '<card_uri>', card_type: 'VIDEO_CONVERSATION', created_at: '<time>', updated_at: '<time>', deleted: false,
     },
   });

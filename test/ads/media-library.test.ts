@@ -17,7 +17,8 @@ before(async () => {
 });
 
 test('media reach the ads interface uploaded through POST /2/media/upload with a media category, mapped to POST_IMAGE, POST_GIF, POST_VIDEO, PROMO_VIDEO, then added with POST media_library {media_key}', async () => {
-  const video = { duration: 9500, description: null, poster_media_url: null, poster_media_key: null, title: null, aspect_ratio: '16:9' };
+  // A video's first frame is its poster: Plaza's generated poster frame (issue 34).
+  const video = { duration: 9500, description: null, poster_media_url: '<poster_url>', poster_media_key: null, title: null, aspect_ratio: '16:9' };
   const cases: Array<[string, string, Record<string, unknown>]> = [
     [await c.image(), 'png', { media_category: 'POST_IMAGE', media_type: 'IMAGE' }],
     [await c.gif(), 'gif', { media_category: 'POST_GIF', media_type: 'GIF', duration: null, description: null, poster_media_url: '<media_url>', poster_media_key: null, title: null, aspect_ratio: '1:1' }],
@@ -27,7 +28,7 @@ test('media reach the ads interface uploaded through POST /2/media/upload with a
   for (const [key, extension, fields] of cases) {
     const res = await k.sandbox.post(ml(), { query: { media_key: key } });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(normalise(res.body, { [account]: 'account', [key]: 'media_key', [`${k.plaza.urls.base_url}/media/${key}.${extension}`]: 'media_url' }), {
+    assert.deepEqual(normalise(res.body, { [account]: 'account', [key]: 'media_key', ...(extension === 'mp4' ? { [`${k.plaza.urls.base_url}/media/${key}.png`]: 'poster_url' } : {}), [`${k.plaza.urls.base_url}/media/${key}.${extension}`]: 'media_url' }), {
       request: { params: { account_id: '<account>', media_key: '<media_key>' } },
       data: {
         posted: false, name: 'Untitled', file_name: null, media_url: '<media_url>', media_key: '<media_key>', created_at: '<time>', updated_at: '<time>',
@@ -45,10 +46,10 @@ test('media reach the ads interface uploaded through POST /2/media/upload with a
 test('Plaza reads the real uploaded bytes for media_type, dimensions, duration and aspect_ratio (PNG, JPEG, GIF, WebP and MP4 headers)', async () => {
   const video = await c.upload('ada', mp4({ width: 1920, height: 1080, durationMs: 12_345 }), 'post_video');
   const v = (await k.sandbox.post(ml(), { query: { media_key: video } })).body.data;
-  assert.deepEqual(normalise(v, { [video]: 'video', [`${k.plaza.urls.base_url}/media/${video}.mp4`]: 'media_url' }), {
+  assert.deepEqual(normalise(v, { [video]: 'video', [`${k.plaza.urls.base_url}/media/${video}.mp4`]: 'media_url', [`${k.plaza.urls.base_url}/media/${video}.png`]: 'poster_url' }), {
     posted: false, name: 'Untitled', file_name: null, media_url: '<media_url>', media_category: 'POST_VIDEO', media_key: '<video>',
     created_at: '<time>', updated_at: '<time>', media_status: 'TRANSCODE_COMPLETED', media_type: 'VIDEO', deleted: false, duration: 12345,
-    description: null, poster_media_url: null, poster_media_key: null, title: null, aspect_ratio: '16:9',
+    description: null, poster_media_url: '<poster_url>', poster_media_key: null, title: null, aspect_ratio: '16:9',
   });
   const square = await c.upload('ada', mp4({ width: 720, height: 720, durationMs: 3_000 }), 'post_video');
   assert.equal((await k.sandbox.post(ml(), { query: { media_key: square } })).body.data.aspect_ratio, '1:1');
@@ -84,12 +85,12 @@ test('media_status is set as upload processing completes: TRANSCODING while a ch
   const fin = await c.p.send('POST', '/2/media/upload', { auth, form: { command: 'FINALIZE', media_id: init.body.data.id } });
   assert.equal(fin.status, 200, fin.text);
   const done = await k.sandbox.get(ml(`/${key}`));
-  assert.deepEqual(normalise(done.body, { [account]: 'account', [key]: 'media_key', [`${k.plaza.urls.base_url}/media/${key}.mp4`]: 'media_url' }), {
+  assert.deepEqual(normalise(done.body, { [account]: 'account', [key]: 'media_key', [`${k.plaza.urls.base_url}/media/${key}.mp4`]: 'media_url', [`${k.plaza.urls.base_url}/media/${key}.png`]: 'poster_url' }), {
     request: { params: { account_id: '<account>', media_key: '<media_key>' } },
     data: {
       posted: false, name: 'Processing', file_name: null, media_url: '<media_url>', media_category: 'PROMO_VIDEO', media_key: '<media_key>',
       created_at: '<time>', updated_at: '<time>', media_status: 'TRANSCODE_COMPLETED', media_type: 'VIDEO', deleted: false, duration: 4000,
-      description: null, poster_media_url: null, poster_media_key: null, title: null, aspect_ratio: '16:9',
+      description: null, poster_media_url: '<poster_url>', poster_media_key: null, title: null, aspect_ratio: '16:9',
     },
   });
 });
@@ -174,12 +175,12 @@ test('GET media_library/:media_key; PUT with the same rules (an empty value unse
   assert.equal(got.body.data.name, 'Before');
   const put = await k.sandbox.put(ml(`/${video}`), { query: { name: 'After', title: '', description: 'Now described' } });
   assert.equal(put.status, 200, put.text);
-  assert.deepEqual(normalise(put.body, { [account]: 'account', [video]: 'video', [`${k.plaza.urls.base_url}/media/${video}.mp4`]: 'media_url' }), {
+  assert.deepEqual(normalise(put.body, { [account]: 'account', [video]: 'video', [`${k.plaza.urls.base_url}/media/${video}.mp4`]: 'media_url', [`${k.plaza.urls.base_url}/media/${video}.png`]: 'poster_url' }), {
     request: { params: { account_id: '<account>', media_key: '<video>', description: 'Now described', name: 'After', title: null } },
     data: {
       posted: false, name: 'After', file_name: null, media_url: '<media_url>', media_category: 'POST_VIDEO', media_key: '<video>',
       created_at: '<time>', updated_at: '<time>', media_status: 'TRANSCODE_COMPLETED', media_type: 'VIDEO', deleted: false, duration: 9500,
-      description: 'Now described', poster_media_url: null, poster_media_key: null, title: null, aspect_ratio: '16:9',
+      description: 'Now described', poster_media_url: '<poster_url>', poster_media_key: null, title: null, aspect_ratio: '16:9',
     },
   });
   assert.equal((await k.sandbox.put(ml(`/${video}`), { query: { title: 't'.repeat(71) } })).body.errors[0].parameter, 'title');

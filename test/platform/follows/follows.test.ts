@@ -41,6 +41,11 @@ test('POST /2/users/{id}/following (enterprise): follows, moves following_count 
         username: 'plazanews',
         created_at: '<time>',
         description: 'Verified organisation posting news. https://example.com',
+        // The links of its description and url (issue 34: demo users carry entities).
+        entities: {
+          description: { urls: [{ display_url: 'example.com', end: 55, expanded_url: 'https://example.com', start: 36, url: 'https://example.com' }] },
+          url: { urls: [{ display_url: 'example.com', end: 19, expanded_url: 'https://example.com', start: 0, url: 'https://example.com' }] },
+        },
         profile_image_url: 'https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png',
         protected: false,
         public_metrics: { followers_count: 3, following_count: before.news.following_count + 1, post_count: 4, listed_count: 1, like_count: 0, media_count: 1 },
