@@ -1,4 +1,8 @@
-import { detectAll } from 'tinyld';
+import { createRequire } from 'node:module';
+
+/** tinyld reads its language profiles when loaded (about 300 ms): loaded at the first post, not at every start. */
+let tinyld: typeof import('tinyld') | undefined;
+const detectAll = (text: string) => (tinyld ??= createRequire(import.meta.url)('tinyld') as typeof import('tinyld')).detectAll(text);
 import type { PostEntities } from './entities.js';
 
 /**

@@ -1,4 +1,8 @@
-import twitterText from 'twitter-text';
+import { createRequire } from 'node:module';
+
+/** twitter-text (with its polyfills) is loaded at the first long text, not at every start. */
+let twitterText: typeof import('twitter-text') | undefined;
+const parseTweet = (text: string) => (twitterText ??= createRequire(import.meta.url)('twitter-text') as typeof import('twitter-text')).parseTweet(text);
 
 /** The public platform's limit of a post's text, weighted as it counts (twitter-text), before the rest moves to note_post. */
 export const SHORT_POST_WEIGHT = 280;
@@ -10,6 +14,6 @@ export const SHORT_POST_WEIGHT = 280;
  */
 export function shownText(text: string): string {
   if (text.length <= SHORT_POST_WEIGHT / 2 && !text.includes('.')) return text;
-  const parsed = twitterText.parseTweet(text);
+  const parsed = parseTweet(text);
   return parsed.weightedLength <= SHORT_POST_WEIGHT ? text : text.slice(0, parsed.validRangeEnd + 1);
 }
