@@ -14,7 +14,7 @@ export const PUBLIC_HOSTS = {
 const ALL = new Set<string>(Object.values(PUBLIC_HOSTS).flat());
 
 /** The host a request was sent to, lowercase and without its port. */
-export function hostOf(req: IncomingMessage): string {
+function hostOf(req: IncomingMessage): string {
   const host = req.headers.host ?? '';
   const end = host.startsWith('[') ? host.indexOf(']') + 1 : host.lastIndexOf(':');
   return (end > 0 ? host.slice(0, end) : host).toLowerCase();

@@ -59,9 +59,10 @@ export function installTweetDialect(app: FastifyInstance): void {
       if (isJsonBody(body)) markJsonBody(renamed);
       request.body = renamed;
     }
-    if (raw[DIALECT] === true) withTweetDefaults(request);
+    if (raw[DIALECT] !== true) return done();
+    withTweetDefaults(request);
     // Streams write their lines to the socket themselves (reply.hijack): those lines are translated as written.
-    if (raw[DIALECT] === true && STREAM_ROUTE.test(request.routeOptions.url ?? '')) translateLinesOf(reply.raw);
+    if (STREAM_ROUTE.test(request.routeOptions.url ?? '')) translateLinesOf(reply.raw);
     done();
   });
 
