@@ -9,6 +9,8 @@ export interface NewsNotesUsageTables {
   community_notes: CommunityNoteTable;
   usage_ledger: UsageLedgerTable;
   usage_caps: UsageCapTable;
+  usage_post_days: UsagePostDayTable;
+  usage_posts_seen: UsagePostSeenTable;
 }
 
 /** A news story (GET /2/news/*): written by the demo seed or the admin interface (createNewsStory). */
@@ -60,8 +62,6 @@ export interface UsageLedgerTable {
   units: number;
   unit_price_micro: number;
   amount_micro: number;
-  /** Posts read or created by the charged request ("Number of Posts used" of GET /2/usage/posts). */
-  posts: number;
   created_at: string;
 }
 
@@ -72,4 +72,18 @@ export interface UsageCapTable {
   scope: 'Account' | 'Product';
   limit_micro: number;
   created_at: string;
+}
+
+/** The distinct posts an app read in a UTC day (yyyy-mm-dd): GET /2/usage/posts and the post cap count them. */
+export interface UsagePostDayTable {
+  app_id: string;
+  day: string;
+  posts: number;
+}
+
+/** A post an app read on a day: a post read again that day is not counted again. Only the latest days are kept. */
+export interface UsagePostSeenTable {
+  app_id: string;
+  day: string;
+  post_id: string;
 }

@@ -109,10 +109,12 @@ export interface UsageFigures {
   caps: CapFigure[];
   byKind: Array<{ kind: string; units: number; amount: string }>;
   postsThisMonth: string;
+  /** The tier's monthly post cap, written with thousands separators. */
+  postCap?: string;
   daily: Array<{ date: string; usage: string }>;
 }
 
-/** The app's charges and caps this period, and the posts it used per day (GET /2/usage/posts's figures). */
+/** The app's charges and caps this period, and the posts it read per day (GET /2/usage/posts's figures). */
 export async function usageFigures(ctx: PlatformContext, app: AppRow): Promise<UsageFigures> {
   const db = ctx.store.db;
   const now = ctx.clock.now();
@@ -135,6 +137,7 @@ export async function usageFigures(ctx: PlatformContext, app: AppRow): Promise<U
     .execute();
   const posts = (await usageOfPosts(ctx, app, { days: 7, selected: new Set(USAGE_FIELDS) })).data as {
     project_usage?: string;
+    project_cap?: string;
     daily_project_usage?: { usage: Array<{ date: string; usage: string }> };
   };
   return {
@@ -144,6 +147,7 @@ export async function usageFigures(ctx: PlatformContext, app: AppRow): Promise<U
     caps,
     byKind: kinds.map((k) => ({ kind: k.kind, units: Number(k.units), amount: credits(Number(k.amount)) })),
     postsThisMonth: posts.project_usage ?? '0',
+    postCap: posts.project_cap === undefined ? undefined : Number(posts.project_cap).toLocaleString('en'),
     daily: posts.daily_project_usage?.usage ?? [],
   };
 }

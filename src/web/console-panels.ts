@@ -148,11 +148,12 @@ ${
         panel: 'usage',
         title: 'Usage and rate limits',
         body: html`<h2>Usage</h2>
-${usage.charged ? '' : html`<p class="notice">This app is on the ${found.tier} tier: only pay-per-use apps are charged credits. Posts used are counted for pay-per-use apps only.</p>`}
+${usage.charged ? '' : html`<p class="notice">This app is on the ${found.tier} tier: only pay-per-use apps are charged credits. The posts it reads are counted on every tier.</p>`}
 <dl class="keys" aria-label="Usage figures">
 <dt>Credits spent today</dt><dd id="spent-today">${usage.spentToday}</dd>
 <dt>Credits spent this month</dt><dd id="spent-month">${usage.spentThisMonth}</dd>
-<dt>Posts used this month</dt><dd id="posts-month">${usage.postsThisMonth}</dd>
+<dt>Posts read this month</dt><dd id="posts-month">${usage.postsThisMonth}</dd>
+<dt>Monthly post cap</dt><dd id="post-cap">${usage.postCap ?? 'none'}</dd>
 </dl>
 <h3 id="caps">Caps</h3>
 ${
@@ -168,7 +169,7 @@ ${
     : html`<table aria-labelledby="kinds"><thead><tr><th scope="col">Charge</th><th scope="col">Units</th><th scope="col">Credits</th></tr></thead><tbody>
 ${usage.byKind.map((k) => html`<tr><td><code>${k.kind}</code></td><td>${k.units}</td><td>${k.amount}</td></tr>`)}</tbody></table>`
 }
-<h3 id="daily">Posts used per day</h3>
+<h3 id="daily">Posts read per day</h3>
 <table aria-labelledby="daily"><thead><tr><th scope="col">Day (UTC)</th><th scope="col">Posts</th></tr></thead><tbody>
 ${usage.daily.map((d) => html`<tr><td>${d.date.slice(0, 10)}</td><td>${d.usage}</td></tr>`)}</tbody></table>
 <h2 id="rate-limits">Rate limits</h2>

@@ -189,6 +189,14 @@ export async function createTestApp(
   return app;
 }
 
+/** The app-only bearer token the console issued an app. */
+export async function appBearer(plaza: { ctx: import('../../src/platform/context.js').PlatformContext }, appId: string): Promise<string> {
+  const { currentAppBearerToken } = await import('../../src/auth/issue.js');
+  const token = await currentAppBearerToken(plaza.ctx, plaza.ctx.store.db, appId);
+  if (!token) throw new Error(`the console issued app ${appId} no bearer token`);
+  return token;
+}
+
 /** Step 2 without a browser: open the authorize (or authenticate) link and approve as this person. */
 export async function approveOAuth1(client: FormClient, link: string, credentials?: { username: string; password: string }): Promise<PageResponse> {
   const consent = await client.get(link);

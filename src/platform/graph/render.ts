@@ -10,6 +10,7 @@ import { userExpansions } from '../users/service.js';
 import { userDeclaration, type UserRow } from '../users/wire.js';
 import type { View } from '../view.js';
 import { recordImpressions } from '../analytics/recording.js';
+import { countPostsRead } from '../usage/post-reads.js';
 import { problems } from '../../http/problems.js';
 
 /** One page of a list endpoint, before `pageBody` drops its empty parts. */
@@ -33,6 +34,7 @@ export async function renderPosts(ctx: PlatformContext, view: View, selection: S
   const visible = rows.filter((p) => !hidden.has(p.id));
   const hydrated = await hydrate(ctx, view, visible, postExpansions, selection, [], reads);
   recordImpressions(ctx, view.viewerId, visible);
+  countPostsRead(ctx, view.appId, visible);
   return {
     data: visible.map(hydrated.post),
     includes: hydrated.includes,

@@ -7,6 +7,7 @@ import type { View } from '../view.js';
 import { addImpressions } from './store.js';
 import { recordMediaViews } from '../media/manage.js';
 import { recordImpressions } from '../analytics/recording.js';
+import { countPostsRead } from '../usage/post-reads.js';
 import { editHistoryOf, mediaKeysOf, mentionedUsernames, mediaSourcePostIdsOf, placeIdsOf, pollIdsOf, postDeclaration, referencedPostIds, type PostRow } from './wire.js';
 import { articleCoverKeys, articleMediaKeys } from '../articles/wire.js';
 import { problems } from '../../http/problems.js';
@@ -86,8 +87,8 @@ export async function lookupPosts(
 /**
  * Post lookup as a person sees it: the lookup, then one impression for each post returned in
  * `data` to a signed-in user who is not its author (and one view of the videos and GIFs it
- * carries). App-only reads are no one's view and count nothing. The response shows the counts
- * from before this view.
+ * carries). App-only reads are no one's view and count no impression. Every post returned counts
+ * as one read by the caller's app. The response shows the counts from before this view.
  */
 export async function viewPosts(
   ctx: PlatformContext,
@@ -97,6 +98,7 @@ export async function viewPosts(
   selection: Selection,
 ): Promise<{ data: WireItem[]; includes?: Includes; errors: Problem[] }> {
   const { posts, ...result } = await lookupPosts(ctx, view, ids, parameter, selection);
+  countPostsRead(ctx, view.appId, posts);
   if (view.viewerId && posts.length > 0) {
     const others = posts.filter((p) => p.author_id !== view.viewerId);
     await addImpressions(ctx.store.db, view.viewerId, others, others.flatMap(mediaKeysOf));

@@ -13,13 +13,15 @@ import type { Send, StreamChannel } from './engine.js';
 import { visibleTo } from '../visibility/memory.js';
 import { READABLE } from '../visibility/rule.js';
 import { errorsUnderBase } from '../../http/problems.js';
+import { countPostsRead } from '../usage/post-reads.js';
 
 /**
  * The post streams: the filtered stream (the app's rules), the 1 % and 10 % samples and the
  * firehose with its language variants. Each new post (edits are new versions) is read once
  * through the read pipeline, never shown when its author is protected, rendered once per field
  * selection, and sent to each connection that takes it: `{data, includes, matching_rules}` on the
- * filtered stream, `{data, includes}` on the others.
+ * filtered stream, `{data, includes}` on the others. Each post sent counts as a read by the
+ * connection's app (usage/post-reads.ts).
  */
 
 /** Which posts a connection takes. */
@@ -127,6 +129,7 @@ export class PostStreamChannel implements StreamChannel<PostStreamConnection> {
           tail = `,"matching_rules":${JSON.stringify(rules)}}`;
         }
         send(conn, event, `${await render(conn, row)}${tail}\r\n`);
+        countPostsRead(ctx, conn.app.id, [row]);
       }
     }
   }

@@ -8,6 +8,7 @@ import { listParam } from '../../http/fields.js';
 import { parseSelection, selectionParams } from '../expansions.js';
 import { postExpansions } from '../posts/service.js';
 import { callerOf } from '../route-auth.js';
+import { checkPostCap } from '../usage/post-reads.js';
 import { defaultErrorResponse } from '../schemas.js';
 import { requireEnterprise } from '../stream-rules/service.js';
 import {
@@ -99,6 +100,8 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
       const window = parseStreamWindow(c, query);
       const selection = parseSelection(query, postExpansions);
       const filter = filterOf(partition);
+      // A stream sends posts: past the tier's monthly post cap, it is not opened.
+      await checkPostCap(c, a);
       await openRecordedStream<PostStreamConnection>(
         c,
         { app: a, channel: posts, endpoint, filter, selection, selectionKey: selectionKeyOf(selection) },

@@ -3,6 +3,7 @@ import type { PlatformContext } from '../context.js';
 import { fromJson } from '../../store/store.js';
 import { ownedReadsPricing, type ChargeKind } from './prices.js';
 import { checkUsageCap, knownUncapped, recordCharge, type Charge } from './service.js';
+import { checkPostCap, knownBelowPostCap } from './post-reads.js';
 
 /**
  * Metering of the platform interface: which operations cost credits and how many, read from the
@@ -14,8 +15,9 @@ import { checkUsageCap, knownUncapped, recordCharge, type Charge } from './servi
  *   another author, who must have summoned the replier); the pilot's content-create price before.
  * - Direct-message writes (the pilot's direct-message interaction) and likes, follows, reposts,
  *   bookmarks, blocks and mutes (user interaction).
- * Every priced operation first passes the usage cap check; the charge is written once the answer
- * succeeded, for pay-per-use apps only.
+ * Every priced operation first passes the usage cap check, and one that reads posts the tier's
+ * post cap (post-reads.ts, which counts the posts read where they are rendered); the charge is
+ * written once the answer succeeded, for pay-per-use apps only.
  */
 type Pricing = { read: ChargeKind } | { write: 'post_create' | 'dm_interaction' | 'user_interaction' };
 
@@ -56,19 +58,19 @@ function parsedBody(payload: unknown): any {
 }
 
 async function postCreationCharge(ctx: PlatformContext, id: string): Promise<Charge> {
-  if (!ownedReadsPricing(ctx.clock.now())) return { kind: 'content_create', units: 1, posts: 1 };
+  if (!ownedReadsPricing(ctx.clock.now())) return { kind: 'content_create', units: 1 };
   const post = await ctx.store.db.selectFrom('posts').select(['author_id', 'entities', 'in_reply_to_post_id', 'in_reply_to_user_id']).where('id', '=', id).executeTakeFirst();
   const urls = fromJson<{ urls?: unknown[] }>(post?.entities ?? null)?.urls ?? [];
-  if (urls.length > 0) return { kind: 'post_create_url', units: 1, posts: 1 };
+  if (urls.length > 0) return { kind: 'post_create_url', units: 1 };
   // A reply to someone else's post: on self-serve tiers that author must have summoned the replier.
-  if (post?.in_reply_to_post_id && post.in_reply_to_user_id && post.in_reply_to_user_id !== post.author_id) return { kind: 'summoned_reply', units: 1, posts: 1 };
-  return { kind: 'post_create', units: 1, posts: 1 };
+  if (post?.in_reply_to_post_id && post.in_reply_to_user_id && post.in_reply_to_user_id !== post.author_id) return { kind: 'summoned_reply', units: 1 };
+  return { kind: 'post_create', units: 1 };
 }
 
 async function chargeOf(ctx: PlatformContext, request: FastifyRequest, pricing: Pricing, body: any): Promise<Charge | undefined> {
   if ('write' in pricing) {
     if (pricing.write === 'post_create') return typeof body?.data?.id === 'string' ? postCreationCharge(ctx, body.data.id) : undefined;
-    return { kind: pricing.write, units: 1, posts: 0 };
+    return { kind: pricing.write, units: 1 };
   }
   const data = body?.data;
   const count = Array.isArray(data) ? data.length : data ? 1 : 0;
@@ -76,27 +78,33 @@ async function chargeOf(ctx: PlatformContext, request: FastifyRequest, pricing: 
   const caller = request.caller;
   const ownId = caller && caller.kind !== 'app' ? caller.user.id : undefined;
   const pathId = (request.params as Record<string, string> | undefined)?.id;
-  const posts = pricing.read === 'post_read' ? count : 0;
   if (ownId && pathId === ownId && OWNED_READ_ROUTES.has(request.routeOptions.url ?? '') && ownedReadsPricing(ctx.clock.now())) {
-    return { kind: 'owned_read', units: count, posts };
+    return { kind: 'owned_read', units: count };
   }
-  return { kind: pricing.read, units: count, posts };
+  return { kind: pricing.read, units: count };
 }
 
 /**
- * Installs the cap check and the charging on every priced route registered after it, as that
+ * Installs the cap checks and the charging on every priced route registered after it, as that
  * route's own hooks: an unpriced route pays nothing, and a priced one answered for an app with
- * no cap and not on pay-per-use pays two synchronous checks.
+ * no cap reached and not on pay-per-use pays synchronous checks only.
  */
 export function installUsageMetering(app: FastifyInstance, ctx: PlatformContext): void {
   app.addHook('onRoute', (route) => {
     const method = Array.isArray(route.method) ? route.method[0] : route.method;
     const pricing = pricingOf(method, route.url, route.schema);
     if (!pricing) return;
+    const readsPosts = 'read' in pricing && pricing.read === 'post_read';
     const capCheck: preHandlerHookHandler = (request, _reply, done) => {
       const caller = request.caller;
-      if (!caller || knownUncapped(ctx, caller.app.id)) return done();
-      checkUsageCap(ctx, caller.app).then(() => done(), done);
+      if (!caller) return done();
+      const uncapped = knownUncapped(ctx, caller.app.id);
+      const belowPostCap = !readsPosts || knownBelowPostCap(ctx, caller.app);
+      if (uncapped && belowPostCap) return done();
+      (async () => {
+        if (!uncapped) await checkUsageCap(ctx, caller.app);
+        if (!belowPostCap) await checkPostCap(ctx, caller.app);
+      })().then(() => done(), done);
     };
     const charge: onSendHookHandler = (request, reply, payload, done) => {
       const caller = request.caller;

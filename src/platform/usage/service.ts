@@ -2,17 +2,18 @@ import type { AppRow } from '../../auth/store.js';
 import type { PlatformContext } from '../context.js';
 import { parseSelectionText } from '../../http/fields.js';
 import { invalidParameter } from '../../http/params.js';
-import { ProblemError, problems } from '../../http/problems.js';
 import type { DbOrTx } from '../../store/store.js';
-import { credits, unitPrice, type ChargeKind } from './prices.js';
-import { capsOf, deleteCaps, insertCharge, postsPerDay, postsSince, spentSince, upsertCap, type UsageCapRow } from './store.js';
+import { unitPrice, type ChargeKind } from './prices.js';
+import { capsOf, deleteCaps, insertCharge, postsReadPerDay, spentSince, upsertCap, type UsageCapRow } from './store.js';
+import { accountOf, projectOf, usageCapped } from './capped.js';
+import { flushPostReads, POST_CAPS, postsReadThisMonth } from './post-reads.js';
 
 /**
  * The credit ledger of pay-per-use apps and the caps on spending (spec 000 "Limits" and the
- * usage-capped problem). Plaza's project is the app (as for stream rules); an app's developer
- * account is its owner, or the app itself when it has none. A Product cap counts the app's own
- * charges, an Account cap those of every app of its account; Daily periods start at 00:00 UTC,
- * Monthly ones on the 1st (cap_reset_day 1).
+ * usage-capped problem), and GET /2/usage/posts. A Product cap counts the app's own charges, an
+ * Account cap those of every app of its account (capped.ts); Daily periods start at 00:00 UTC,
+ * Monthly ones on the 1st (cap_reset_day 1). The posts read, and the tiers' post caps, are
+ * post-reads.ts's.
  */
 export type CapPeriod = 'Daily' | 'Monthly';
 export type CapScope = 'Account' | 'Product';
@@ -20,9 +21,6 @@ export const CAP_PERIODS: readonly CapPeriod[] = ['Daily', 'Monthly'];
 export const CAP_SCOPES: readonly CapScope[] = ['Account', 'Product'];
 export const CAP_RESET_DAY = 1;
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-export const accountOf = (app: Pick<AppRow, 'id' | 'owner_user_id'>): string => app.owner_user_id ?? app.id;
-export const projectOf = (app: Pick<AppRow, 'id'>): string => app.id;
 
 export function periodStart(period: CapPeriod, now: Date): Date {
   return period === 'Daily'
@@ -74,10 +72,7 @@ export async function checkUsageCap(ctx: PlatformContext, app: Pick<AppRow, 'id'
   for (const cap of [...caps].sort((a, b) => order(a) - order(b))) {
     const since = periodStart(cap.period, now).toISOString();
     const spent = cap.scope === 'Product' ? await spentSince(ctx.store.db, 'app_id', app.id, since) : await spentSince(ctx.store.db, 'account_id', accountOf(app), since);
-    if (spent >= Number(cap.limit_micro)) {
-      const problem = problems.usageCapped({ period: cap.period, scope: cap.scope });
-      throw new ProblemError(429, { account_id: accountOf(app), product_name: app.tier, ...problem });
-    }
+    if (spent >= Number(cap.limit_micro)) throw usageCapped(app, cap.period, cap.scope);
   }
 }
 
@@ -100,8 +95,6 @@ export async function clearUsageCap(ctx: Pick<PlatformContext, 'store'>, appId: 
 export interface Charge {
   kind: ChargeKind;
   units: number;
-  /** Posts read or created, for GET /2/usage/posts. */
-  posts: number;
 }
 
 /** Writes a charge to the ledger at the prices in force now; only pay-per-use apps are charged. */
@@ -119,7 +112,6 @@ export async function recordCharge(ctx: PlatformContext, app: Pick<AppRow, 'id' 
     units: charge.units,
     unit_price_micro: price,
     amount_micro: price * charge.units,
-    posts: charge.posts,
     created_at: now.toISOString(),
   });
 }
@@ -128,12 +120,6 @@ export const USAGE_FIELDS = ['cap_reset_day', 'daily_client_app_usage', 'daily_p
 const USAGE_DEFAULTS: readonly string[] = ['cap_reset_day', 'project_cap', 'project_id', 'project_usage'];
 export const USAGE_DAYS = { min: 1, max: 90, default: 7 };
 
-/**
- * GET /2/usage/posts: the posts the app's project used (read or created, from the ledger) per
- * day over the last `days` days (1 to 90, default 7; today included, oldest first, days without
- * use as "0"), and in the current monthly period; project_cap is the Monthly Product cap in
- * credits, when one is set.
- */
 /** GET /2/usage/posts's days and usage.fields, parsed by its route. */
 export function parseUsageRequest(query: { days?: number | string; 'usage.fields'?: string }): { days: number; selected: ReadonlySet<string> } {
   const rawDays = query.days === undefined || query.days === '' ? String(USAGE_DAYS.default) : String(query.days);
@@ -144,36 +130,32 @@ export function parseUsageRequest(query: { days?: number | string; 'usage.fields
   return { days, selected: parseSelectionText('usage.fields', query['usage.fields'], USAGE_FIELDS) };
 }
 
+/**
+ * GET /2/usage/posts: the posts the app's project read (post-reads.ts) per day over the last
+ * `days` days (1 to 90, default 7; today included, oldest first, days without reads as "0"), and in
+ * the current monthly period; project_cap is the tier's monthly post cap, where it has one.
+ */
 export async function usageOfPosts(ctx: PlatformContext, app: AppRow, { days, selected }: { days: number; selected: ReadonlySet<string> }): Promise<{ data: Record<string, unknown> }> {
   const want = (name: string) => selected.has(name) || USAGE_DEFAULTS.includes(name);
+  await flushPostReads(ctx);
   const now = ctx.clock.now();
   const project = projectOf(app);
   const firstDay = periodStart('Daily', new Date(now.getTime() - (days - 1) * DAY_MS));
-  const dayList = Array.from({ length: days }, (_, i) => new Date(firstDay.getTime() + i * DAY_MS));
   const out: Record<string, unknown> = {};
   if (want('project_id')) out.project_id = project;
   if (want('cap_reset_day')) out.cap_reset_day = CAP_RESET_DAY;
-  if (want('project_cap')) {
-    const cap = (await capsFor(ctx, app.id)).find((c) => c.period === 'Monthly' && c.scope === 'Product');
-    if (cap) out.project_cap = credits(Number(cap.limit_micro));
-  }
-  if (want('project_usage')) out.project_usage = String(await postsSince(ctx.store.db, project, periodStart('Monthly', now).toISOString()));
+  const cap = POST_CAPS[app.tier];
+  if (want('project_cap') && cap !== undefined) out.project_cap = String(cap);
+  if (want('project_usage')) out.project_usage = String(await postsReadThisMonth(ctx, app.id));
   if (want('daily_project_usage') || want('daily_client_app_usage')) {
-    const rows = await postsPerDay(ctx.store.db, project, firstDay.toISOString());
-    const series = (appId?: string) =>
-      dayList.map((d) => {
-        const day = d.toISOString().slice(0, 10);
-        const posts = rows.filter((r) => r.day === day && (appId === undefined || r.app_id === appId)).reduce((n, r) => n + r.posts, 0);
-        return { date: d.toISOString(), usage: String(posts) };
-      });
-    if (want('daily_project_usage')) out.daily_project_usage = { project_id: project, usage: series() };
-    if (want('daily_client_app_usage')) {
-      const apps = [...new Set([app.id, ...rows.map((r) => r.app_id)])];
-      out.daily_client_app_usage = apps.map((id) => {
-        const usage = series(id);
-        return { client_app_id: id, usage, usage_result_count: usage.length };
-      });
-    }
+    const perDay = new Map((await postsReadPerDay(ctx.store.db, app.id, firstDay.toISOString().slice(0, 10))).map((r) => [r.day, r.posts]));
+    const usage = Array.from({ length: days }, (_, i) => {
+      const date = new Date(firstDay.getTime() + i * DAY_MS).toISOString();
+      return { date, usage: String(perDay.get(date.slice(0, 10)) ?? 0) };
+    });
+    if (want('daily_project_usage')) out.daily_project_usage = { project_id: project, usage };
+    // The project is the app: its one client app.
+    if (want('daily_client_app_usage')) out.daily_client_app_usage = [{ client_app_id: app.id, usage, usage_result_count: usage.length }];
   }
   return { data: out };
 }

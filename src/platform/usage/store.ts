@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { UsageCapTable, UsageLedgerTable } from '../../store/schema-news-notes-usage.js';
-import type { DbOrTx } from '../../store/store.js';
+import type { Db, DbOrTx } from '../../store/store.js';
 
 export type UsageLedgerRow = Selectable<UsageLedgerTable>;
 export type UsageCapRow = Selectable<UsageCapTable>;
@@ -39,26 +39,45 @@ export async function spentSince(db: DbOrTx, column: 'app_id' | 'account_id', id
   return Number(row?.spent ?? 0);
 }
 
-/** Posts used per day (yyyy-mm-dd) and app of a project since `since`. */
-export async function postsPerDay(db: DbOrTx, projectId: string, since: string): Promise<Array<{ day: string; app_id: string; posts: number }>> {
-  // Literal arguments, so the grouped expression is the selected one on PostgreSQL too.
-  const day = sql<string>`substr(created_at, ${sql.lit(1)}, ${sql.lit(10)})`;
-  const rows = await db
-    .selectFrom('usage_ledger')
-    .select((eb) => [day.as('day'), 'app_id', eb.fn.sum<number | string>('posts').as('posts')])
-    .where('project_id', '=', projectId)
-    .where('created_at', '>=', since)
-    .groupBy([day, 'app_id'])
-    .execute();
-  return rows.map((r) => ({ day: r.day, app_id: r.app_id, posts: Number(r.posts) }));
+const SEEN_ROWS = 2_000;
+
+/**
+ * Records that an app read these posts on a day (yyyy-mm-dd), and adds those not already read
+ * that day to the day's count; forgets the ids of the app's earlier days. Answers how many were new.
+ */
+export async function addPostsRead(db: Db, appId: string, day: string, postIds: readonly string[]): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    await tx.deleteFrom('usage_posts_seen').where('app_id', '=', appId).where('day', '<', day).execute();
+    let added = 0;
+    // Within both engines' limits on bound parameters.
+    for (let i = 0; i < postIds.length; i += SEEN_ROWS) {
+      const rows = postIds.slice(i, i + SEEN_ROWS).map((post_id) => ({ app_id: appId, day, post_id }));
+      added += (await tx.insertInto('usage_posts_seen').values(rows).onConflict((oc) => oc.doNothing()).returning('post_id').execute()).length;
+    }
+    if (added > 0) {
+      await tx
+        .insertInto('usage_post_days')
+        .values({ app_id: appId, day, posts: added })
+        .onConflict((oc) => oc.columns(['app_id', 'day']).doUpdateSet({ posts: sql`usage_post_days.posts + excluded.posts` }))
+        .execute();
+    }
+    return added;
+  });
 }
 
-export async function postsSince(db: DbOrTx, projectId: string, since: string): Promise<number> {
+/** The posts an app read per day (yyyy-mm-dd) from `since` (a day). */
+export async function postsReadPerDay(db: DbOrTx, appId: string, since: string): Promise<Array<{ day: string; posts: number }>> {
+  const rows = await db.selectFrom('usage_post_days').select(['day', 'posts']).where('app_id', '=', appId).where('day', '>=', since).execute();
+  return rows.map((r) => ({ day: r.day, posts: Number(r.posts) }));
+}
+
+/** The posts an app read from `since` (a day) on. */
+export async function postsReadSince(db: DbOrTx, appId: string, since: string): Promise<number> {
   const row = await db
-    .selectFrom('usage_ledger')
+    .selectFrom('usage_post_days')
     .select((eb) => eb.fn.sum<number | string | null>('posts').as('posts'))
-    .where('project_id', '=', projectId)
-    .where('created_at', '>=', since)
+    .where('app_id', '=', appId)
+    .where('day', '>=', since)
     .executeTakeFirst();
   return Number(row?.posts ?? 0);
 }

@@ -29,6 +29,7 @@ import * as m0032 from './0032-media-source-posts.js';
 import * as m0033 from './0033-partial-reference-indexes.js';
 import * as m0034 from './0034-app-dialect.js';
 import * as m0035 from './0035-post-create-members.js';
+import * as m0036 from './0036-post-reads.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -65,4 +66,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0033-partial-reference-indexes': m0033,
   '0034-app-dialect': m0034,
   '0035-post-create-members': m0035,
+  '0036-post-reads': m0036,
 };

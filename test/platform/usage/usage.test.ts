@@ -6,6 +6,9 @@ import { ProblemError } from '../../../src/http/problems.js';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { fixtures, type Fixtures } from '../../support/fixtures.js';
 import { problemType } from '../../support/problems.js';
+import { appBearer, createTestApp } from '../../web/support.js';
+import { seedPosts } from '../../../src/seed/posts.js';
+import { StreamClient } from '../../support/streams.js';
 
 /**
  * Usage pricing (spec 000 "Limits"): the credit ledger of pay-per-use apps at the prices in force
@@ -32,7 +35,7 @@ beforeEach(async () => {
 });
 
 const ledger = () => plaza.ctx.store.db.selectFrom('usage_ledger').selectAll().orderBy('id').execute();
-const charges = async () => (await ledger()).map((r) => ({ kind: r.kind, units: Number(r.units), unit_price: Number(r.unit_price_micro) / 1e6, posts: Number(r.posts) }));
+const charges = async () => (await ledger()).map((r) => ({ kind: r.kind, units: Number(r.units), unit_price: Number(r.unit_price_micro) / 1e6 }));
 const post = async (username: string, body: Record<string, unknown>) => {
   const res = await g.send('POST', '/2/posts', { auth: await g.selfServeAs(username), body });
   assert.equal(res.status, 201, res.text);
@@ -48,9 +51,9 @@ test('From Apr 20, 2026: owned reads 0.001 per resource when a user reads their 
   const user = await g.get(`/2/users/${g.user('chen').id}`, { auth });
   assert.equal(user.status, 200);
   assert.deepEqual(await charges(), [
-    { kind: 'owned_read', units: own.body.data.length, unit_price: 0.001, posts: own.body.data.length },
-    { kind: 'post_read', units: others.body.data.length, unit_price: 0.005, posts: others.body.data.length },
-    { kind: 'user_read', units: 1, unit_price: 0.01, posts: 0 },
+    { kind: 'owned_read', units: own.body.data.length, unit_price: 0.001 },
+    { kind: 'post_read', units: others.body.data.length, unit_price: 0.005 },
+    { kind: 'user_read', units: 1, unit_price: 0.01 },
   ]);
 });
 
@@ -82,36 +85,105 @@ test('Before Apr 20, 2026 the pilot prices apply: 0.005 per post read, 0.01 per 
   );
 });
 
-test('GET /2/usage/posts (app-only): days 1-90 (default 7) of posts used per day from the ledger, project_usage this month, usage.fields', async () => {
-  const auth = await g.selfServeAs('ada');
+test('GET /2/usage/posts (app-only): days 1-90 (default 7) of posts read per day, project_usage this month, usage.fields', async () => {
+  const app = await createTestApp(plaza, g.user('ada').id, { name: 'Usage reader', tier: 'basic' });
+  const auth = { bearer: await appBearer(plaza, app.id) };
   const read = await g.get(`/2/users/${g.user('plazanews').id}/posts?max_results=5`, { auth });
-  await post('ada', { text: 'One more post' });
+  assert.equal(read.status, 200, read.text);
   clock.advance(-2 * 24 * 60 * 60 * 1000);
-  await post('ada', { text: 'Two days ago' });
+  await g.get(`/2/posts/${read.body.data[0].id}`, { auth });
   clock.set(NOW);
-  const posts = read.body.data.length + 1;
+  const posts = read.body.data.length;
 
-  const res = await g.get('/2/usage/posts', { auth: g.appAuth });
+  const res = await g.get('/2/usage/posts', { auth });
   assert.equal(res.status, 200, res.text);
-  assert.deepEqual(res.body.data, { cap_reset_day: 1, project_id: g.selfServe.id, project_usage: String(posts) }, 'April 29 is last month');
-  const full = await g.get('/2/usage/posts?days=3&usage.fields=daily_project_usage,daily_client_app_usage', { auth: g.appAuth });
+  assert.deepEqual(res.body.data, { cap_reset_day: 1, project_id: app.id, project_cap: '15000', project_usage: String(posts) }, 'April 29 is last month');
+  const full = await g.get('/2/usage/posts?days=3&usage.fields=daily_project_usage,daily_client_app_usage', { auth });
   const daily = full.body.data.daily_project_usage;
-  assert.equal(daily.project_id, g.selfServe.id);
+  assert.equal(daily.project_id, app.id);
   assert.deepEqual(daily.usage, [
     { date: '2026-04-29T00:00:00.000Z', usage: '1' },
     { date: '2026-04-30T00:00:00.000Z', usage: '0' },
     { date: '2026-05-01T00:00:00.000Z', usage: String(posts) },
   ]);
-  assert.deepEqual(full.body.data.daily_client_app_usage, [{ client_app_id: g.selfServe.id, usage: daily.usage, usage_result_count: 3 }]);
-  assert.equal((await g.get('/2/usage/posts', { auth: g.appAuth })).body.data.project_usage, String(posts), 'reading usage costs nothing');
+  assert.deepEqual(full.body.data.daily_client_app_usage, [{ client_app_id: app.id, usage: daily.usage, usage_result_count: 3 }]);
+  assert.equal((await g.get('/2/usage/posts', { auth })).body.data.project_usage, String(posts), 'reading usage costs nothing');
 
   for (const [q, parameter] of [['days=0', 'days'], ['days=91', 'days'], ['usage.fields=bogus', 'usage.fields']]) {
-    const bad = await g.get(`/2/usage/posts?${q}`, { auth: g.appAuth });
+    const bad = await g.get(`/2/usage/posts?${q}`, { auth });
     assert.equal(bad.status, 400, bad.text);
     assert.ok(JSON.stringify(bad.body.errors).includes(parameter));
   }
-  assert.equal((await g.get('/2/usage/posts?days=90', { auth: g.appAuth })).body.data.project_usage, String(posts));
-  assert.equal((await g.get('/2/usage/posts', { auth })).status, 403, 'app-only');
+  assert.equal((await g.get('/2/usage/posts?days=90', { auth })).body.data.project_usage, String(posts));
+  assert.equal((await g.get('/2/usage/posts', { auth: await g.selfServeAs('ada') })).status, 403, 'app-only');
+});
+
+test('Every tier counts the posts its project reads, each post once a UTC day: the posts an answer lists in data (lookups, timelines, search), not its includes, and not the posts it creates', async () => {
+  const app = await createTestApp(plaza, g.user('ada').id, { name: 'Counted reader', tier: 'enterprise' });
+  const auth = { bearer: await appBearer(plaza, app.id) };
+  const usage = async () => (await g.get('/2/usage/posts', { auth })).body.data;
+  const timeline = await g.get(`/2/users/${g.user('plazanews').id}/posts?max_results=5&expansions=referenced_posts.id`, { auth });
+  assert.equal(timeline.status, 200, timeline.text);
+  const ids = timeline.body.data.map((p: { id: string }) => p.id);
+  assert.deepEqual(await usage(), { cap_reset_day: 1, project_id: app.id, project_usage: String(ids.length) }, 'enterprise has no project_cap');
+  // The same posts again, by lookup and by search: read today already.
+  assert.equal((await g.get(`/2/posts?ids=${ids.join(',')}`, { auth })).status, 200);
+  const other = await g.get(`/2/users/${g.user('ada').id}/posts?max_results=5`, { auth });
+  const fresh = other.body.data.filter((p: { id: string }) => !ids.includes(p.id)).length;
+  assert.equal((await usage()).project_usage, String(ids.length + fresh));
+  const created = await g.send('POST', '/2/posts', { auth: await g.selfServeAs('ada'), body: { text: 'Not a read' } });
+  assert.equal(created.status, 201);
+  assert.equal((await usage()).project_usage, String(ids.length + fresh), "another app's write is not this one's read");
+  clock.advance(24 * 60 * 60 * 1000);
+  assert.equal((await g.get(`/2/posts/${ids[0]}`, { auth })).status, 200);
+  const next = await usage();
+  assert.equal(next.project_usage, String(ids.length + fresh + 1), 'a new day counts a post again');
+});
+
+test('A post a stream sends counts as a read by the app that holds the connection', async () => {
+  const app = await createTestApp(plaza, g.user('ada').id, { name: 'Streaming reader', tier: 'enterprise' });
+  const bearer = await appBearer(plaza, app.id);
+  const rules = await g.send('POST', '/2/posts/search/stream/rules', { auth: { bearer }, body: { add: [{ value: 'from:chen "usage counted"' }] } });
+  assert.equal(rules.status, 200, rules.text);
+  const stream = await StreamClient.open(plaza.urls.base_url, '/2/posts/search/stream', bearer);
+  try {
+    assert.equal(stream.status, 200);
+    const made = await g.send('POST', '/2/posts', { auth: await g.enterpriseAs('chen'), body: { text: 'Is usage counted on a stream?' } });
+    assert.equal(made.status, 201, made.text);
+    await stream.until(() => stream.events().some((e) => e.data.id === made.body.data.id), 'the post on the stream');
+    assert.equal((await g.get('/2/usage/posts', { auth: { bearer } })).body.data.project_usage, '1');
+  } finally {
+    stream.close();
+  }
+});
+
+test('The self-serve tiers have monthly post caps (free 100, basic 15,000, pro 1,000,000, pay-per-use 2,000,000): past it a post read is answered 429 usage-capped (Monthly, Product, product_name standard-<tier>) and streams do not open; other reads go on; the cap resets on the 1st', async () => {
+  const app = await createTestApp(plaza, g.user('ada').id, { name: 'Free reader', tier: 'free' });
+  const auth = { bearer: await appBearer(plaza, app.id) };
+  await seedPosts(plaza.ctx.store.db, { count: 150, users: 5, days: 1, now: NOW, dialect: plaza.ctx.store.dialect });
+  const rows = await plaza.ctx.store.db.selectFrom('posts').select('id').orderBy('id', 'desc').limit(400).execute();
+  const read = new Set<string>();
+  for (let i = 0; read.size < 100; i += 20) {
+    assert.ok(i < rows.length, 'the demo has 100 posts to read');
+    const page = await g.get(`/2/posts?ids=${rows.slice(i, i + 20).map((r) => r.id).join(',')}`, { auth });
+    assert.equal(page.status, 200, page.text);
+    for (const p of page.body.data ?? []) read.add(p.id);
+  }
+  const ids = [...read];
+  const usage = await g.get('/2/usage/posts', { auth });
+  assert.equal(usage.body.data.project_cap, '100');
+  assert.equal(usage.body.data.project_usage, String(read.size));
+
+  const capped = await g.get(`/2/posts/${ids[0]}`, { auth });
+  assert.equal(capped.status, 429, capped.text);
+  assert.equal(capped.body.type, problemType('usage-capped'));
+  assert.equal(capped.body.title, 'UsageCapExceeded');
+  assert.deepEqual([capped.body.period, capped.body.scope, capped.body.product_name, capped.body.account_id], ['Monthly', 'Product', 'standard-free', g.user('ada').id]);
+  assert.equal((await g.get('/2/posts/search/stream', { auth })).status, 429, 'a stream sends posts');
+  assert.equal((await g.get(`/2/users/${g.user('chen').id}`, { auth })).status, 200, 'a user lookup reads no post');
+  assert.equal((await g.get('/2/usage/posts', { auth })).status, 200, 'usage stays readable');
+  clock.set(new Date('2026-06-01T00:00:00.000Z'));
+  assert.equal((await g.get(`/2/posts/${ids[0]}`, { auth })).status, 200, 'a new month');
 });
 
 test('Caps per app: Daily and Monthly, Product or Account scope; past a cap a priced request is answered 429 usage-capped (period, scope) and changes nothing', async () => {
@@ -133,7 +205,7 @@ test('Caps per app: Daily and Monthly, Product or Account scope; past a cap a pr
   clock.advance(24 * 60 * 60 * 1000);
   assert.equal((await g.get(`/2/users/${g.user('chen').id}`, { auth: g.appAuth })).status, 200, 'a new day, a new daily period');
   await setUsageCap(plaza.ctx, g.selfServe.id, { period: 'Monthly', scope: 'Product', credits: 0.04 });
-  assert.equal((await g.get('/2/usage/posts', { auth: g.appAuth })).body.data.project_cap, '0.04');
+  assert.equal((await g.get('/2/usage/posts', { auth: g.appAuth })).body.data.project_cap, '2000000', "project_cap is the tier's post cap, not a credit cap");
   const month = await g.get(`/2/users/${g.user('ada').id}`, { auth: g.appAuth });
   assert.equal(month.status, 429);
   assert.equal(month.body.period, 'Monthly');
