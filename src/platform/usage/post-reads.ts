@@ -41,7 +41,7 @@ class PostReads {
       async (batch) => {
         for (const [appId, days] of batch) {
           for (const [day, ids] of days) {
-            const added = await addPostsRead(ctx.store.db, appId, day, [...ids]);
+            const added = await addPostsRead(ctx.store.db, ctx.store.dialect, appId, day, [...ids]);
             const kept = this.months.get(appId);
             if (kept && day.startsWith(kept.month)) kept.posts += added;
           }

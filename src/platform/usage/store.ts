@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { UsageCapTable, UsageLedgerTable } from '../../store/schema-news-notes-usage.js';
-import type { Db, DbOrTx } from '../../store/store.js';
+import type { Db, DbOrTx, StoreDialect } from '../../store/store.js';
 
 export type UsageLedgerRow = Selectable<UsageLedgerTable>;
 export type UsageCapRow = Selectable<UsageCapTable>;
@@ -39,21 +39,20 @@ export async function spentSince(db: DbOrTx, column: 'app_id' | 'account_id', id
   return Number(row?.spent ?? 0);
 }
 
-const SEEN_ROWS = 2_000;
-
 /**
  * Records that an app read these posts on a day (yyyy-mm-dd), and adds those not already read
  * that day to the day's count; forgets the ids of the app's earlier days. Answers how many were new.
+ * The ids go as one parameter (a JSON array on SQLite, a text array on PostgreSQL): a batch holds
+ * thousands, and a parameter per row cost PostgreSQL half of a loaded lookup's throughput.
  */
-export async function addPostsRead(db: Db, appId: string, day: string, postIds: readonly string[]): Promise<number> {
+export async function addPostsRead(db: Db, dialect: StoreDialect, appId: string, day: string, postIds: readonly string[]): Promise<number> {
   return db.transaction().execute(async (tx) => {
     await tx.deleteFrom('usage_posts_seen').where('app_id', '=', appId).where('day', '<', day).execute();
-    let added = 0;
-    // Within both engines' limits on bound parameters.
-    for (let i = 0; i < postIds.length; i += SEEN_ROWS) {
-      const rows = postIds.slice(i, i + SEEN_ROWS).map((post_id) => ({ app_id: appId, day, post_id }));
-      added += (await tx.insertInto('usage_posts_seen').values(rows).onConflict((oc) => oc.doNothing()).returning('post_id').execute()).length;
-    }
+    const inserted =
+      dialect === 'postgres'
+        ? await sql`insert into usage_posts_seen (app_id, day, post_id) select ${appId}, ${day}, unnest(${[...postIds]}::text[]) on conflict do nothing`.execute(tx)
+        : await sql`insert or ignore into usage_posts_seen (app_id, day, post_id) select ${appId}, ${day}, value from json_each(${JSON.stringify(postIds)})`.execute(tx);
+    const added = Number(inserted.numAffectedRows ?? 0);
     if (added > 0) {
       await tx
         .insertInto('usage_post_days')
