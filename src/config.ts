@@ -62,6 +62,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Open connections one client address may hold on each listener; more are closed at once. */
   maxConnectionsPerAddress: number;
+  /** How long the rest of a refused (413) body is read and dropped before the connection is closed, in milliseconds. */
+  lingerMs: number;
   /** Bytes of log lines that may wait for a slow stdout reader before further lines are dropped (and counted). */
   logBufferBytes: number;
 }
@@ -108,6 +110,7 @@ export function loadConfig(flags: ConfigOverrides = {}, env: NodeJS.ProcessEnv =
     metricsToken: flags.metricsToken ?? (env.PLAZA_METRICS_TOKEN || undefined),
     headersTimeoutMs: flags.headersTimeoutMs ?? intFrom(env.PLAZA_HEADERS_TIMEOUT_MS, 10_000),
     requestTimeoutMs: flags.requestTimeoutMs ?? intFrom(env.PLAZA_REQUEST_TIMEOUT_MS, 60_000),
+    lingerMs: flags.lingerMs ?? intFrom(env.PLAZA_LINGER_MS, 10_000),
     maxConnectionsPerAddress: flags.maxConnectionsPerAddress ?? intFrom(env.PLAZA_MAX_CONNECTIONS_PER_ADDRESS, 256),
     logBufferBytes: flags.logBufferBytes ?? intFrom(env.PLAZA_LOG_BUFFER_BYTES, 8 * 1024 * 1024),
   };

@@ -110,7 +110,7 @@ export async function createListener(config: Config, metrics: Metrics, listener:
 
   limitConnectionsPerAddress(app.server, config.maxConnectionsPerAddress);
   closeConnectionsOnceAnswered(app);
-  lingerAfterRefusedBodies(app);
+  lingerAfterRefusedBodies(app, config.lingerMs);
   await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
   // Hooks on every request are callback-style: an async hook costs each request its promise turns.
   app.addHook('onRequest', (request, reply, done) => {
@@ -236,9 +236,8 @@ function closeConnectionsOnceAnswered(app: FastifyInstance): void {
   });
 }
 
-/** How much of a refused body is read and dropped, and for how long, before the connection closes. */
+/** How much of a refused body is read and dropped before the connection closes (for how long: config.lingerMs). */
 export const LINGER_BYTES = 64 * 1024 * 1024;
-export const LINGER_MS = 10_000;
 
 /**
  * A body over the limit is refused (413) before it has all arrived, and Fastify then says
@@ -246,10 +245,10 @@ export const LINGER_MS = 10_000;
  * is still sending (Node's fetch, Python's requests) sees EPIPE or a reset instead of the answer.
  * Reading without end would let one client make Plaza read gigabytes. So, as nginx's lingering
  * close: the answer keeps the connection, the rest of the body is read and dropped up to
- * LINGER_BYTES or LINGER_MS (then the connection is closed), and a client that sent it all may
+ * LINGER_BYTES or `lingerMs` (then the connection is closed), and a client that sent it all may
  * go on using the connection.
  */
-function lingerAfterRefusedBodies(app: FastifyInstance): void {
+function lingerAfterRefusedBodies(app: FastifyInstance, lingerMs: number): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode === 413 && !request.raw.complete) reply.removeHeader('connection');
     done(null, payload);
@@ -263,7 +262,7 @@ function lingerAfterRefusedBodies(app: FastifyInstance): void {
       clearTimeout(timer);
       socket.destroy();
     };
-    const timer = setTimeout(stop, LINGER_MS);
+    const timer = setTimeout(stop, lingerMs);
     timer.unref();
     req.on('data', (chunk: Buffer) => {
       read += chunk.length;

@@ -14,7 +14,8 @@ import { eventually } from '../support/wait.js';
 let plaza: TestPlaza;
 
 before(async () => {
-  plaza = await startTestPlaza();
+  // A client that never stops sending is cut after lingerMs: 3 s here, not 10 (the other tests' bodies arrive well within it).
+  plaza = await startTestPlaza({ lingerMs: 3_000 });
 });
 after(() => plaza.close());
 
