@@ -17,7 +17,7 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 } as any;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-x-'));
 const databaseUrl = await freshPostgresDatabase('postgres://postgres@127.0.0.1:5432/postgres', 'plaza_x');
-const plaza = await startPlaza(loadConfig({ host: '127.0.0.1', port: 0, adsPort: 0, adsSandboxPort: 0, logLevel: 'warn', dataDir, databaseUrl, credentialsFile: path.join(dataDir, 'credentials.json'), platformRateLimits: 'off' }, {}));
+const plaza = await startPlaza(loadConfig({ host: '127.0.0.1', port: 0, adsPort: 0, adsSandboxPort: 0, proxyPort: 0, logLevel: 'warn', dataDir, databaseUrl, credentialsFile: path.join(dataDir, 'credentials.json'), platformRateLimits: 'off' }, {}));
 try {
   const bench: Bench = { plaza, credentials: plaza.credentials! };
   const want = (process.env.X_SCENARIO ?? 'home-timeline-100').split(',');

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-bench-activity-'));
   const credsFile = path.join(dir, 'credentials.json');
-  const child = spawn(process.execPath, ['dist/main.js', 'serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--db', path.join(dir, 'plaza.sqlite'), '--credentials-file', credsFile, '--data-dir', dir], {
+  const child = spawn(process.execPath, ['dist/main.js', 'serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--db', path.join(dir, 'plaza.sqlite'), '--credentials-file', credsFile, '--data-dir', dir], {
     env: {
       ...process.env,
       LOG_LEVEL: 'warn',

@@ -67,7 +67,7 @@ async function runStore(store: 'sqlite' | 'postgres', scratch: string): Promise<
   const databaseUrl = store === 'sqlite' ? path.join(dataDir, 'plaza.sqlite') : await freshPostgresDatabase(POSTGRES_URL, 'plaza_bench_audiences');
   let plaza: Plaza | undefined;
   try {
-    plaza = await startPlaza(loadConfig({ host: '127.0.0.1', port: 0, adsPort: 0, adsSandboxPort: 0, logLevel: 'warn', dataDir, databaseUrl, credentialsFile: path.join(dataDir, 'credentials.json') }, {}));
+    plaza = await startPlaza(loadConfig({ host: '127.0.0.1', port: 0, adsPort: 0, adsSandboxPort: 0, proxyPort: 0, logLevel: 'warn', dataDir, databaseUrl, credentialsFile: path.join(dataDir, 'credentials.json') }, {}));
     const seeded = await seedPosts(plaza.ctx.store.db, { dialect: store, count: COUNT, users: Math.max(50, Math.min(1000, Math.floor(COUNT / 1000))), days: 10, now: plaza.ctx.clock.now(), progress: seedingProgress(`${store}: seeding ${COUNT} posts`, { stream: process.stderr }) });
     await sql`analyze`.execute(plaza.ctx.store.db);
     const { account, sign } = signer(plaza);

@@ -256,7 +256,7 @@ async function benchStore(store: 'sqlite' | 'postgres', rows: Row[]): Promise<vo
   const target = store === 'sqlite' ? path.join(dir, 'plaza.sqlite') : await freshPostgresDatabase(POSTGRES_URL, 'plaza_bench');
   const credsFile = path.join(dir, 'credentials.json');
   const serve = (nodeOptions: string[] = []) =>
-    spawn(process.execPath, [...nodeOptions, 'dist/main.js', 'serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--db', target, '--credentials-file', credsFile, '--data-dir', dir], {
+    spawn(process.execPath, [...nodeOptions, 'dist/main.js', 'serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--db', target, '--credentials-file', credsFile, '--data-dir', dir], {
       env: { ...process.env, LOG_LEVEL: 'warn', PLAZA_RATE_LIMITS: 'off' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });

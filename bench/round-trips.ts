@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-trips-'));
   const databaseUrl = await freshPostgresDatabase(POSTGRES_URL, 'plaza_trips');
   const plaza = await startPlaza(
-    loadConfig({ host: '127.0.0.1', port: 0, adsPort: 0, adsSandboxPort: 0, logLevel: 'warn', dataDir, databaseUrl, credentialsFile: path.join(dataDir, 'credentials.json'), platformRateLimits: 'off' }, {}),
+    loadConfig({ host: '127.0.0.1', port: 0, adsPort: 0, adsSandboxPort: 0, proxyPort: 0, logLevel: 'warn', dataDir, databaseUrl, credentialsFile: path.join(dataDir, 'credentials.json'), platformRateLimits: 'off' }, {}),
   );
   try {
     const bench: Bench = { plaza, credentials: plaza.credentials! };

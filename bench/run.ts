@@ -402,7 +402,7 @@ async function runStore(store: StoreName, scratch: string): Promise<ScenarioResu
       loadConfig(
         // Rate limits off: the demo workspace's few tokens would spend the published windows in a
         // second, and what is measured is the read pipeline, not the limiter's refusals.
-        { host: HOST, port: 0, adsPort: 0, adsSandboxPort: 0, logLevel: 'warn', dataDir, databaseUrl, credentialsFile: path.join(dataDir, 'credentials.json'), platformRateLimits: 'off' },
+        { host: HOST, port: 0, adsPort: 0, adsSandboxPort: 0, proxyPort: 0, logLevel: 'warn', dataDir, databaseUrl, credentialsFile: path.join(dataDir, 'credentials.json'), platformRateLimits: 'off' },
         {},
       ),
     );

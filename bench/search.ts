@@ -71,7 +71,7 @@ async function runStore(store: 'sqlite' | 'postgres', scratch: string): Promise<
   let plaza: Plaza | undefined;
   try {
     plaza = await startPlaza(
-      loadConfig({ host: '127.0.0.1', port: 0, adsPort: 0, adsSandboxPort: 0, logLevel: 'warn', dataDir, databaseUrl, credentialsFile: path.join(dataDir, 'credentials.json'), platformRateLimits: 'off' }, {}),
+      loadConfig({ host: '127.0.0.1', port: 0, adsPort: 0, adsSandboxPort: 0, proxyPort: 0, logLevel: 'warn', dataDir, databaseUrl, credentialsFile: path.join(dataDir, 'credentials.json'), platformRateLimits: 'off' }, {}),
     );
     const bearer = plaza.credentials!.apps[0].bearer_token;
     // Posts end a minute before now: search answers up to now minus 30 seconds.

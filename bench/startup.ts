@@ -25,7 +25,7 @@ const RSS_TARGET_MB = 120;
 const IDLE_SECONDS = 5;
 const STARTUP_TIMEOUT_MS = 60_000;
 
-const portsAndData = (dataDir: string) => ['--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--data-dir', dataDir];
+const portsAndData = (dataDir: string) => ['--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--data-dir', dataDir];
 const serveArgs = (dataDir: string) => ['dist/main.js', 'serve', ...portsAndData(dataDir)];
 
 /**

@@ -77,7 +77,7 @@ registerWebhookRouter(async (_ctx, _db, event) => {
 
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-bench-webhooks-'));
-  const config = loadConfig({ port: 0, adsPort: 0, adsSandboxPort: 0, logLevel: 'warn', dataDir: dir, databaseUrl: path.join(dir, 'plaza.sqlite'), credentialsFile: path.join(dir, 'credentials.json') }, {});
+  const config = loadConfig({ port: 0, adsPort: 0, adsSandboxPort: 0, proxyPort: 0, logLevel: 'warn', dataDir: dir, databaseUrl: path.join(dir, 'plaza.sqlite'), credentialsFile: path.join(dir, 'credentials.json') }, {});
   const plaza = await startPlaza(config);
   const app = plaza.credentials!.apps[0]!;
   await plaza.ctx.store.db.updateTable('apps').set({ tier: 'enterprise' }).where('id', '=', app.id).execute();

@@ -35,7 +35,7 @@ if (admin) {
 }
 
 const clock = new OffsetClock();
-const config = loadConfig({ port: 0, adsPort: 0, adsSandboxPort: 0, logLevel: 'silent', dataDir, databaseUrl, credentialsFile: path.join(dataDir, 'credentials.json') }, {});
+const config = loadConfig({ port: 0, adsPort: 0, adsSandboxPort: 0, proxyPort: 0, logLevel: 'silent', dataDir, databaseUrl, credentialsFile: path.join(dataDir, 'credentials.json') }, {});
 const plaza = await startPlaza(config, { clock });
 const target = Object.assign(plaza, { creds: plaza.credentials!, dataDir, databaseUrl }) as unknown as TestPlaza;
 

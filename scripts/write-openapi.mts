@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config.js';
 import { coverageMarkdown } from './coverage.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const plaza = await startPlaza(loadConfig({ port: 0, adsPort: 0, adsSandboxPort: 0, databaseUrl: ':memory:', seedDemo: false, logLevel: 'silent' }, {}));
+const plaza = await startPlaza(loadConfig({ port: 0, adsPort: 0, adsSandboxPort: 0, proxyPort: 0, databaseUrl: ':memory:', seedDemo: false, logLevel: 'silent' }, {}));
 try {
   const document = await (await fetch(`${plaza.urls.base_url}/2/openapi.json`)).json();
   const file = path.join(root, 'openapi', 'platform.json');

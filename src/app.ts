@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildAds } from './ads/app.js';
 import { startAdmin, type Admin } from './admin/index.js';
@@ -19,6 +20,9 @@ import { demoCredentials, demoWorkspace, seedDemo } from './seed/demo.js';
 import { startTermHourCounter } from './platform/search/term-hours.js';
 import { IdGenerator } from './store/ids.js';
 import { openStore } from './store/store.js';
+import { openAuthority } from './proxy/authority.js';
+import { writeNodePreload } from './proxy/node-preload.js';
+import { createProxy } from './proxy/server.js';
 
 export interface Plaza {
   ctx: PlatformContext;
@@ -26,6 +30,8 @@ export interface Plaza {
   ads: Listener;
   adsSandbox: Listener;
   urls: { base_url: string; ads_url: string; ads_sandbox_url: string };
+  /** The drop-in proxy (src/proxy/): its address, the certificate clients trust, and the Node preload that uses both. */
+  dropIn: { proxy_url: string; ca_file: string; node_preload: string };
   /** The demo workspace's credentials, as written to the credentials file (none when another process's file holds them). */
   credentials?: CredentialsFile;
   /** The admin token (src/admin/), unless the admin interface is off. */
@@ -35,7 +41,14 @@ export interface Plaza {
   close(): Promise<void>;
 }
 
-/** The composition root: one store, one context, three listeners. */
+/** The address a client can use for a listener: a wildcard address is reachable on loopback. */
+function urlOfAddress(address: AddressInfo): string {
+  const unspecified = address.address === '0.0.0.0' || address.address === '::';
+  const host = unspecified ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/** The composition root: one store, one context, three listeners and the drop-in proxy. */
 export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): Promise<Plaza> {
   // The same bounded, never-blocking destination as the listeners' loggers (src/http/log.ts).
   const log = createLogger({ level: config.logLevel }, config.logBufferBytes);
@@ -64,17 +77,16 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
   const ads = await buildAds(ctx, metrics, 'production');
   const adsSandbox = await buildAds(ctx, metrics, 'sandbox');
   const listeners = [platform, ads, adsSandbox];
+  // Made (the first time) off the event loop while the rest starts.
+  const authority = openAuthority(config.dataDir);
+  authority.catch(() => {});
+  let proxy: http.Server | undefined;
   for (const listener of listeners) registerReadyz(listener, readiness);
   readiness.mark('store_migrated');
   let credentials: CredentialsFile | undefined;
-  const urlOf = (l: Listener) => {
-    const address = l.server.address() as AddressInfo;
-    // A wildcard address is reachable on loopback; the file records an address a client can use.
-    const unspecified = address.address === '0.0.0.0' || address.address === '::';
-    const host = unspecified ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    return `http://${host}:${address.port}`;
-  };
+  const urlOf = (l: Listener) => urlOfAddress(l.server.address() as AddressInfo);
   let urls = { base_url: '', ads_url: '', ads_sandbox_url: '' };
+  let dropIn = { proxy_url: '', ca_file: '', node_preload: '' };
   let admin: Admin | undefined;
   try {
     if (config.admin) admin = await startAdmin(ctx, platform);
@@ -82,11 +94,19 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     await ads.listen({ host: config.host, port: config.adsPort });
     await adsSandbox.listen({ host: config.host, port: config.adsSandboxPort });
     urls = { base_url: urlOf(platform), ads_url: urlOf(ads), ads_sandbox_url: urlOf(adsSandbox) };
+    const opened = await authority;
+    proxy = createProxy(opened, { platform: platform.server, ads: ads.server, adsSandbox: adsSandbox.server }, log);
+    await new Promise<void>((resolve, reject) => {
+      proxy!.once('error', reject);
+      proxy!.listen({ host: config.host, port: config.proxyPort }, () => resolve());
+    });
+    const proxyUrl = urlOfAddress(proxy.address() as AddressInfo);
+    dropIn = { proxy_url: proxyUrl, ca_file: opened.caFile, node_preload: writeNodePreload(config.dataDir, proxyUrl, opened.caFile) };
     if (config.seedDemo) {
       const workspace = await demoWorkspace(store.db);
       const secrets = workspace ? await demoCredentials(ctx, workspace, readCredentials(config.credentialsFile)) : await seedDemo(ctx);
       if (secrets) {
-        credentials = { ...secrets, ...urls, ...(admin ? { admin_token: admin.token } : {}) };
+        credentials = { ...secrets, ...urls, ...dropIn, ...(admin ? { admin_token: admin.token } : {}) };
         writeCredentials(config.credentialsFile, credentials);
       } else {
         log.warn(
@@ -99,6 +119,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     readiness.mark('credentials_written');
   } catch (err) {
     admin?.close();
+    proxy?.close();
     await Promise.allSettled(listeners.map((l) => l.close()));
     ctx.streamRules.close();
     await ctx.events.close();
@@ -117,6 +138,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     ads,
     adsSandbox,
     urls,
+    dropIn,
     credentials,
     adminToken: admin?.token,
     readiness,
@@ -127,6 +149,8 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
       await ctx.streams.close();
       ctx.streamRules.close();
       admin?.close();
+      // Its connections were handed to the listeners, which close them.
+      proxy?.close();
       await Promise.allSettled(listeners.map((l) => l.close()));
       await eventWorkers.close();
       await termHours.close();

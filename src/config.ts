@@ -8,6 +8,8 @@ export interface Config {
   port: number;
   adsPort: number;
   adsSandboxPort: number;
+  /** The drop-in proxy's port (src/proxy/): CONNECT for the public platform's hosts, answered by Plaza. */
+  proxyPort: number;
   /** A SQLite file path, ":memory:", or a postgres:// URL. */
   databaseUrl: string;
   dataDir: string;
@@ -81,6 +83,7 @@ export function loadConfig(flags: ConfigOverrides = {}, env: NodeJS.ProcessEnv =
     port: flags.port ?? intFrom(env.PLAZA_PORT, 8080),
     adsPort: flags.adsPort ?? intFrom(env.PLAZA_ADS_PORT, 8081),
     adsSandboxPort: flags.adsSandboxPort ?? intFrom(env.PLAZA_ADS_SANDBOX_PORT, 8082),
+    proxyPort: flags.proxyPort ?? intFrom(env.PLAZA_PROXY_PORT, 8083),
     databaseUrl: flags.databaseUrl ?? env.DATABASE_URL ?? path.join(dataDir, 'plaza.sqlite'),
     dataDir,
     credentialsFile: flags.credentialsFile ?? env.PLAZA_CREDENTIALS_FILE ?? path.join(dataDir, 'credentials.json'),
@@ -174,7 +177,7 @@ function checkWritableFolder(folder: string, what: string): void {
   }
 }
 
-const PORT_FLAGS = { port: '--port, PLAZA_PORT', adsPort: '--ads-port, PLAZA_ADS_PORT', adsSandboxPort: '--ads-sandbox-port, PLAZA_ADS_SANDBOX_PORT' } as const;
+const PORT_FLAGS = { port: '--port, PLAZA_PORT', adsPort: '--ads-port, PLAZA_ADS_PORT', adsSandboxPort: '--ads-sandbox-port, PLAZA_ADS_SANDBOX_PORT', proxyPort: '--proxy-port, PLAZA_PROXY_PORT' } as const;
 
 /** Each fixed port is distinct and free on the listen address (port 0 always is). */
 async function checkPortsFree(config: Config): Promise<void> {
@@ -251,6 +254,7 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; what: s
   { name: 'PLAZA_PORT', default: '8080', what: 'platform interface port (--port wins; 0 picks a free one)' },
   { name: 'PLAZA_ADS_PORT', default: '8081', what: 'advertising interface port (--ads-port wins)' },
   { name: 'PLAZA_ADS_SANDBOX_PORT', default: '8082', what: 'advertising sandbox port (--ads-sandbox-port wins)' },
+  { name: 'PLAZA_PROXY_PORT', default: '8083', what: 'the drop-in proxy for api.x.com and the other public hosts (--proxy-port wins)' },
   { name: 'PLAZA_DATA_DIR', default: './data', what: 'the SQLite store, uploads, server secret and credentials file (--data-dir wins)' },
   { name: 'PLAZA_CREDENTIALS_FILE', default: '<data dir>/credentials.json', what: 'where the demo credentials are written (--credentials-file wins)' },
   { name: 'PLAZA_SECRET_FILE', default: '<data dir>/server-secret', what: 'server secret (created on first start); processes sharing a store must share it' },
@@ -274,6 +278,7 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; what: s
   { name: 'PLAZA_METRICS_TOKEN', default: 'unset', what: 'unset: /metrics answers loopback only; set: anyone sending it as a bearer token' },
   { name: 'PLAZA_HEADERS_TIMEOUT_MS', default: '10000', what: 'time a client may take to send request headers' },
   { name: 'PLAZA_REQUEST_TIMEOUT_MS', default: '60000', what: 'time a client may take to send a whole request' },
+  { name: 'PLAZA_LINGER_MS', default: '10000', what: 'how long the rest of a body refused with 413 is read (up to 64 MB) before the connection closes' },
   { name: 'PLAZA_MAX_CONNECTIONS_PER_ADDRESS', default: '256', what: 'open connections per client address on each listener' },
   { name: 'PLAZA_LOG_BUFFER_BYTES', default: '8388608', what: 'log bytes waiting for a slow stdout before lines are dropped (and counted)' },
 ];

@@ -36,6 +36,7 @@ program
   .option('--port <port>', 'platform interface port (0 picks a free one)', parsePort)
   .option('--ads-port <port>', 'advertising interface port (0 picks a free one)', parsePort)
   .option('--ads-sandbox-port <port>', 'advertising sandbox port (0 picks a free one)', parsePort)
+  .option('--proxy-port <port>', "the drop-in proxy's port: CONNECT for api.x.com and the other public hosts (0 picks a free one)", parsePort)
   .option('--host <host>', 'address to listen on')
   .option('--db <url>', 'a SQLite file path or a postgres:// URL (DATABASE_URL also works)')
   .option('--data-dir <dir>', 'where the SQLite store, uploads and the credentials file live')
@@ -49,6 +50,7 @@ program
       port: opts.port,
       adsPort: opts.adsPort,
       adsSandboxPort: opts.adsSandboxPort,
+      proxyPort: opts.proxyPort,
       host: opts.host,
       databaseUrl: opts.db,
       dataDir: opts.dataDir,

@@ -136,7 +136,7 @@ class Serve {
 }
 
 const serveArgs = () => [
-  '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0',
+  '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0',
   '--data-dir', dataDir, '--credentials-file', credentialsFile,
   ...(databaseUrl ? ['--db', databaseUrl] : []),
 ];
@@ -398,7 +398,7 @@ test('SIGINT makes it exit with code 0 within 5 s, and its ports close', async (
 test('bad flags (--port abc, --port 70000) exit non-zero with a message naming the flag and value, and start nothing', async () => {
   const cases = ['abc', '70000'].map((value) => {
     const dir = path.join(root, `bad-${value}`);
-    const serve = new Serve(['--port', value, '--ads-port', '0', '--ads-sandbox-port', '0', '--data-dir', dir, '--credentials-file', path.join(dir, 'creds.json'), ...(databaseUrl ? ['--db', databaseUrl] : [])]);
+    const serve = new Serve(['--port', value, '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--data-dir', dir, '--credentials-file', path.join(dir, 'creds.json'), ...(databaseUrl ? ['--db', databaseUrl] : [])]);
     return { value, dir, serve };
   });
   for (const { value, dir, serve } of cases) {

@@ -27,7 +27,7 @@ after(() => {
 async function npmStart(): Promise<{ npm: ChildProcess; server: number; baseUrl: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-start-'));
   dirs.push(dataDir);
-  const npm = spawn('npm', ['start', '--', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--data-dir', dataDir, '--db', path.join(dataDir, 'plaza.sqlite')], {
+  const npm = spawn('npm', ['start', '--', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--data-dir', dataDir, '--db', path.join(dataDir, 'plaza.sqlite')], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn' },

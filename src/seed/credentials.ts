@@ -6,6 +6,12 @@ export interface CredentialsFile {
   base_url: string;
   ads_url: string;
   ads_sandbox_url: string;
+  /** The drop-in proxy (src/proxy/): HTTPS_PROXY for clients that call the public platform's hosts. */
+  proxy_url?: string;
+  /** The certificate of Plaza's authority, which issues the public hosts' certificates the proxy shows. */
+  ca_file?: string;
+  /** The Node preload that routes fetch and https through the proxy: `node --import <it>`. */
+  node_preload?: string;
   apps: Array<{
     id: string;
     name: string;

@@ -114,7 +114,7 @@ test('every rule follows the clock: posts are dated by it, the one-hour edit win
 
 test('on several processes over one store the clock is shared: a move made through one is read by the other', async () => {
   const other: Plaza = await startPlaza(
-    loadConfig({ port: 0, adsPort: 0, adsSandboxPort: 0, logLevel: 'silent', databaseUrl: plaza.databaseUrl, dataDir: plaza.dataDir, credentialsFile: path.join(plaza.dataDir, 'other-credentials.json'), activityPollMs: 100 }, {}),
+    loadConfig({ port: 0, adsPort: 0, adsSandboxPort: 0, proxyPort: 0, logLevel: 'silent', databaseUrl: plaza.databaseUrl, dataDir: plaza.dataDir, credentialsFile: path.join(plaza.dataDir, 'other-credentials.json'), activityPollMs: 100 }, {}),
   );
   try {
     assert.equal(other.adminToken, a.token(), 'the same store and server secret give the same admin token');

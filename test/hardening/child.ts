@@ -64,7 +64,7 @@ export function startPlazaChild(store: ChildStore, o: { stdout: 'read' | 'stalle
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'DATABASE_URL' && !k.startsWith('PLAZA_')));
   const child = spawn(
     process.execPath,
-    plazaArgs('serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--data-dir', store.root, '--credentials-file', store.credentialsFile, '--db', store.db),
+    plazaArgs('serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--data-dir', store.root, '--credentials-file', store.credentialsFile, '--db', store.db),
     { cwd: repo, env: { ...env, LOG_LEVEL: 'info', ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';

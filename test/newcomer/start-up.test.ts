@@ -110,7 +110,7 @@ const contents = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir, { re
 test('start-up on a taken port fails at once with one line naming the address, port and flag, before writing anything (no data folder, store or secret)', async () => {
   const port = await takenPort();
   const dataDir = path.join(root, 'taken', 'data');
-  const run = plaza(['serve', '--port', String(port), '--ads-port', '0', '--ads-sandbox-port', '0', '--data-dir', dataDir]);
+  const run = plaza(['serve', '--port', String(port), '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--data-dir', dataDir]);
   assert.equal(await exitWithin(run, 30_000), 1);
   const lines = run.err().trim().split('\n');
   assert.equal(lines.length, 1, run.err());
@@ -122,7 +122,7 @@ test('start-up with a data directory that cannot be written fails with one line 
   const file = path.join(root, 'not-a-folder');
   fs.writeFileSync(file, 'a file where a folder should be');
   for (const dataDir of [path.join(file, 'data'), '/proc/plaza-data']) {
-    const run = plaza(['serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--data-dir', dataDir]);
+    const run = plaza(['serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--data-dir', dataDir]);
     assert.equal(await exitWithin(run, 30_000), 1);
     const lines = run.err().trim().split('\n');
     assert.equal(lines.length, 1, run.err());
@@ -137,11 +137,11 @@ test('start-up with a store that cannot be opened names it (a SQLite file that i
   fs.mkdirSync(dataDir);
   const notDb = path.join(dataDir, 'plaza.sqlite');
   fs.writeFileSync(notDb, 'this is not a database, not even close to one; it is long enough to have a header though');
-  const sqlite = plaza(['serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--data-dir', dataDir]);
+  const sqlite = plaza(['serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--data-dir', dataDir]);
   assert.equal(await exitWithin(sqlite, 30_000), 1);
   assert.equal(sqlite.err().trim(), `plaza serve: cannot open the SQLite store ${notDb}: file is not a database`);
   const port = await freePort();
-  const pg = plaza(['serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--data-dir', dataDir, '--db', `postgres://plaza:secret@127.0.0.1:${port}/plaza`]);
+  const pg = plaza(['serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--data-dir', dataDir, '--db', `postgres://plaza:secret@127.0.0.1:${port}/plaza`]);
   assert.equal(await exitWithin(pg, 30_000), 1);
   assert.match(pg.err().trim(), new RegExp(`^plaza serve: cannot open the PostgreSQL store postgres://plaza:\\*\\*\\*@127\\.0\\.0\\.1:${port}/plaza: .*ECONNREFUSED`));
   assert.doesNotMatch(pg.err(), /secret/);
@@ -151,7 +151,7 @@ test('start-up with a store that cannot be opened names it (a SQLite file that i
 test('a script that waits for /readyz (200) can read the credentials file at once; /healthz answers too', async () => {
   const port = await freePort();
   const dataDir = path.join(root, 'ready');
-  const run = plaza(['serve', '--port', String(port), '--ads-port', '0', '--ads-sandbox-port', '0', '--data-dir', dataDir]);
+  const run = plaza(['serve', '--port', String(port), '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--data-dir', dataDir]);
   const base = `http://127.0.0.1:${port}`;
   await eventually(async () => {
     const status = await call(base, '/readyz').then((r) => r.status, () => 0);

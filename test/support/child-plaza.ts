@@ -19,7 +19,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 export async function startChildPlaza(opts: { db: string; dataDir: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<ChildPlaza> {
   const child = spawn(
     process.execPath,
-    plazaArgs('serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--db', opts.db, '--data-dir', opts.dataDir, '--credentials-file', path.join(opts.dataDir, 'credentials.json')),
+    plazaArgs('serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--db', opts.db, '--data-dir', opts.dataDir, '--credentials-file', path.join(opts.dataDir, 'credentials.json')),
     { cwd: ROOT, env: { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

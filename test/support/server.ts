@@ -76,7 +76,7 @@ after(async () => {
 
 async function boot(overrides: ConfigOverrides & { databaseUrl: string; dataDir: string }, deps: { clock?: Clock }): Promise<TestPlaza> {
   const config = loadConfig(
-    { port: 0, adsPort: 0, adsSandboxPort: 0, logLevel: process.env.TEST_LOG_LEVEL ?? 'silent', credentialsFile: path.join(overrides.dataDir, 'credentials.json'), ...overrides },
+    { port: 0, adsPort: 0, adsSandboxPort: 0, proxyPort: 0, logLevel: process.env.TEST_LOG_LEVEL ?? 'silent', credentialsFile: path.join(overrides.dataDir, 'credentials.json'), ...overrides },
     {},
   );
   const plaza = await startPlaza(config, deps);

@@ -96,7 +96,7 @@ async function build(dir: string, adminUrl: string | undefined): Promise<Omit<Te
   fs.mkdirSync(work);
   const url = adminUrl ? await freshPostgresDatabase(adminUrl, 'plaza_template') : path.join(work, SQLITE_FILE);
   const plaza = await startPlaza(
-    loadConfig({ port: 0, adsPort: 0, adsSandboxPort: 0, logLevel: 'silent', dataDir: work, databaseUrl: url, credentialsFile: path.join(work, 'credentials.json') }, {}),
+    loadConfig({ port: 0, adsPort: 0, adsSandboxPort: 0, proxyPort: 0, logLevel: 'silent', dataDir: work, databaseUrl: url, credentialsFile: path.join(work, 'credentials.json') }, {}),
   );
   await plaza.close();
   fs.writeFileSync(path.join(dir, SEEDED_IN), JSON.stringify({ dataDir: work, baseUrl: plaza.urls.base_url }));
