@@ -34,7 +34,7 @@ const CA_NAME = 'Plaza local certificate authority';
 
 async function rsaKey(): Promise<string> {
   const { privateKey } = await generateKeyPair('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-  return privateKey as unknown as string;
+  return block(privateKey as unknown as string);
 }
 
 /** A positive serial number of 16 random bytes, as hex. */
@@ -78,7 +78,7 @@ function selfSigned(keyPem: string, now: Date): string {
     { name: 'subjectKeyIdentifier' },
   ]);
   cert.sign(key, forge.md.sha256.create());
-  return forge.pki.certificateToPem(cert);
+  return block(forge.pki.certificateToPem(cert));
 }
 
 function issued(host: string, hostKeyPem: string, caKeyPem: string, caCertPem: string, now: Date): string {
@@ -102,17 +102,20 @@ function issued(host: string, hostKeyPem: string, caKeyPem: string, caCertPem: s
     { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
   ]);
   cert.sign(caKey, forge.md.sha256.create());
-  return forge.pki.certificateToPem(cert);
+  return block(forge.pki.certificateToPem(cert));
 }
 
-const PEM_KEY = /-----BEGIN PRIVATE KEY-----[\s\S]+?-----END PRIVATE KEY-----\n?/;
-const PEM_CERT = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n?/;
+const PEM_KEY = /-----BEGIN PRIVATE KEY-----[\s\S]+?-----END PRIVATE KEY-----/;
+const PEM_CERT = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
+
+/** A PEM block with Unix line ends and a last one (node-forge writes \r\n), so blocks can be put one after another. */
+const block = (pem: string) => `${pem.replace(/\r\n/g, '\n').trimEnd()}\n`;
 
 function parts(text: string, file: string): { key: string; cert: string } {
   const key = PEM_KEY.exec(text)?.[0];
   const cert = PEM_CERT.exec(text)?.[0];
   if (!key || !cert) throw new Error(`${file} holds no key and certificate: remove it to have a new one made`);
-  return { key, cert };
+  return { key: block(key), cert: block(cert) };
 }
 
 /** Opens the data directory's certificate authority, making it if there is none. */

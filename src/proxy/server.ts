@@ -15,6 +15,7 @@ import type { Authority } from './authority.js';
  *   host stands for (platform, ads, ads sandbox) as if it had arrived there: keep-alive, streams,
  *   uploads and backpressure are that listener's own. Requests carry the public host in Host, so
  *   they are in the tweet dialect (src/http/dialect/hosts.ts).
+ * - `CONNECT api.x.com:80` (how undici tunnels http:// URLs): the same, without TLS.
  * - A plain `http://api.x.com/...` request (absolute form) is handed to that listener the same way.
  * - Anything else is refused: 403 with the hosts Plaza answers for, logged. Plaza never tunnels
  *   elsewhere.
@@ -33,7 +34,7 @@ export const PROXIED_HOSTS: readonly string[] = [...TARGET_BY_HOST.keys()];
 function refusal(what: string): string {
   return JSON.stringify({
     title: 'Forbidden',
-    detail: `Plaza's proxy answers only for the public platform's hosts (${PROXIED_HOSTS.join(', ')}), on port 443 through CONNECT or as http:// URLs; it does not tunnel to ${what}.`,
+    detail: `Plaza's proxy answers only for the public platform's hosts (${PROXIED_HOSTS.join(', ')}), through CONNECT (ports 443 and 80) or as http:// URLs; it does not tunnel to ${what}.`,
     hosts: PROXIED_HOSTS,
     status: 403,
   });
@@ -69,11 +70,17 @@ export function createProxy(authority: Authority, targets: ProxyTargets, log: Lo
   server.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const to = authorityOf(req.url ?? '');
-    const target = to && to.port === 443 ? TARGET_BY_HOST.get(to.host) : undefined;
+    const target = to && (to.port === 443 || to.port === 80) ? TARGET_BY_HOST.get(to.host) : undefined;
     if (!to || !target) {
       log.warn({ connect: req.url?.slice(0, 200), client: socket.remoteAddress }, 'proxy: CONNECT refused');
       const body = refusal(req.url?.slice(0, 200) ?? 'nowhere');
       socket.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      return;
+    }
+    if (to.port === 80) {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) socket.unshift(head);
+      targets[target].emit('connection', socket);
       return;
     }
     authority.contextFor(to.host).then(

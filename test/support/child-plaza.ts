@@ -9,6 +9,8 @@ import { plazaArgs } from './cli.js';
 export interface ChildPlaza {
   child: ChildProcess;
   baseUrl: string;
+  /** What it printed so far: its start-up lines on stdout, its log (at LOG_LEVEL) on both. */
+  output(): string;
   /** kill -9: no shutdown, no chance to finish anything. */
   kill9(): Promise<void>;
   stop(): Promise<void>;
@@ -16,10 +18,10 @@ export interface ChildPlaza {
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-export async function startChildPlaza(opts: { db: string; dataDir: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<ChildPlaza> {
+export async function startChildPlaza(opts: { db: string; dataDir: string; credentialsFile?: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<ChildPlaza> {
   const child = spawn(
     process.execPath,
-    plazaArgs('serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--db', opts.db, '--data-dir', opts.dataDir, '--credentials-file', path.join(opts.dataDir, 'credentials.json')),
+    plazaArgs('serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--db', opts.db, '--data-dir', opts.dataDir, '--credentials-file', opts.credentialsFile ?? path.join(opts.dataDir, 'credentials.json')),
     { cwd: ROOT, env: { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -49,6 +51,7 @@ export async function startChildPlaza(opts: { db: string; dataDir: string; env?:
   return {
     child,
     baseUrl,
+    output: () => `${out}${err}`,
     async kill9() {
       if (running()) child.kill('SIGKILL');
       await exited;
