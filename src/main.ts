@@ -96,7 +96,8 @@ function banner(plaza: Plaza, config: Config): string {
     `  platform interface v2:  ${urls.base_url}`,
     `  advertising interface:  ${urls.ads_url}`,
     `  advertising sandbox:    ${urls.ads_sandbox_url}`,
-    `  drop-in proxy:          ${plaza.dropIn.proxy_url} (HTTPS_PROXY for api.x.com; trust ${plaza.dropIn.ca_file})`,
+    `  drop-in proxy:          ${plaza.dropIn.proxy_url}`,
+    `  proxy certificate:      ${plaza.dropIn.ca_file}`,
     `  store:                  ${plaza.ctx.store.dialect}`,
   ];
   if (plaza.adminToken) lines.push(`  admin interface:        /admin/... on the platform interface, with Authorization: Bearer ${plaza.adminToken}`);
@@ -105,7 +106,6 @@ function banner(plaza: Plaza, config: Config): string {
     lines.push(`  credentials:            ${config.credentialsFile}`, '', 'Try:');
     lines.push(
       `  curl -H "Authorization: Bearer ${credentials.apps[0].bearer_token}" "${urls.base_url}/2/posts/${postId}?post.fields=created_at,author_id,attachments&expansions=attachments.media_keys,author_id"`,
-      `  curl --proxy ${plaza.dropIn.proxy_url} --cacert ${plaza.dropIn.ca_file} -H "Authorization: Bearer ${credentials.apps[0].bearer_token}" "https://api.x.com/2/tweets/${postId}"`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -174,7 +174,12 @@ test('the first start on an empty store seeds the demo workspace and writes the 
   firstBanner = await first.banner();
   creds = readCreds();
 
-  assert.deepEqual(Object.keys(creds).sort(), ['admin_token', 'ads_sandbox_url', 'ads_url', 'apps', 'base_url', 'sample', 'users']);
+  assert.deepEqual(Object.keys(creds).sort(), ['admin_token', 'ads_sandbox_url', 'ads_url', 'apps', 'base_url', 'ca_file', 'node_preload', 'proxy_url', 'sample', 'users']);
+  // The drop-in proxy (issue 35): its address, the certificate to trust, the Node preload; absolute paths.
+  assert.match(creds.proxy_url!, /^http:\/\/127\.0\.0\.1:\d+$/);
+  assert.ok(path.isAbsolute(creds.ca_file!) && fs.existsSync(creds.ca_file!), 'ca_file');
+  assert.ok(path.isAbsolute(creds.node_preload!) && fs.existsSync(creds.node_preload!), 'node_preload');
+  assert.equal(new Set([creds.base_url, creds.ads_url, creds.ads_sandbox_url, creds.proxy_url!].map(portOf)).size, 4);
   for (const key of ['base_url', 'ads_url', 'ads_sandbox_url'] as const) {
     assert.match(creds[key], /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.ok(portOf(creds[key]) > 0, `${key} has a real port`);
@@ -251,11 +256,12 @@ test("every user's OAuth 1.0a and OAuth 2.0 tokens in the file work, as that use
   }
 });
 
-test('it prints the three URLs and one curl line, and that exact line run by a shell prints a JSON body with data', async () => {
+test('it prints the three URLs, the drop-in proxy\'s and its certificate, and one curl line, and that exact line run by a shell prints a JSON body with data', async () => {
   assert.deepEqual(
     firstBanner.lines.filter((l) => /https?:\/\//.test(l) && !l.includes('curl')).map((l) => l.split(/\s+/).pop()),
-    [creds.base_url, creds.ads_url, creds.ads_sandbox_url],
+    [creds.base_url, creds.ads_url, creds.ads_sandbox_url, creds.proxy_url],
   );
+  assert.ok(firstBanner.lines.includes(`  proxy certificate:      ${creds.ca_file}`));
   assert.equal(first.stdout.split('\n').filter((l) => /^\s*curl /.test(l)).length, 1);
   const out = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
     const sh = spawn('sh', ['-c', firstBanner.curl], { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -364,7 +370,7 @@ test('a later start on the same store reuses it (same apps, users and sample pos
   assert.deepEqual(after.users.map((u) => [u.id, u.username]), before.users.map((u) => [u.id, u.username]));
   assert.deepEqual(after.sample, before.sample);
   // Nothing in the file changed but the URLs: the same secrets, each still working.
-  assert.deepEqual({ ...after, base_url: '', ads_url: '', ads_sandbox_url: '' }, { ...before, base_url: '', ads_url: '', ads_sandbox_url: '' });
+  assert.deepEqual({ ...after, base_url: '', ads_url: '', ads_sandbox_url: '', proxy_url: '' }, { ...before, base_url: '', ads_url: '', ads_sandbox_url: '', proxy_url: '' });
 
   const me = `${after.base_url}/2/users/me`;
   for (const user of after.users) {

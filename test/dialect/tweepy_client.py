@@ -18,7 +18,7 @@ import tweepy
 PLAZA = os.environ.get("PLAZA_URL", "http://127.0.0.1:8080")
 
 
-# The class of the README's tweepy snippet (test/dialect/snippets/tweepy_snippet.py).
+# A session that moves the public hosts to Plaza's base URL (the drop-in proxy needs none: test/proxy/programs/tweepy_bot.py).
 class PlazaSession(requests.Session):
     """Sends what tweepy addresses to api.twitter.com or upload.twitter.com to Plaza, before signing."""
 
