@@ -70,14 +70,24 @@ async function checks(d: DropIn): Promise<Check[]> {
     detail: preloaded ? 'NODE_OPTIONS loads the preload' : `not routed; run them with: node --import ${d.node_preload} bot.mjs, or export NODE_OPTIONS="--import ${d.node_preload}"`,
   });
 
+  // The first Python that has requests (a virtual environment's, or the system's).
+  let pythonCommand: string | undefined;
+  for (const candidate of ['python3', '/usr/bin/python3']) {
+    if ((await attempt(candidate, ['-c', 'import requests'], {})).ok) {
+      pythonCommand = candidate;
+      break;
+    }
+  }
   const pythonProgram = `import os, sys, requests\ntry:\n    r = requests.get(${JSON.stringify(ME)}, headers={'Authorization': 'Bearer ' + os.environ['PLAZA_DOCTOR_BEARER']}, timeout=10)\n    print(r.status_code); sys.exit(0 if r.status_code == 200 else 1)\nexcept Exception as e:\n    print(type(e).__name__, file=sys.stderr); sys.exit(1)\n`;
-  const python = await attempt('python3', ['-c', pythonProgram], { HTTPS_PROXY: d.proxy_url, REQUESTS_CA_BUNDLE: d.ca_file, PLAZA_DOCTOR_BEARER: d.bearer });
-  out.push({ what: `Python requests with HTTPS_PROXY and REQUESTS_CA_BUNDLE: GET ${ME}`, ok: python.ok, detail: python.ok ? 'reaches Plaza' : python.out });
+  if (pythonCommand) {
+    const python = await attempt(pythonCommand, ['-c', pythonProgram], { HTTPS_PROXY: d.proxy_url, REQUESTS_CA_BUNDLE: d.ca_file, PLAZA_DOCTOR_BEARER: d.bearer });
+    out.push({ what: `Python requests with HTTPS_PROXY and REQUESTS_CA_BUNDLE: GET ${ME}`, ok: python.ok, detail: python.ok ? 'reaches Plaza' : python.out });
+  }
   const shellPython = process.env.HTTPS_PROXY === d.proxy_url && (process.env.REQUESTS_CA_BUNDLE === d.ca_file || process.env.SSL_CERT_FILE === d.ca_file);
   out.push({
     what: 'Python programs of this shell',
     ok: shellPython,
-    detail: shellPython ? 'HTTPS_PROXY and REQUESTS_CA_BUNDLE are set' : `not routed; export HTTPS_PROXY=${d.proxy_url} REQUESTS_CA_BUNDLE=${d.ca_file}`,
+    detail: `${shellPython ? 'HTTPS_PROXY and REQUESTS_CA_BUNDLE are set' : `not routed; export HTTPS_PROXY=${d.proxy_url} REQUESTS_CA_BUNDLE=${d.ca_file}`}${pythonCommand ? '' : ' (no Python with requests found to try it)'}`,
   });
 
   const curl = await attempt('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code}', '--proxy', d.proxy_url, '--cacert', d.ca_file, '-H', auth, ME], {});

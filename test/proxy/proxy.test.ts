@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
@@ -11,6 +12,7 @@ import { dropPostgresDatabase, freshPostgresDatabase, startTestPlaza, type TestP
 import { startChildPlaza, type ChildPlaza } from '../support/child-plaza.js';
 import { fixtures } from '../support/fixtures.js';
 import { eventually } from '../support/wait.js';
+import { plazaCli } from '../support/cli.js';
 
 /**
  * The drop-in proxy (issue 35): CONNECT for the public platform's hosts answered by Plaza with
@@ -208,4 +210,48 @@ test('"works with several processes": two processes on one store and one data di
     if (adminUrl) await dropPostgresDatabase(db);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+test('`plaza ca --print-path` and `--node-preload` print the paths the credentials file names; `plaza doctor` reaches Plaza through the proxy from Node (the preload), Python and curl', async () => {
+  const file = plaza.ctx.config.credentialsFile;
+  const ca = await plazaCli('ca', '--print-path', '--credentials-file', file);
+  assert.equal(ca.code, 0, ca.stderr);
+  assert.equal(ca.stdout.trim(), plaza.dropIn.ca_file);
+  const preload = await plazaCli('ca', '--node-preload', '--credentials-file', file);
+  assert.equal(preload.stdout.trim(), plaza.dropIn.node_preload);
+  const both = await plazaCli('ca', '--print-path', '--node-preload', '--credentials-file', file);
+  assert.equal(both.code, 1);
+  assert.match(both.stderr, /name one/);
+  const doctor = await plazaCli('doctor', '--credentials-file', file);
+  assert.equal(doctor.code, 0, `${doctor.stdout}${doctor.stderr}`);
+  assert.match(doctor.stdout, /^ok +Node with the preload: GET https:\/\/api\.x\.com\/2\/users\/me: reaches Plaza$/m);
+  assert.match(doctor.stdout, /^ok +curl --proxy .*: reaches Plaza$/m);
+  // This shell has not set the variables: doctor says what to set.
+  assert.match(doctor.stdout, new RegExp(`export HTTPS_PROXY=${plaza.dropIn.proxy_url} REQUESTS_CA_BUNDLE=${plaza.dropIn.ca_file}`));
+});
+
+test('malformed CONNECT targets and request lines are refused in the proxy\'s own shape, and the proxy goes on answering', async () => {
+  for (const target of ['api.x.com:99999', ':443', '[::1]:443', 'api.x.com', `${'a'.repeat(5000)}.com:443`, 'API.X.COM:8443']) {
+    const refused = await connect(plaza.dropIn.proxy_url, target);
+    refused.socket.destroy();
+    assert.equal(refused.status, 403, target);
+  }
+  // Host names are not case-sensitive.
+  const upper = await connect(plaza.dropIn.proxy_url, 'API.X.COM:443');
+  upper.socket.destroy();
+  assert.equal(upper.status, 200);
+  const { hostname, port } = new URL(plaza.dropIn.proxy_url);
+  for (const line of ['GET ftp://api.x.com/ HTTP/1.1', 'GET http://[::1/ HTTP/1.1', 'GET http://api.x.com:99999/ HTTP/1.1']) {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), hostname, () => socket.end(`${line}\r\nHost: api.x.com\r\n\r\n`));
+      let text = '';
+      socket.on('data', (d: Buffer) => (text += d.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    assert.match(answer, /^HTTP\/1\.1 (400|403) /, `${line}: ${answer.slice(0, 200)}`);
+  }
+  const ok = await connect(plaza.dropIn.proxy_url, 'api.x.com:443');
+  ok.socket.destroy();
+  assert.equal(ok.status, 200, 'still answering');
 });
