@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { buildAds } from './ads/app.js';
 import { startAdmin, type Admin } from './admin/index.js';
 import { AdjustableClock, systemClock, type Clock } from './clock.js';
-import { checkStartable, type Config } from './config.js';
+import { checkStartable, StartupError, type Config } from './config.js';
 import type { PlatformContext } from './platform/context.js';
 import { createEventBus } from './events/bus.js';
 import { startEventWorkers } from './events/workers.js';
@@ -19,6 +19,7 @@ import { readCredentials, writeCredentials, type CredentialsFile } from './seed/
 import { demoCredentials, demoWorkspace, seedDemo } from './seed/demo.js';
 import { startTermHourCounter } from './platform/search/term-hours.js';
 import { IdGenerator } from './store/ids.js';
+import { leaseWorker, NoFreeWorker, type WorkerLease } from './store/worker-lease.js';
 import { openStore } from './store/store.js';
 import { openAuthority } from './proxy/authority.js';
 import { writeNodePreload } from './proxy/node-preload.js';
@@ -55,9 +56,19 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
   // Before anything is written: writable folders, free ports, a store that opens (src/config.ts).
   await checkStartable(config);
   const readiness = new Readiness();
-  const store = await openStore(config.databaseUrl, (err) => log.warn({ err }, 'a database connection failed; the store goes on without it'));
   // One adjustable clock for every reader of time: the admin interface moves it (src/admin/clock.ts).
   const clock = new AdjustableClock(deps.clock ?? systemClock);
+  const store = await openStore(config.databaseUrl, (err) => log.warn({ err }, 'a database connection failed; the store goes on without it'));
+  // The worker number of this process's ids, unique among the live processes on the store.
+  let ids: IdGenerator | undefined;
+  let lease: WorkerLease;
+  try {
+    lease = await leaseWorker(store.db, (worker) => ids?.useWorker(worker), (err, message) => log.warn({ err }, message));
+  } catch (err) {
+    await store.close();
+    throw err instanceof NoFreeWorker ? new StartupError(err.message) : err;
+  }
+  ids = new IdGenerator(clock, lease.worker);
   const ctx: PlatformContext = {
     // Set just below: the engine is handed the context it belongs to.
     streams: undefined as unknown as StreamEngine,
@@ -65,7 +76,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     config,
     store,
     clock,
-    ids: new IdGenerator(clock),
+    ids,
     log,
     entities: createEntities(store),
     events: createEventBus({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, onError: (err) => log.warn({ err }, 'the event bus lost Redis; consumers fall back on polling') }),
@@ -123,6 +134,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     await Promise.allSettled(listeners.map((l) => l.close()));
     ctx.streamRules.close();
     await ctx.events.close();
+    await lease.close().catch(() => {});
     await store.close();
     throw err;
   }
@@ -155,6 +167,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
       await eventWorkers.close();
       await termHours.close();
       await ctx.events.close();
+      await lease.close().catch((err: unknown) => log.warn({ err }, 'the worker number lease was not given back; it expires by itself'));
       await store.close();
     },
   };

@@ -6,14 +6,25 @@ const EPOCH_MS = 1288834974657n;
 
 /**
  * Time-ordered decimal ids of at most 19 digits: 41 bits of milliseconds since the epoch, 10 bits
- * of worker (random per process, so several processes rarely collide), 12 bits of sequence.
+ * of worker (leased from the store by a server process, src/store/worker-lease.ts; random where
+ * none is given), 12 bits of sequence.
  */
 export class IdGenerator {
-  private readonly worker = BigInt(randomInt(1024));
+  private worker: bigint;
   private lastMs = -1n;
   private sequence = 0n;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    worker: number = randomInt(1024),
+  ) {
+    this.worker = BigInt(worker);
+  }
+
+  /** Ids from now on carry this worker number (a lease lost and another taken). */
+  useWorker(worker: number): void {
+    this.worker = BigInt(worker);
+  }
 
   next(): string {
     let ms = BigInt(this.clock.now().getTime()) - EPOCH_MS;

@@ -60,8 +60,8 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   let checkpoints: BackgroundCheckpoints | undefined;
   // The impression ledger and the posts each app read are written after reads and read by no
   // cached answer; the word counts are remade from posts by a background job
-  // (search/term-hours.ts) and change no answer.
-  const writes = new WriteCounter(new Set(['oauth_nonces', 'post_impressions_hourly', 'post_term_hours', 'post_term_hours_dirty', 'usage_post_days', 'usage_posts_seen']));
+  // (search/term-hours.ts) and change no answer; worker leases are renewed on a timer.
+  const writes = new WriteCounter(new Set(['oauth_nonces', 'post_impressions_hourly', 'post_term_hours', 'post_term_hours_dirty', 'usage_post_days', 'usage_posts_seen', 'worker_leases']));
   let generation: () => string | undefined = () => undefined;
   let tableGeneration: (...tables: string[]) => string | undefined = () => undefined;
   // A cache-validity window, not a rule of the interface: wall time, not the injected clock.

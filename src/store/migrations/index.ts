@@ -30,6 +30,7 @@ import * as m0033 from './0033-partial-reference-indexes.js';
 import * as m0034 from './0034-app-dialect.js';
 import * as m0035 from './0035-post-create-members.js';
 import * as m0036 from './0036-post-reads.js';
+import * as m0037 from './0037-worker-leases.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -67,4 +68,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0034-app-dialect': m0034,
   '0035-post-create-members': m0035,
   '0036-post-reads': m0036,
+  '0037-worker-leases': m0037,
 };
