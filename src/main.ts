@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { addAdminCommands } from './admin/cli.js';
+import { addProxyCommands } from './proxy/cli.js';
 import type { Plaza } from './app.js';
 import { environmentHelp, loadConfig, StartupError, type Config, type ConfigOverrides } from './config.js';
 
@@ -159,5 +160,7 @@ function describe(err: unknown): string {
 
 // users, apps, tokens: the admin interface of a running Plaza (src/admin/cli.ts).
 addAdminCommands(program);
+// ca, doctor: the drop-in proxy's certificate and preload, and whether clients reach Plaza through it (src/proxy/cli.ts).
+addProxyCommands(program);
 
 await program.parseAsync(process.argv);

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { addLongWorkCommands } from './cli-long-work.js';
 import { addWebhookCommands } from './cli-webhooks.js';
-import { addProxyCommands } from '../proxy/cli.js';
 
 /**
  * `plaza users`, `plaza apps`, `plaza tokens`: the admin interface of a running Plaza from the
@@ -77,7 +76,6 @@ export function run(name: string, body: () => Promise<void>): Promise<void> {
 export function addAdminCommands(program: Command): void {
   addWebhookCommands(program);
   addLongWorkCommands(program);
-  addProxyCommands(program);
   const fileOption = ['--credentials-file <file>', `the credentials file of the running Plaza`, DEFAULT_FILE] as const;
 
   program
