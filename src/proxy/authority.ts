@@ -55,8 +55,8 @@ function writeOnce(file: string, text: string): boolean {
   }
 }
 
-/** Writes `text` to `file` whole (a temporary file renamed over it). */
-function replace(file: string, text: string, mode: number): void {
+/** Writes `text` to `file` whole (a temporary file renamed over it): a reader never sees half a file. */
+export function replace(file: string, text: string, mode: number): void {
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, text, { mode });
   fs.renameSync(tmp, file);

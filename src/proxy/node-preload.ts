@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { replace } from './authority.js';
 import { PROXIED_HOSTS } from './server.js';
 
 /**
@@ -77,8 +77,6 @@ https.globalAgent = new PlazaAgent({ keepAlive: true });
 /** Writes the preload beside the data directory's other files; answers its absolute path. */
 export function writeNodePreload(dataDir: string, proxyUrl: string, caFile: string): string {
   const file = path.resolve(dataDir, 'node-preload.mjs');
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, nodePreloadSource(proxyUrl, caFile));
-  fs.renameSync(tmp, file);
+  replace(file, nodePreloadSource(proxyUrl, caFile), 0o644);
   return file;
 }
