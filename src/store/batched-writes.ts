@@ -18,6 +18,7 @@ export class BatchedWrites<B> {
     private readonly empty: () => B,
     private readonly write: (batch: B) => Promise<void>,
     private readonly onError: (err: unknown) => void,
+    private readonly flushMs = FLUSH_MS,
   ) {
     this.pending = empty();
   }
@@ -34,7 +35,7 @@ export class BatchedWrites<B> {
 
   added(): void {
     if (this.timer) return;
-    this.timer = setTimeout(() => void this.flush().catch(this.onError), FLUSH_MS);
+    this.timer = setTimeout(() => void this.flush().catch(this.onError), this.flushMs);
     this.timer.unref();
   }
 
