@@ -72,8 +72,6 @@ async function findOrBuild(adminUrl: string | undefined): Promise<Template> {
   const built = await build(scratch, adminUrl);
   try {
     fs.renameSync(scratch, dir);
-    removeOlder(dir, adminUrl);
-    return { ...built, dir };
   } catch (err) {
     // Another process renamed its template into place first: use that one, drop this one.
     const code = (err as NodeJS.ErrnoException).code;
@@ -82,6 +80,8 @@ async function findOrBuild(adminUrl: string | undefined): Promise<Template> {
     fs.rmSync(scratch, { recursive: true, force: true });
     return read(dir)!;
   }
+  removeOlder(dir, adminUrl);
+  return { ...built, dir };
 }
 
 function read(dir: string): Template | undefined {
@@ -118,11 +118,17 @@ async function build(dir: string, adminUrl: string | undefined): Promise<Omit<Te
   return {};
 }
 
-/** Templates of other versions of the sources, left by earlier runs: best effort, an hour on. */
+/**
+ * Templates of other versions of the sources, left by earlier runs: best effort, an hour on. Other
+ * test processes build and rename folders here at the same time, so a folder seen by the listing
+ * may be gone by the time it is looked at; that is skipped, never an error.
+ */
 function removeOlder(current: string, adminUrl: string | undefined): void {
   for (const entry of fs.readdirSync(ROOT)) {
     const dir = path.join(ROOT, entry);
-    if (dir === current || Date.now() - fs.statSync(dir).mtimeMs < 3_600_000) continue;
+    if (dir === current) continue;
+    const stat = fs.statSync(dir, { throwIfNoEntry: false });
+    if (!stat || Date.now() - stat.mtimeMs < 3_600_000) continue;
     const old = read(dir);
     fs.rmSync(dir, { recursive: true, force: true });
     if (old?.database && adminUrl) void dropPostgresDatabase(databaseUrl(adminUrl, old.database)).catch(() => {});
