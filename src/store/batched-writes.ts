@@ -18,7 +18,6 @@ export class BatchedWrites<B> {
     private readonly empty: () => B,
     private readonly write: (batch: B) => Promise<void>,
     private readonly onError: (err: unknown) => void,
-    private readonly flushMs = FLUSH_MS,
   ) {
     this.pending = empty();
   }
@@ -35,7 +34,7 @@ export class BatchedWrites<B> {
 
   added(): void {
     if (this.timer) return;
-    this.timer = setTimeout(() => void this.flush().catch(this.onError), this.flushMs);
+    this.timer = setTimeout(() => void this.flush().catch(this.onError), FLUSH_MS);
     this.timer.unref();
   }
 

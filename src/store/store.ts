@@ -41,6 +41,22 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/**
+ * Tables written beside the answers, whose writes change no answer a cache keeps: the nonce log
+ * (every verified signature), the impression ledger and the posts each app read (written up to a
+ * second after the reads that counted), the word counts a background job remakes from posts
+ * (search/term-hours.ts), the worker-number leases (renewed on a timer).
+ */
+export const WRITTEN_BESIDE_ANSWERS: ReadonlySet<string> = new Set([
+  'oauth_nonces',
+  'post_impressions_hourly',
+  'post_term_hours',
+  'post_term_hours_dirty',
+  'usage_post_days',
+  'usage_posts_seen',
+  'worker_leases',
+]);
+
 /** How late a PostgreSQL process may see another process's change to a credential (a revoked token). */
 export const CREDENTIALS_STALE_MS = 1_000;
 
@@ -58,10 +74,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   let db: Db;
   let closePool = async () => {};
   let checkpoints: BackgroundCheckpoints | undefined;
-  // The impression ledger and the posts each app read are written after reads and read by no
-  // cached answer; the word counts are remade from posts by a background job
-  // (search/term-hours.ts) and change no answer; worker leases are renewed on a timer.
-  const writes = new WriteCounter(new Set(['oauth_nonces', 'post_impressions_hourly', 'post_term_hours', 'post_term_hours_dirty', 'usage_post_days', 'usage_posts_seen', 'worker_leases']));
+  const writes = new WriteCounter(WRITTEN_BESIDE_ANSWERS);
   let generation: () => string | undefined = () => undefined;
   let tableGeneration: (...tables: string[]) => string | undefined = () => undefined;
   // A cache-validity window, not a rule of the interface: wall time, not the injected clock.

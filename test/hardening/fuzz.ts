@@ -7,6 +7,7 @@ import type { OffsetClock } from '../../src/clock.js';
 import type { OAuth1Credentials, TestPlaza } from '../support/server.js';
 import { adsErrorShape, platformErrorShape } from './shapes.js';
 import { mulberry32 } from '../../scripts/prng.js';
+import { WRITTEN_BESIDE_ANSWERS } from '../../src/store/store.js';
 
 /** Platform paths under /2/users/{id} where {id} names the other user, not the caller. */
 const TARGET_USER_PATHS = new Set(['/2/users/{id}/dm/block', '/2/users/{id}/dm/unblock']);
@@ -363,16 +364,13 @@ function adsOps(plaza: TestPlaza): Op[] {
 }
 
 /**
- * Counts of the changes to every table of a SQLite store, but the nonce log (a verified signature
- * records its nonce, refused or not), the impression ledger and the posts each app read (written
- * up to a second after the reads that counted, so during whichever operation comes next) and the
- * worker-number leases (renewed on a timer): triggers the fuzzer adds to the
+ * Counts of the changes to every table of a SQLite store, but those written beside the answers
+ * (WRITTEN_BESIDE_ANSWERS: the nonce log, which a verified signature writes refused or not, and
+ * what is written a second after the reads that counted, or on a timer): triggers the fuzzer adds to the
  * store count each insert, delete and update that changes a value, so comparing two readings costs
  * one query where hashing every table cost a tenth of the run. Virtual tables and their shadow
  * tables (the search index) follow the tables they index.
  */
-const WRITTEN_ON_THE_WAY = new Set(['oauth_nonces', 'post_impressions_hourly', 'usage_post_days', 'usage_posts_seen', 'worker_leases']);
-
 function sqliteChangeCounter(file: string): (() => Record<string, string>) & { close(): void } {
   const db = new Database(file, { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
@@ -380,7 +378,7 @@ function sqliteChangeCounter(file: string): (() => Record<string, string>) & { c
   const virtual = all.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql)).map((t) => t.name);
   const tables = all
     .map((t) => t.name)
-    .filter((t) => !WRITTEN_ON_THE_WAY.has(t) && !t.startsWith('kysely_') && !virtual.some((v) => t === v || t.startsWith(`${v}_`)));
+    .filter((t) => !WRITTEN_BESIDE_ANSWERS.has(t) && !t.startsWith('kysely_') && !virtual.some((v) => t === v || t.startsWith(`${v}_`)));
   const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
   const text = (value: string) => `'${value.replaceAll("'", "''")}'`;
   db.exec('CREATE TABLE fuzz_changes (table_name TEXT PRIMARY KEY, n INTEGER NOT NULL)');
