@@ -2,23 +2,20 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildAds } from './ads/app.js';
 import { startAdmin, type Admin } from './admin/index.js';
-import { AdjustableClock, systemClock, type Clock } from './clock.js';
-import { checkStartable, StartupError, type Config } from './config.js';
+import { systemClock, type Clock } from './clock.js';
 import type { PlatformContext } from './platform/context.js';
-import { createEventBus } from './events/bus.js';
-import { startEventWorkers } from './events/workers.js';
+import { Worlds } from './worlds/registry.js';
+import { WorldScope } from './worlds/scope.js';
+import { DEFAULT_WORLD } from './worlds/tags.js';
+import { openWorld, type World, type WorldParts } from './worlds/world.js';
+import { checkStartable, StartupError, type Config } from './config.js';
 import { Readiness, registerReadyz } from './http/health.js';
 import { createLogger } from './http/log.js';
 import { Metrics } from './http/metrics.js';
 import type { Listener } from './http/server.js';
 import { buildPlatform } from './platform/app.js';
-import { createEntities } from './platform/entities.js';
-import { StreamRuleBook } from './platform/stream-rules/book.js';
-import { StreamEngine } from './platform/streams/engine.js';
 import { readCredentials, writeCredentials, type CredentialsFile } from './seed/credentials.js';
 import { demoCredentials, demoWorkspace, seedDemo } from './seed/demo.js';
-import { startTermHourCounter } from './platform/search/term-hours.js';
-import { IdGenerator } from './store/ids.js';
 import { leaseWorker, NoFreeWorker, type WorkerLease } from './store/worker-lease.js';
 import { openStore } from './store/store.js';
 import { openAuthority } from './proxy/authority.js';
@@ -26,7 +23,10 @@ import { writeNodePreload } from './proxy/node-preload.js';
 import { createProxy } from './proxy/server.js';
 
 export interface Plaza {
+  /** The context the listeners are handed: the default world's outside a request of another world (src/worlds/scope.ts). */
   ctx: PlatformContext;
+  /** The worlds made through the admin interface (src/worlds/registry.ts). */
+  worlds: Worlds;
   platform: Listener;
   ads: Listener;
   adsSandbox: Listener;
@@ -56,37 +56,37 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
   // Before anything is written: writable folders, free ports, a store that opens (src/config.ts).
   await checkStartable(config);
   const readiness = new Readiness();
-  // One adjustable clock for every reader of time: the admin interface moves it (src/admin/clock.ts).
-  const clock = new AdjustableClock(deps.clock ?? systemClock);
   const store = await openStore(config.databaseUrl, (err) => log.warn({ err }, 'a database connection failed; the store goes on without it'));
   // The worker number of this process's ids, unique among the live processes on the store.
-  let ids: IdGenerator | undefined;
+  let worlds: Worlds | undefined;
   let lease: WorkerLease;
+  let home: World;
   try {
-    lease = await leaseWorker(store.db, (worker) => ids?.useWorker(worker), (err, message) => log.warn({ err }, message));
+    lease = await leaseWorker(store.db, (worker) => worlds?.useWorker(worker), (err, message) => log.warn({ err }, message));
   } catch (err) {
     await store.close();
     throw err instanceof NoFreeWorker ? new StartupError(err.message) : err;
   }
-  ids = new IdGenerator(clock, lease.worker);
-  const ctx: PlatformContext = {
-    // Set just below: the engine is handed the context it belongs to.
-    streams: undefined as unknown as StreamEngine,
-    streamRules: undefined as unknown as StreamRuleBook,
-    config,
-    store,
-    clock,
-    ids,
-    log,
-    entities: createEntities(store),
-    events: createEventBus({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, onError: (err) => log.warn({ err }, 'the event bus lost Redis; consumers fall back on polling') }),
-  };
-  ctx.streams = new StreamEngine(ctx);
-  ctx.streamRules = new StreamRuleBook(ctx);
+  // The default world: the store the configuration names. Every reader of time holds its adjustable clock.
+  const parts: WorldParts = { config, log, baseClock: deps.clock ?? systemClock, worker: lease.worker };
+  try {
+    home = await openWorld(parts, DEFAULT_WORLD, store, config.databaseUrl);
+  } catch (err) {
+    await lease.close().catch(() => {});
+    await store.close();
+    throw err;
+  }
+  // The listeners' context: each field is the current world's (src/worlds/scope.ts).
+  const scope = new WorldScope(home);
+  const ctx = scope.ctx;
+  let urls = { base_url: '', ads_url: '', ads_sandbox_url: '' };
+  let dropIn = { proxy_url: '', ca_file: '', node_preload: '' };
+  worlds = new Worlds({ parts, scope, home: store, urls: () => ({ ...urls, ...dropIn }) });
+  const routing = { scope, worlds };
   const metrics = new Metrics();
-  const platform = await buildPlatform(ctx, metrics);
-  const ads = await buildAds(ctx, metrics, 'production');
-  const adsSandbox = await buildAds(ctx, metrics, 'sandbox');
+  const platform = await buildPlatform(ctx, metrics, routing);
+  const ads = await buildAds(ctx, metrics, 'production', routing);
+  const adsSandbox = await buildAds(ctx, metrics, 'sandbox', routing);
   const listeners = [platform, ads, adsSandbox];
   // Made (the first time) off the event loop while the rest starts.
   const authority = openAuthority(config.dataDir);
@@ -96,11 +96,9 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
   readiness.mark('store_migrated');
   let credentials: CredentialsFile | undefined;
   const urlOf = (l: Listener) => urlOfAddress(l.server.address() as AddressInfo);
-  let urls = { base_url: '', ads_url: '', ads_sandbox_url: '' };
-  let dropIn = { proxy_url: '', ca_file: '', node_preload: '' };
   let admin: Admin | undefined;
   try {
-    if (config.admin) admin = await startAdmin(ctx, platform);
+    if (config.admin) admin = await startAdmin(ctx, platform, { adminOf: () => scope.world().admin!, worldId: () => scope.world().id, worlds });
     await platform.listen({ host: config.host, port: config.port });
     await ads.listen({ host: config.host, port: config.adsPort });
     await adsSandbox.listen({ host: config.host, port: config.adsSandboxPort });
@@ -129,23 +127,21 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     readiness.mark('demo_seeded');
     readiness.mark('credentials_written');
   } catch (err) {
-    admin?.close();
     proxy?.close();
     await Promise.allSettled(listeners.map((l) => l.close()));
-    ctx.streamRules.close();
-    await ctx.events.close();
+    await home.close();
     await lease.close().catch(() => {});
     await store.close();
     throw err;
   }
   // Webhook fan-out and delivery: after the seed, so a fresh store's own seed events are not news.
-  const eventWorkers = await startEventWorkers(ctx);
-  const termHours = startTermHourCounter(ctx);
+  await home.start();
   readiness.mark('workers_started');
 
   let closed = false;
   return {
     ctx,
+    worlds,
     platform,
     ads,
     adsSandbox,
@@ -158,15 +154,12 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
       if (closed) return;
       closed = true;
       // Streams end first, each with its OperationalDisconnect line, so no listener waits on them.
-      await ctx.streams.close();
-      ctx.streamRules.close();
-      admin?.close();
+      await home.ctx.streams.close();
+      await worlds.close();
       // Its connections were handed to the listeners, which close them.
       proxy?.close();
       await Promise.allSettled(listeners.map((l) => l.close()));
-      await eventWorkers.close();
-      await termHours.close();
-      await ctx.events.close();
+      await home.close();
       await lease.close().catch((err: unknown) => log.warn({ err }, 'the worker number lease was not given back; it expires by itself'));
       await store.close();
     },

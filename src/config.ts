@@ -68,6 +68,8 @@ export interface Config {
   lingerMs: number;
   /** Bytes of log lines that may wait for a slow stdout reader before further lines are dropped (and counted). */
   logBufferBytes: number;
+  /** How long a world other than the default one may go without a request before it is closed (reopened on the next), in milliseconds. */
+  worldIdleMs: number;
 }
 
 export interface ConfigOverrides extends Partial<Config> {}
@@ -116,6 +118,7 @@ export function loadConfig(flags: ConfigOverrides = {}, env: NodeJS.ProcessEnv =
     lingerMs: flags.lingerMs ?? intFrom(env.PLAZA_LINGER_MS, 10_000),
     maxConnectionsPerAddress: flags.maxConnectionsPerAddress ?? intFrom(env.PLAZA_MAX_CONNECTIONS_PER_ADDRESS, 256),
     logBufferBytes: flags.logBufferBytes ?? intFrom(env.PLAZA_LOG_BUFFER_BYTES, 8 * 1024 * 1024),
+    worldIdleMs: flags.worldIdleMs ?? intFrom(env.PLAZA_WORLD_IDLE_MS, 5 * 60_000),
   };
   return config;
 }

@@ -10,6 +10,8 @@ import type { Store } from './store/store.js';
  * the platform interface's context (src/platform/context.ts) adds what its resources share.
  */
 export interface CoreContext {
+  /** The world this context serves (src/worlds/): `default`, or a world of the admin interface's. */
+  world: string;
   config: Config;
   store: Store;
   clock: Clock;

@@ -15,6 +15,7 @@ import { deliveryFeed } from './feed.js';
 import { replayProgress, startAdminReplay } from './replay.js';
 import { buildSample } from './samples.js';
 import { seedStore } from './seed.js';
+import { SEEDS, SNAPSHOT_NAME, type Worlds } from '../worlds/registry.js';
 
 /**
  * The admin interface (/admin/... on the platform listener): act as a person, move the clock,
@@ -26,8 +27,11 @@ import { seedStore } from './seed.js';
 
 export interface AdminDeps {
   tokenHash: string;
-  clock: ClockControl;
-  faults: FaultBook;
+  /** The clock control and fault book of the request's world. */
+  adminOf: () => { clock: ClockControl; faults: FaultBook };
+  /** The id of the request's world (`default` for the credentials file's). */
+  worldId: () => string;
+  worlds: Worlds;
 }
 
 interface Operation {
@@ -280,14 +284,86 @@ const operations = {
   },
 } satisfies Record<string, Operation>;
 
+const worldParams = Type.Object({ world: Type.String({ pattern: '^(default|w[0-9a-z]{10})$', description: 'The world: `default` (the credentials file\'s) or an id POST /admin/worlds answered.' }) });
+const snapshotParams = Type.Object({ ...worldParams.properties, name: Type.String({ pattern: SNAPSHOT_NAME.source, description: 'The snapshot.' }) });
+const SnapshotSchema = Type.Object({ name: Type.String(), created_at: Type.String({ format: 'date-time' }) });
+
+/** Worlds (issue #36): isolated stores, each with credentials of its own, reset and snapshotted at will. */
+const worldOperations = {
+  createWorld: {
+    method: 'POST',
+    url: '/admin/worlds',
+    summary: 'Make a world: a store of its own seeded with the demo workspace (or, `empty`, its first app and user only; or the state a snapshot file holds), and credentials of its own in the credentials file\'s shape',
+    body: Type.Object(
+      {
+        seed: Type.Optional(Type.String({ enum: [...SEEDS], description: 'demo when absent.' })),
+        snapshot_file: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'A file written by POST /admin/worlds/{world}/snapshots with `file`: the world starts in its state.' })),
+      },
+      { additionalProperties: false },
+    ),
+    status: 201,
+    response: data(Type.Object({ id: Type.String(), credentials: Loose })),
+  },
+  worlds: {
+    method: 'GET',
+    url: '/admin/worlds',
+    summary: 'Every world made: id, created_at, seed, and the names of its snapshots',
+    status: 200,
+    response: data(Type.Array(Type.Object({ id: Type.String(), created_at: Type.String({ format: 'date-time' }), seed: Type.String(), snapshots: Type.Array(Type.String()) }))),
+  },
+  worldCredentials: { method: 'GET', url: '/admin/worlds/:world/credentials', summary: 'A world\'s credentials, as POST /admin/worlds answered them', params: worldParams, status: 200, response: data(Loose) },
+  deleteWorld: { method: 'DELETE', url: '/admin/worlds/:world', summary: 'Delete a world, its store and its snapshots: its credentials get 401 at once', params: worldParams, status: 200, response: data(Type.Object({ deleted: Type.Boolean() })) },
+  resetWorld: { method: 'POST', url: '/admin/worlds/:world/reset', summary: 'Put a world back in its seed state; its credentials stay the same. Its streams end (operational disconnect)', params: worldParams, status: 200, response: data(Type.Object({ reset: Type.Boolean() })) },
+  createSnapshot: {
+    method: 'POST',
+    url: '/admin/worlds/:world/snapshots',
+    summary: 'Record the world\'s whole state under a name (replacing a snapshot of that name); with `file`, also write it there, for POST /admin/worlds with `snapshot_file`',
+    params: worldParams,
+    body: Type.Object(
+      { name: Type.String({ pattern: SNAPSHOT_NAME.source, description: 'Letters, digits, dot, dash, underscore; 64 at most.' }), file: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'A path on Plaza\'s machine.' })) },
+      { additionalProperties: false },
+    ),
+    status: 201,
+    response: data(SnapshotSchema),
+  },
+  snapshots: { method: 'GET', url: '/admin/worlds/:world/snapshots', summary: 'The snapshots of a world', params: worldParams, status: 200, response: data(Type.Array(SnapshotSchema)) },
+  restoreSnapshot: {
+    method: 'POST',
+    url: '/admin/worlds/:world/snapshots/:name/restore',
+    summary: 'Bring a snapshot\'s state back: the world\'s streams end (operational disconnect) and its queued deliveries are dropped',
+    params: snapshotParams,
+    status: 200,
+    response: data(Type.Object({ restored: Type.Boolean() })),
+  },
+  deleteSnapshot: { method: 'DELETE', url: '/admin/worlds/:world/snapshots/:name', summary: 'Delete a snapshot', params: snapshotParams, status: 200, response: data(Type.Object({ deleted: Type.Boolean() })) },
+} satisfies Record<string, Operation>;
+
+/** An operation that acts inside a world, as served under /admin/worlds/{world}/... */
+function inWorld(op: Operation): Operation {
+  const properties = (op.params as { properties?: Record<string, TSchema> } | undefined)?.properties ?? {};
+  return { ...op, url: `/admin/worlds/:world${op.url.slice('/admin'.length)}`, params: Type.Object({ ...worldParams.properties, ...properties }) };
+}
+
+/** Every admin operation: the world-management ones, and each one acting in a world at /admin/... (the default world) and /admin/worlds/{world}/... */
+function everyOperation(): Array<[string, Operation]> {
+  return [
+    ...(Object.entries(worldOperations) as Array<[string, Operation]>),
+    ...(Object.entries(operations) as Array<[string, Operation]>).flatMap(([name, op]): Array<[string, Operation]> => [
+      [name, op],
+      [`${name}InWorld`, inWorld(op)],
+    ]),
+  ];
+}
+
 type Ops = typeof operations;
+type WorldOps = typeof worldOperations;
 type PartOf<O, K extends string> = O extends Record<K, infer S extends TSchema> ? Static<S> : undefined;
 type Handler<O> = (request: FastifyRequest & { params: PartOf<O, 'params'>; query: PartOf<O, 'query'>; body: PartOf<O, 'body'> }, reply: FastifyReply) => Promise<unknown>;
 
 /** The OpenAPI 3.0 description of the admin routes, from their declarations. */
 export function adminOpenApi(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const [operationId, op] of Object.entries(operations) as Array<[string, Operation]>) {
+  for (const [operationId, op] of everyOperation()) {
     const path = op.url.replace(/:([A-Za-z_]+)/g, '{$1}');
     const properties = (op.params as { properties?: Record<string, TSchema> } | undefined)?.properties ?? {};
     const queryProperties = (op.query as { properties?: Record<string, TSchema> } | undefined)?.properties ?? {};
@@ -334,26 +410,47 @@ export function adminRoutes(ctx: PlatformContext, deps: AdminDeps) {
         reply.header('cache-control', 'no-store');
         done(null, payload);
       });
-      const route = <K extends keyof Ops>(name: K, handler: Handler<Ops[K]>) => {
-        const op: Operation = operations[name];
+      const serve = (op: Operation, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => {
         admin.route({
           method: op.method,
           url: op.url,
           schema: { hide: true, ...(op.params ? { params: op.params } : {}), ...(op.query ? { querystring: op.query } : {}), ...(op.body ? { body: op.body } : {}) },
           handler: async (request, reply) => {
-            const result = await handler(request as never, reply);
+            const result = await handler(request, reply);
             reply.code(op.status).type('application/json; charset=utf-8');
             return { data: result };
           },
         });
       };
+      // Each at /admin/... in the default world, and at /admin/worlds/{world}/... in the world named
+      // (which src/worlds/routing.ts entered before this runs, when there is one of that id).
+      const route = <K extends keyof Ops>(name: K, handler: Handler<Ops[K]>) => {
+        const op: Operation = operations[name];
+        serve(op, (request, reply) => handler(request as never, reply));
+        serve(inWorld(op), (request, reply) => {
+          const world = (request.params as { world: string }).world;
+          if (deps.worldId() !== world) throw new ProblemError(404, problems.aboutBlank(404, 'Not Found', `No world ${JSON.stringify(world)} (GET /admin/worlds lists them).`));
+          return handler(request as never, reply);
+        });
+      };
+      const worldRoute = <K extends keyof WorldOps>(name: K, handler: Handler<WorldOps[K]>) => serve(worldOperations[name], (request, reply) => handler(request as never, reply));
+      const worlds = deps.worlds;
+      worldRoute('createWorld', async (request) => worlds.create(request.body));
+      worldRoute('worlds', async () => worlds.list());
+      worldRoute('worldCredentials', async (request) => worlds.credentials(request.params.world));
+      worldRoute('deleteWorld', async (request) => (await worlds.delete(request.params.world), { deleted: true }));
+      worldRoute('resetWorld', async (request) => (await worlds.reset(request.params.world), { reset: true }));
+      worldRoute('createSnapshot', async (request) => worlds.snapshot(request.params.world, request.body.name, request.body.file));
+      worldRoute('snapshots', async (request) => worlds.snapshots(request.params.world));
+      worldRoute('restoreSnapshot', async (request) => (await worlds.restore(request.params.world, request.params.name), { restored: true }));
+      worldRoute('deleteSnapshot', async (request) => (await worlds.deleteSnapshot(request.params.world, request.params.name), { deleted: true }));
 
-      route('clock', async () => deps.clock.state());
-      route('moveClock', async (request) => deps.clock.change(request.body));
-      route('faults', async () => deps.faults.list());
-      route('addFault', async (request) => deps.faults.add(request.body as NewFault));
-      route('clearFaults', async () => deps.faults.clear());
-      route('clearFault', async (request) => deps.faults.clear(request.params.fault_id));
+      route('clock', async () => deps.adminOf().clock.state());
+      route('moveClock', async (request) => deps.adminOf().clock.change(request.body));
+      route('faults', async () => deps.adminOf().faults.list());
+      route('addFault', async (request) => deps.adminOf().faults.add(request.body as NewFault));
+      route('clearFaults', async () => deps.adminOf().faults.clear());
+      route('clearFault', async (request) => deps.adminOf().faults.clear(request.params.fault_id));
       route('createUser', async (request) => createPerson(ctx, request.body));
       route('users', async () => listPeople(ctx));
       route('apps', async () => listApps(ctx));

@@ -1,3 +1,4 @@
+import { installWorldRouting, type WorldRouting } from '../worlds/routing.js';
 import type { PlatformContext } from '../platform/context.js';
 import type { Metrics } from '../http/metrics.js';
 import { MAX_BODY_DEPTH, nestedDeeperThan } from '../http/nul.js';
@@ -33,8 +34,9 @@ export const ADS_API_VERSION = '12';
  * The advertising interface v12 listener, once for production and once for the sandbox: the
  * same routes over the same store, each seeing only its environment's accounts.
  */
-export async function buildAds(ctx: PlatformContext, metrics: Metrics, environment: AdsEnvironment): Promise<Listener> {
+export async function buildAds(ctx: PlatformContext, metrics: Metrics, environment: AdsEnvironment, routing?: WorldRouting): Promise<Listener> {
   const app = await createListener(ctx.config, metrics, environment === 'production' ? 'ads' : 'ads-sandbox');
+  if (routing) installWorldRouting(app, routing);
   installAdsErrors(app);
   acceptJsonBodies(app);
   app.addHook('onSend', async (_request, reply) => {

@@ -5,6 +5,7 @@ import type { AccessLevel } from '../store/schema.js';
 import type { DbOrTx } from '../store/store.js';
 import { purposeKey } from './flows/server-secret.js';
 import { hashToken } from './tokens.js';
+import { worldCredential } from '../worlds/tags.js';
 
 const BEARER_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -17,7 +18,7 @@ const BEARER_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 export function deriveAppBearerToken(ctx: CoreContext, appId: string, salt: string): string {
   const bytes = createHmac('sha512', purposeKey(ctx.config.secretFile, 'app-bearer')).update(`${appId}\n${salt}`).digest();
   const chars = [...bytes].map((b) => BEARER_ALPHABET[b % BEARER_ALPHABET.length]).join('');
-  return `AAAAAAAAAAAAAAAAAAAAA${chars.slice(0, 24)}%3D${chars.slice(24, 64)}`;
+  return worldCredential(ctx, `AAAAAAAAAAAAAAAAAAAAA${chars.slice(0, 24)}%3D${chars.slice(24, 64)}`);
 }
 
 /** Issues an app-only bearer token; only its hash (and the salt it is derived from) is stored. */
@@ -59,7 +60,7 @@ export async function issueOAuth1AccessToken(
   userId: string,
   accessLevel: AccessLevel,
 ): Promise<{ token: string; secret: string }> {
-  const token = `${userId}-${alphanumeric(40)}`;
+  const token = `${userId}-${worldCredential(ctx, alphanumeric(40))}`;
   const secret = alphanumeric(45);
   await db.insertInto('oauth1_tokens').values({ token, secret, app_id: appId, user_id: userId, access_level: accessLevel, created_at: ctx.clock.now().toISOString(), invalidated_at: null }).execute();
   return { token, secret };
@@ -77,12 +78,12 @@ export async function issueOAuth2Tokens(
   scopes: string[],
 ): Promise<{ accessToken: string; refreshToken?: string; expiresIn: number }> {
   const now = ctx.clock.now();
-  const accessToken = secretToken(40);
+  const accessToken = worldCredential(ctx, secretToken(40));
   const base = { app_id: appId, user_id: userId, scopes: scopes.join(' '), created_at: now.toISOString(), revoked_at: null };
   await db.insertInto('oauth2_tokens').values({ ...base, token_hash: hashToken(accessToken), kind: 'access', expires_at: new Date(now.getTime() + OAUTH2_ACCESS_TTL_MS).toISOString() }).execute();
   let refreshToken: string | undefined;
   if (scopes.includes('offline.access')) {
-    refreshToken = secretToken(40);
+    refreshToken = worldCredential(ctx, secretToken(40));
     await db.insertInto('oauth2_tokens').values({ ...base, token_hash: hashToken(refreshToken), kind: 'refresh', expires_at: null }).execute();
   }
   return { accessToken, refreshToken, expiresIn: OAUTH2_ACCESS_TTL_MS / 1000 };

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { installWorldRouting, type WorldRouting } from '../worlds/routing.js';
 import swagger from '@fastify/swagger';
 import type { PlatformContext } from './context.js';
 import { describeListParams } from '../http/fields.js';
@@ -59,8 +60,10 @@ const TAGS = [
 ];
 
 /** The platform interface v2 listener: routes, auth, problems and its OpenAPI description. */
-export async function buildPlatform(ctx: PlatformContext, metrics: Metrics): Promise<Listener> {
+export async function buildPlatform(ctx: PlatformContext, metrics: Metrics, routing?: WorldRouting): Promise<Listener> {
   const app = await createListener(ctx.config, metrics, 'platform', { rewriteUrl: rewriteTweetUrl });
+  // First: every later hook and the handler run in the request's world.
+  if (routing) installWorldRouting(app, routing);
   installPlatformErrors(app, ctx);
   installRouteAuth(app, ctx);
   installPlatformRateLimits(app, ctx);

@@ -1,3 +1,4 @@
+import { worldCredential } from '../worlds/tags.js';
 import { adsAccountIdsOf, seedAdsDemo } from '../ads/seed.js';
 import type { PlatformContext } from '../platform/context.js';
 import { currentAppBearerToken, issueAppBearerToken, issueOAuth1AccessToken, issueOAuth2Tokens } from '../auth/issue.js';
@@ -11,7 +12,7 @@ import { seedNewsAndNotesDemo } from '../platform/news/demo.js';
 import { newPostRow, recordPost } from '../platform/posts/build.js';
 import type { PostRow } from '../platform/posts/wire.js';
 import { alphanumeric } from '../store/ids.js';
-import type { Tier, UserTable } from '../store/schema.js';
+import type { AppTable, Tier, UserTable } from '../store/schema.js';
 import { toJson, type DbOrTx } from '../store/store.js';
 import type { AppTokens, CredentialsFile } from './credentials.js';
 
@@ -71,21 +72,25 @@ export async function demoWorkspace(db: DbOrTx): Promise<DemoWorkspace | undefin
   return row ? (JSON.parse(row.value) as DemoWorkspace) : undefined;
 }
 
-/** Creates the demo workspace in one transaction and returns its plaintext secrets. */
-export async function seedDemo(ctx: PlatformContext): Promise<CredentialsFile> {
+/**
+ * Creates the demo workspace in one transaction and returns its plaintext secrets. `minimal`: the
+ * first app and the first user only, with nothing else (the seed of an "empty" world, issue #36).
+ */
+export async function seedDemo(ctx: PlatformContext, options: { minimal?: boolean } = {}): Promise<CredentialsFile> {
   return ctx.store.db.transaction().execute(async (tx) => {
     const now = ctx.clock.now();
     const at = (minutesAgo: number) => new Date(now.getTime() - minutesAgo * 60_000);
     const apps = [];
-    for (const [name, tier] of [['Plaza Demo', 'pro'], ['Plaza Enterprise Demo', 'enterprise']] as Array<[string, Tier]>) {
+    const demoApps: Array<[string, Tier]> = [['Plaza Demo', 'pro'], ['Plaza Enterprise Demo', 'enterprise']];
+    for (const [name, tier] of options.minimal ? demoApps.slice(0, 1) : demoApps) {
       const app = {
         id: ctx.ids.next(),
         name,
         tier,
         owner_user_id: null,
-        consumer_key: alphanumeric(25),
+        consumer_key: worldCredential(ctx, alphanumeric(25)),
         consumer_secret: alphanumeric(50),
-        client_id: alphanumeric(34),
+        client_id: worldCredential(ctx, alphanumeric(34)),
         client_secret: alphanumeric(50),
         callback_urls: toJson(['http://127.0.0.1:5173/callback', 'oob']),
         sign_in_enabled: 1,
@@ -98,7 +103,7 @@ export async function seedDemo(ctx: PlatformContext): Promise<CredentialsFile> {
     }
 
     const users: UserTable[] = [];
-    for (const [i, u] of USERS.entries()) {
+    for (const [i, u] of (options.minimal ? USERS.slice(0, 1) : USERS).entries()) {
       const row: UserTable = {
         id: ctx.ids.next(),
         username: u.username,
@@ -138,6 +143,7 @@ export async function seedDemo(ctx: PlatformContext): Promise<CredentialsFile> {
     const [ada, bruno, news, chen, dana] = users;
     // The demo apps belong to the first demo user, who sees and edits them in the developer console.
     await tx.updateTable('apps').set({ owner_user_id: ada.id }).where('id', 'in', apps.map((a) => a.id)).execute();
+    if (options.minimal) return recordWorkspace(ctx, tx, apps, users, { post_ids: [], media_keys: [] }, new Map());
     await tx
       .updateTable('users')
       .set({ affiliation: toJson({ description: 'Plaza News', user_id: [news.id] }) })
@@ -189,33 +195,41 @@ export async function seedDemo(ctx: PlatformContext): Promise<CredentialsFile> {
     const adsAccounts = await seedAdsDemo(ctx, tx, users);
     await seedNewsAndNotesDemo(ctx, tx, users);
 
-    const workspace: DemoWorkspace = {
-      app_ids: apps.map((a) => a.id),
-      user_ids: users.map((u) => u.id),
-      sample: { post_ids: [withMedia.id, reply.id, quote.id, announcement.id, privatePost.id, ...written.post_ids], media_keys: [...mediaKeys, ...written.media_keys] },
-    };
-    await tx.insertInto('settings').values({ key: DEMO_KEY, value: toJson(workspace) }).execute();
-    await recordPasswordHashes(tx, Object.fromEntries(users.map((u) => [u.id, u.password_hash!])));
-
-    const userCredentials = [];
-    for (const u of users) {
-      const tokens: AppTokens[] = [];
-      for (const app of apps) tokens.push(await appTokens(ctx, tx, app.id, u.id, undefined));
-      userCredentials.push(userEntry(u, demoPassword(u.username), tokens, adsAccounts.get(u.id) ?? []));
-    }
-    await recordMinted(ctx, tx);
-    return {
-      base_url: '',
-      ads_url: '',
-      ads_sandbox_url: '',
-      apps: apps.map((a) => ({
-        id: a.id, name: a.name, tier: a.tier, consumer_key: a.consumer_key, consumer_secret: a.consumer_secret,
-        bearer_token: a.bearer_token, client_id: a.client_id, client_secret: a.client_secret, callback_urls: JSON.parse(a.callback_urls), dialect: a.dialect,
-      })),
-      users: userCredentials,
-      sample: workspace.sample,
-    };
+    const sample = { post_ids: [withMedia.id, reply.id, quote.id, announcement.id, privatePost.id, ...written.post_ids], media_keys: [...mediaKeys, ...written.media_keys] };
+    return recordWorkspace(ctx, tx, apps, users, sample, adsAccounts);
   });
+}
+
+/** Records which apps and users form the workspace, mints their tokens, and answers the credentials. */
+async function recordWorkspace(
+  ctx: PlatformContext,
+  tx: DbOrTx,
+  apps: Array<AppTable & { bearer_token: string }>,
+  users: UserTable[],
+  sample: DemoWorkspace['sample'],
+  adsAccounts: Map<string, string[]>,
+): Promise<CredentialsFile> {
+  const workspace: DemoWorkspace = { app_ids: apps.map((a) => a.id), user_ids: users.map((u) => u.id), sample };
+  await tx.insertInto('settings').values({ key: DEMO_KEY, value: toJson(workspace) }).execute();
+  await recordPasswordHashes(tx, Object.fromEntries(users.map((u) => [u.id, u.password_hash!])));
+  const userCredentials = [];
+  for (const u of users) {
+    const tokens: AppTokens[] = [];
+    for (const app of apps) tokens.push(await appTokens(ctx, tx, app.id, u.id, undefined));
+    userCredentials.push(userEntry(u, demoPassword(u.username), tokens, adsAccounts.get(u.id) ?? []));
+  }
+  await recordMinted(ctx, tx);
+  return {
+    base_url: '',
+    ads_url: '',
+    ads_sandbox_url: '',
+    apps: apps.map((a) => ({
+      id: a.id, name: a.name, tier: a.tier, consumer_key: a.consumer_key, consumer_secret: a.consumer_secret,
+      bearer_token: a.bearer_token, client_id: a.client_id, client_secret: a.client_secret, callback_urls: JSON.parse(a.callback_urls), dialect: a.dialect,
+    })),
+    users: userCredentials,
+    sample: workspace.sample,
+  };
 }
 
 /**
@@ -327,4 +341,32 @@ async function appTokens(ctx: PlatformContext, tx: DbOrTx, appId: string, userId
     refresh = issued.refreshToken;
   }
   return { app_id: appId, access_token: oauth1.token, access_token_secret: oauth1.secret, oauth2_access_token: access!, oauth2_refresh_token: refresh! };
+}
+
+/**
+ * The demo workspace of a world copied from another store (a seed template, a snapshot file): new
+ * keys for every app and new tokens for the workspace, so the copy's credentials are its own and
+ * name its world (src/worlds/tags.ts). Every credential the copy held is gone: app keys replaced,
+ * tokens, grants, codes, request tokens and browser sessions deleted. `given` is the copied store's
+ * credentials, for the passwords it holds (checked as demoCredentials checks them).
+ */
+export async function rekeyDemoWorkspace(ctx: PlatformContext, given: CredentialsFile | undefined): Promise<CredentialsFile> {
+  const workspace = await demoWorkspace(ctx.store.db);
+  if (!workspace) throw new Error('the copied store holds no demo workspace');
+  await ctx.store.db.transaction().execute(async (tx) => {
+    for (const { id } of await tx.selectFrom('apps').select('id').execute()) {
+      await tx
+        .updateTable('apps')
+        .set({ consumer_key: worldCredential(ctx, alphanumeric(25)), consumer_secret: alphanumeric(50), client_id: worldCredential(ctx, alphanumeric(34)), client_secret: alphanumeric(50) })
+        .where('id', '=', id)
+        .execute();
+    }
+    for (const table of ['app_bearer_derivations', 'app_bearer_tokens', 'oauth1_tokens', 'oauth2_grant_tokens', 'oauth2_codes', 'oauth2_tokens', 'oauth2_grants', 'oauth1_request_tokens', 'oauth_nonces', 'web_sessions'] as const) {
+      await tx.deleteFrom(table).execute();
+    }
+    await tx.deleteFrom('settings').where('key', '=', MINTED_KEY).execute();
+  });
+  const credentials = await demoCredentials(ctx, workspace, given);
+  if (!credentials) throw new Error('the copied workspace was not minted anew');
+  return credentials;
 }

@@ -1,3 +1,4 @@
+import { worldCredential } from '../worlds/tags.js';
 import { invalidateBearersOfApp, findLatestOAuth1Token } from '../auth/flows/store.js';
 import { currentAppBearerToken, issueAppBearerToken, issueOAuth1AccessToken } from '../auth/issue.js';
 import type { AppRow, UserRow } from '../auth/store.js';
@@ -76,9 +77,9 @@ export async function createApp(ctx: PlatformContext, owner: UserRow, settings: 
       name: settings.name,
       tier: settings.tier,
       owner_user_id: owner.id,
-      consumer_key: alphanumeric(25),
+      consumer_key: worldCredential(ctx, alphanumeric(25)),
       consumer_secret: alphanumeric(50),
-      client_id: alphanumeric(34),
+      client_id: worldCredential(ctx, alphanumeric(34)),
       client_secret: alphanumeric(50),
       callback_urls: toJson(settings.callbackUrls),
       sign_in_enabled: settings.signInEnabled ? 1 : 0,
@@ -115,7 +116,7 @@ export async function regenerate(ctx: PlatformContext, app: AppRow, owner: UserR
   const now = ctx.clock.now().toISOString();
   await ctx.store.db.transaction().execute(async (tx) => {
     if (what === 'consumer_keys') {
-      await tx.updateTable('apps').set({ consumer_key: alphanumeric(25), consumer_secret: alphanumeric(50) }).where('id', '=', app.id).execute();
+      await tx.updateTable('apps').set({ consumer_key: worldCredential(ctx, alphanumeric(25)), consumer_secret: alphanumeric(50) }).where('id', '=', app.id).execute();
     }
     if (what === 'consumer_keys' || what === 'bearer_token') {
       await invalidateBearersOfApp(tx, app.id, now);

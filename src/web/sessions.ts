@@ -1,3 +1,4 @@
+import { worldCredential } from '../worlds/tags.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isHttps } from '../auth/flows/https.js';
 import { findUserById, type UserRow } from '../auth/store.js';
@@ -41,7 +42,7 @@ export async function loadSession(ctx: PlatformContext, request: FastifyRequest)
 export async function startSession(ctx: PlatformContext, request: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<WebSession> {
   await endSession(ctx, request, reply);
   const now = ctx.clock.now();
-  const token = secretToken(32);
+  const token = worldCredential(ctx, secretToken(32));
   const session: WebSessionTable = {
     id: ctx.ids.next(),
     token_hash: hashToken(token),

@@ -1,3 +1,4 @@
+import { worldCredential } from '../../worlds/tags.js';
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { wallClock } from '../../clock.js';
@@ -184,7 +185,7 @@ export async function createRequestToken(ctx: CoreContext, request: FastifyReque
   const now = ctx.clock.now();
   if (Math.random() < 0.05) await pruneRequestTokens(ctx.store.db, new Date(now.getTime() - REQUEST_TOKEN_TTL_MS).toISOString());
   const row: RequestTokenRow = {
-    token: alphanumeric(27),
+    token: worldCredential(ctx, alphanumeric(27)),
     secret: alphanumeric(32),
     app_id: app.id,
     callback,

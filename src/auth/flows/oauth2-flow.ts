@@ -1,3 +1,4 @@
+import { worldCredential } from '../../worlds/tags.js';
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { CoreContext } from '../../context.js';
@@ -111,7 +112,7 @@ export function denialRedirect(request: AuthorizeRequest): string {
 /** The person said yes: a 30-second, single-use code on the redirect_uri, with the state. */
 export async function approveAuthorizeRequest(ctx: CoreContext, request: AuthorizeRequest, userId: string): Promise<string> {
   const now = ctx.clock.now();
-  const code = secretToken(48);
+  const code = worldCredential(ctx, secretToken(48));
   await ctx.store.db.transaction().execute(async (tx) => {
     if (Math.random() < 0.05) await pruneCodes(tx, new Date(now.getTime() - 60 * 60 * 1000).toISOString());
     const grantId = ctx.ids.next();

@@ -34,14 +34,15 @@ class ActivityChannel implements StreamChannel {
   }
 }
 
-const channels = new WeakMap<PlatformContext, ActivityChannel>();
+/** One channel per world: keyed by its store, on the world's own context. */
+const channels = new WeakMap<PlatformContext['store'], ActivityChannel>();
 
 /** Opens an activity stream: at most activityStreamConnections per app on this process. */
 export async function openActivityStream(ctx: PlatformContext, app: AppRow, query: StreamQuery, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const window = parseStreamWindow(ctx, query);
   ctx.streams.assertOpen();
-  let channel = channels.get(ctx);
-  if (!channel) channels.set(ctx, (channel = new ActivityChannel(ctx)));
+  let channel = channels.get(ctx.store);
+  if (!channel) channels.set(ctx.store, (channel = new ActivityChannel(ctx)));
   const cap = ctx.config.activityStreamConnections;
   const mine = channel;
   if (ctx.streams.count((c) => c.channel === mine && c.app.id === app.id) >= cap) {

@@ -8,7 +8,8 @@ const HOUR_MS = 60 * 60 * 1000;
 /** The start of the UTC hour holding `at`, as stored. */
 export const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS).toISOString();
 
-const ledgers = new WeakMap<PlatformContext, BatchedWrites<Map<string, Map<string, number>>>>();
+/** One ledger per store: each world's counts go to its own (src/worlds/). */
+const ledgers = new WeakMap<PlatformContext['store'], BatchedWrites<Map<string, Map<string, number>>>>();
 
 /**
  * The impression ledger's source: each post an answer lists in `data` for a signed-in user who is
@@ -37,16 +38,17 @@ export function flushImpressions(ctx: PlatformContext): Promise<void> {
 }
 
 function ledgerOf(ctx: PlatformContext): BatchedWrites<Map<string, Map<string, number>>> {
-  let ledger = ledgers.get(ctx);
+  const store = ctx.store;
+  let ledger = ledgers.get(store);
   if (!ledger) {
     ledger = new BatchedWrites(
       () => new Map(),
       async (batch) => {
-        for (const [hour, counts] of batch) if (counts.size > 0) await addHourlyImpressions(ctx.store.db, hour, counts);
+        for (const [hour, counts] of batch) if (counts.size > 0) await addHourlyImpressions(store.db, hour, counts);
       },
       (err) => ctx.log.error({ err }, 'impressions not recorded'),
     );
-    ledgers.set(ctx, ledger);
+    ledgers.set(store, ledger);
   }
   return ledger;
 }

@@ -1,14 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PlatformContext } from '../context.js';
+import { DEFAULT_WORLD } from '../../worlds/tags.js';
 
 /**
  * Where uploaded bytes live: `${dataDir}/media/<media_key>.<ext>` for media, and one folder of
  * numbered segments per chunked upload under `${dataDir}/media/uploads/`. Names are built from
- * ids Plaza made, never from anything a client sent.
+ * ids Plaza made, never from anything a client sent. A world other than the default one keeps its
+ * media in its own folder, `${dataDir}/worlds/<world id>/media/`, which goes when the world goes.
  */
 export function mediaDir(ctx: PlatformContext): string {
-  return path.join(ctx.config.dataDir, 'media');
+  return ctx.world === DEFAULT_WORLD ? path.join(ctx.config.dataDir, 'media') : path.join(worldDir(ctx.config.dataDir, ctx.world), 'media');
+}
+
+/** The folder of a world other than the default one: its media, and on SQLite its store. */
+export function worldDir(dataDir: string, world: string): string {
+  return path.join(dataDir, 'worlds', world);
 }
 
 export function mediaFilePath(ctx: PlatformContext, mediaKey: string, ext: string): string {

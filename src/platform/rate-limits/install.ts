@@ -11,6 +11,7 @@ import {
   type RateLimitState,
 } from '../../http/rate-limit.js';
 import { limitsOf } from './table.js';
+import { worldKey } from '../../worlds/tags.js';
 
 /** The persistent streams write their own head (reply.hijack): their headers go on the raw response. */
 const STREAM_ROUTE = /\/stream(\/lang\/[a-z]+)?$/;
@@ -43,7 +44,8 @@ export function installPlatformRateLimits(app: FastifyInstance, ctx: PlatformCon
     ? new RedisRateLimitCounter(ctx.config.redisUrl, ctx.config.databaseUrl, (err) => ctx.log.warn({ err }, 'rate limits lost Redis; counting in this process'))
     : undefined;
   if (counter) app.addHook('onClose', async () => counter.close());
-  const limiter = new FixedWindowRateLimiter(ctx.clock, counter);
+  // The request's world's clock, read at each decision (src/worlds/scope.ts).
+  const limiter = new FixedWindowRateLimiter({ now: () => ctx.clock.now() }, counter);
   limiters.set(ctx, limiter);
   const tooManyRequests = () => new ProblemError(429, problems.aboutBlank(429, 'Too Many Requests'));
 
@@ -67,7 +69,8 @@ export function installPlatformRateLimits(app: FastifyInstance, ctx: PlatformCon
       const caller = request.caller;
       const pair = caller && rules.get(request.method);
       if (!caller || !pair) return done();
-      const state = caller.kind === 'app' ? limiter.hit(pair.app, `app:${caller.app.id}`) : limiter.hit(pair.user, userKey(caller));
+      // Each world spends its own windows: worlds copied from one seed share app and user ids.
+      const state = caller.kind === 'app' ? limiter.hit(pair.app, worldKey(ctx, `app:${caller.app.id}`)) : limiter.hit(pair.user, worldKey(ctx, userKey(caller)));
       if (state instanceof Promise) state.then((s) => decide(reply, s, done), done);
       else decide(reply, state, done);
     };

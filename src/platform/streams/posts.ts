@@ -62,10 +62,8 @@ export function takesPost(filter: PostFilter, post: PostRow): boolean {
 export class PostStreamChannel implements StreamChannel<PostStreamConnection> {
   readonly logTypes: ReadonlySet<string> = new Set(['post.create']);
 
-  constructor(
-    private readonly ctx: PlatformContext,
-    private readonly rules: StreamRuleBook,
-  ) {}
+  /** `ctx` is read at each dispatch: the engine dispatching is its world's (src/worlds/scope.ts), and so is the rule book. */
+  constructor(private readonly ctx: PlatformContext) {}
 
   async dispatch(events: readonly LoggedEvent[], conns: readonly PostStreamConnection[], send: Send<PostStreamConnection>): Promise<void> {
     const ctx = this.ctx;
@@ -84,7 +82,8 @@ export class PostStreamChannel implements StreamChannel<PostStreamConnection> {
     const ruleApps = [...new Set(conns.filter((c) => c.filter.kind === 'rules').map((c) => c.app.id))];
     const matched = new Map<string, Map<string, MatchingRule[]>>();
     if (ruleApps.length > 0) {
-      await this.rules.ensure(ruleApps);
+      const rules = ctx.streamRules;
+      await rules.ensure(ruleApps);
       const previous = new Map<string, string>();
       for (const row of rows.values()) {
         const chain = editHistoryOf(row);
@@ -96,7 +95,7 @@ export class PostStreamChannel implements StreamChannel<PostStreamConnection> {
         for (const id of rows.keys()) {
           const candidates = [matchable.get(id), matchable.get(previous.get(id) ?? '')].filter((m): m is MatchablePost => m !== undefined);
           const found = new Map<string, MatchingRule>();
-          for (const m of candidates) for (const r of this.rules.match(appId, m)) found.set(r.id, r);
+          for (const m of candidates) for (const r of rules.match(appId, m)) found.set(r.id, r);
           if (found.size > 0) byPost.set(id, [...found.values()]);
         }
         matched.set(appId, byPost);

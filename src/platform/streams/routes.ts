@@ -73,25 +73,36 @@ interface StreamDef {
 }
 
 export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
-  const posts = new PostStreamChannel(ctx, ctx.streamRules);
+  const posts = new PostStreamChannel(ctx);
   const postCompliance = new PostComplianceChannel();
   const userCompliance = new UserComplianceChannel();
   const silent = new SilentChannel();
   const likeCompliance = new LikeComplianceChannel();
   const likes = new LikeStreamChannel(ctx);
 
-  // A change of an app's rules that leaves them invalid cuts its filtered streams (InvalidRules).
-  const unsubscribe = ctx.streamRules.onChange((appId) => {
-    const conns = ctx.streams.list((c) => c.channel === posts && c.app.id === appId && (c as PostStreamConnection).filter.kind === 'rules');
-    if (conns.length === 0) return;
-    invalidRulesOfApp(ctx, appId)
-      .then((reason) => {
-        if (reason) for (const conn of conns) ctx.streams.cut(conn, 'InvalidRules');
-      })
-      .catch((err) => ctx.log.error({ err }, 'filtered stream: checking the rules failed'));
-  });
+  // A change of an app's rules that leaves them invalid cuts its filtered streams (InvalidRules):
+  // heard from each world's rule book once a stream of that world opens (the book calls back in its world).
+  const heard = new WeakSet<PlatformContext['streamRules']>();
+  const unsubscribes: Array<() => void> = [];
+  const hearRuleChanges = () => {
+    const book = ctx.streamRules;
+    if (heard.has(book)) return;
+    heard.add(book);
+    unsubscribes.push(
+      book.onChange((appId) => {
+        const conns = ctx.streams.list((c) => c.channel === posts && c.app.id === appId && (c as PostStreamConnection).filter.kind === 'rules');
+        if (conns.length === 0) return;
+        invalidRulesOfApp(ctx, appId)
+          .then((reason) => {
+            if (reason) for (const conn of conns) ctx.streams.cut(conn, 'InvalidRules');
+          })
+          .catch((err) => ctx.log.error({ err }, 'filtered stream: checking the rules failed'));
+      }),
+    );
+  };
+  hearRuleChanges();
   app.addHook('preClose', async () => {
-    unsubscribe();
+    for (const unsubscribe of unsubscribes) unsubscribe();
     await ctx.streams.close();
   });
 
@@ -100,6 +111,7 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
       const window = parseStreamWindow(c, query);
       const selection = parseSelection(query, postExpansions);
       const filter = filterOf(partition);
+      if (filter.kind === 'rules') hearRuleChanges();
       // A stream sends posts: past the tier's monthly post cap, it is not opened.
       await checkPostCap(c, a);
       await openRecordedStream<PostStreamConnection>(

@@ -36,12 +36,13 @@ class PostReads {
   private readonly months = new Map<string, { month: string; posts: number; at: number }>();
 
   constructor(private readonly ctx: PlatformContext) {
+    const store = ctx.store;
     this.batches = new BatchedWrites<Batch>(
       () => new Map(),
       async (batch) => {
         for (const [appId, days] of batch) {
           for (const [day, ids] of days) {
-            const added = await addPostsRead(ctx.store.db, ctx.store.dialect, appId, day, [...ids]);
+            const added = await addPostsRead(store.db, store.dialect, appId, day, [...ids]);
             const kept = this.months.get(appId);
             if (kept && day.startsWith(kept.month)) kept.posts += added;
           }
@@ -88,11 +89,12 @@ class PostReads {
   }
 }
 
-const meters = new WeakMap<PlatformContext, PostReads>();
+/** One meter per store: each world counts its own reads (src/worlds/). */
+const meters = new WeakMap<PlatformContext['store'], PostReads>();
 
 function readsOf(ctx: PlatformContext): PostReads {
-  let reads = meters.get(ctx);
-  if (!reads) meters.set(ctx, (reads = new PostReads(ctx)));
+  let reads = meters.get(ctx.store);
+  if (!reads) meters.set(ctx.store, (reads = new PostReads(ctx)));
   return reads;
 }
 

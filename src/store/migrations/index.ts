@@ -31,6 +31,7 @@ import * as m0034 from './0034-app-dialect.js';
 import * as m0035 from './0035-post-create-members.js';
 import * as m0036 from './0036-post-reads.js';
 import * as m0037 from './0037-worker-leases.js';
+import * as m0038 from './0038-worlds.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -69,4 +70,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0035-post-create-members': m0035,
   '0036-post-reads': m0036,
   '0037-worker-leases': m0037,
+  '0038-worlds': m0038,
 };

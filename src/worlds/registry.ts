@@ -1,0 +1,446 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { ProblemError, problems } from '../http/problems.js';
+import { invalidParameter } from '../http/params.js';
+import { worldDir } from '../platform/media/files.js';
+import type { CredentialsFile } from '../seed/credentials.js';
+import { rekeyDemoWorkspace, seedDemo } from '../seed/demo.js';
+import { openStore, type Store } from '../store/store.js';
+import { dumpStore, restoreStore, type StoreDump } from './dump.js';
+import type { WorldScope } from './scope.js';
+import { WORLD_ID } from './tags.js';
+import { openWorld, type World, type WorldParts } from './world.js';
+
+/**
+ * The worlds of a Plaza (issue #36): made, listed, reset, snapshotted, restored and deleted by the
+ * admin interface, each on a store of its own (a file beside the default store's on SQLite, a
+ * database beside it on PostgreSQL), listed in the default store so every process on it sees them.
+ *
+ * A new world is a copy of a seed template (the demo workspace, or its first app and user only),
+ * made once per Plaza and migration and copied whole: a file copy on SQLite, CREATE DATABASE ...
+ * TEMPLATE on PostgreSQL. Its credentials are then minted anew, tagged with its id. What it holds
+ * right after is recorded as its `@seed` snapshot, which reset restores.
+ *
+ * Snapshots are whole-store dumps (src/worlds/dump.ts) kept in the default store: the world's own
+ * connections stay open while one is taken, and the same dump is the snapshot file a team shares.
+ * A restore ends the world's streams and stops its workers, writes the dump back in one
+ * transaction and starts them again, so nothing reads the log across the change.
+ *
+ * A world is opened on its first request and closed after worldIdleMs without one (when no stream
+ * of it is open): a closed world costs no timer and no connection.
+ */
+export interface WorldListing {
+  id: string;
+  created_at: string;
+  seed: string;
+  snapshots: string[];
+}
+
+export type Seed = 'demo' | 'empty';
+export const SEEDS: readonly Seed[] = ['demo', 'empty'];
+const SEED_SNAPSHOT = '@seed';
+/** Snapshot names: what a file name or a URL segment can hold without escaping. */
+export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** A snapshot written to a file: the world's store and its credentials (for the passwords they hold). */
+interface SnapshotFile {
+  format: 'plaza-world-snapshot';
+  seed: string;
+  credentials: CredentialsFile;
+  store: StoreDump;
+}
+
+interface OpenWorld {
+  world: World;
+  store: Store;
+  lastUsed: number;
+}
+
+export interface WorldsDeps {
+  parts: WorldParts;
+  scope: WorldScope;
+  /** The default world's store, where the worlds are listed. */
+  home: Store;
+  /** The URLs a world's credentials carry (the listeners' and the proxy's). */
+  urls: () => Pick<CredentialsFile, 'base_url' | 'ads_url' | 'ads_sandbox_url' | 'proxy_url' | 'ca_file' | 'node_preload'>;
+}
+
+export class Worlds {
+  private readonly open = new Map<string, Promise<OpenWorld | undefined>>();
+  private readonly templates = new Map<Seed, Promise<Template>>();
+  /** Operations on one world wait for the one before (a restore and a request opening it, say). */
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private sweeper?: NodeJS.Timeout;
+  private closed = false;
+  private readonly stores: WorldStores;
+
+  /** Runs what a world starts inside it (src/worlds/scope.ts). */
+  private readonly enter = <T>(world: World, fn: () => T): T => this.deps.scope.run(world, fn);
+
+  constructor(private readonly deps: WorldsDeps) {
+    this.stores = deps.home.dialect === 'postgres' ? new PostgresStores(deps.home, deps.parts.config.databaseUrl) : new SqliteStores(deps.parts.config.dataDir);
+  }
+
+  /** The world with this id, opened if it is not (undefined when there is none). */
+  async get(id: string): Promise<World | undefined> {
+    if (!WORLD_ID.test(id) || this.closed) return undefined;
+    let opening = this.open.get(id);
+    if (!opening) {
+      opening = this.serially(id, () => this.openFromListing(id));
+      this.open.set(id, opening);
+      opening.then((o) => o ?? this.open.delete(id), () => this.open.delete(id));
+    }
+    const found = await opening;
+    if (!found) return undefined;
+    found.lastUsed = Date.now();
+    return found.world;
+  }
+
+  async create(input: { seed?: string; snapshot_file?: string }): Promise<{ id: string; credentials: CredentialsFile }> {
+    const file = input.snapshot_file === undefined ? undefined : readSnapshotFile(input.snapshot_file);
+    const seed = input.seed ?? 'demo';
+    if (!SEEDS.includes(seed as Seed)) throw invalidParameter('seed', [seed], `The \`seed\` query parameter value [${seed}] is not one of [${SEEDS.join(',')}]`);
+    const id = `w${crypto.randomBytes(5).toString('hex')}`;
+    const template = await this.template(file ? 'empty' : (seed as Seed));
+    const url = await this.stores.copy(template.location, id);
+    let store: Store | undefined;
+    let world: World | undefined;
+    try {
+      store = await openStore(url, (err) => this.deps.parts.log.warn({ err, world: id }, 'a database connection of a world failed'));
+      world = await openWorld(this.deps.parts, id, store, url, this.enter);
+      if (file) await restoreStore(store, file.store);
+      const credentials = await this.deps.scope.run(world, () => rekeyDemoWorkspace(world!.ctx, file?.credentials ?? template.credentials));
+      const now = new Date().toISOString();
+      await this.deps.home.db.transaction().execute(async (tx) => {
+        await tx.insertInto('worlds').values({ id, seed: file ? 'snapshot' : seed, store: url, credentials: JSON.stringify(credentials), created_at: now }).execute();
+        await tx.insertInto('world_snapshots').values({ world_id: id, name: SEED_SNAPSHOT, dump: JSON.stringify(await dumpStore(store!)), created_at: now }).execute();
+      });
+      await world.start();
+      this.open.set(id, Promise.resolve({ world, store, lastUsed: Date.now() }));
+      this.sweepLater();
+      return { id, credentials: this.withUrls(credentials) };
+    } catch (err) {
+      await world?.close();
+      await store?.close();
+      await this.stores.drop(url).catch(() => {});
+      throw err;
+    }
+  }
+
+  async list(): Promise<WorldListing[]> {
+    const worlds = await this.deps.home.db.selectFrom('worlds').select(['id', 'created_at', 'seed']).orderBy('created_at').orderBy('id').execute();
+    const snapshots = await this.deps.home.db.selectFrom('world_snapshots').select(['world_id', 'name']).where('name', '!=', SEED_SNAPSHOT).orderBy('created_at').execute();
+    return worlds.map((w) => ({ ...w, snapshots: snapshots.filter((s) => s.world_id === w.id).map((s) => s.name) }));
+  }
+
+  /** The world's credentials as POST /admin/worlds answered them. */
+  async credentials(id: string): Promise<CredentialsFile> {
+    const row = await this.listed(id);
+    return this.withUrls(JSON.parse(row.credentials) as CredentialsFile);
+  }
+
+  async delete(id: string): Promise<void> {
+    const row = await this.listed(id);
+    await this.serially(id, async () => {
+      await this.closeWorld(id);
+      await this.deps.home.db.deleteFrom('worlds').where('id', '=', id).execute();
+      await this.stores.drop(row.store);
+      fs.rmSync(worldDir(this.deps.parts.config.dataDir, id), { recursive: true, force: true });
+    });
+  }
+
+  async reset(id: string): Promise<void> {
+    await this.restore(id, SEED_SNAPSHOT);
+  }
+
+  /** Records the world's whole state under `name` (replacing a snapshot of that name), and writes it to `file` when given. */
+  async snapshot(id: string, name: string, file?: string): Promise<{ name: string; created_at: string }> {
+    const row = await this.listed(id);
+    const world = await this.get(id);
+    if (!world) throw notFound('world', id);
+    const dump = await dumpStore(world.ctx.store);
+    const created_at = new Date().toISOString();
+    const text = JSON.stringify(dump);
+    await this.deps.home.db
+      .insertInto('world_snapshots')
+      .values({ world_id: id, name, dump: text, created_at })
+      .onConflict((oc) => oc.columns(['world_id', 'name']).doUpdateSet({ dump: text, created_at }))
+      .execute();
+    if (file) writeSnapshotFile(file, { format: 'plaza-world-snapshot', seed: row.seed, credentials: JSON.parse(row.credentials) as CredentialsFile, store: dump });
+    return { name, created_at };
+  }
+
+  async snapshots(id: string): Promise<Array<{ name: string; created_at: string }>> {
+    await this.listed(id);
+    return this.deps.home.db.selectFrom('world_snapshots').select(['name', 'created_at']).where('world_id', '=', id).where('name', '!=', SEED_SNAPSHOT).orderBy('created_at').execute();
+  }
+
+  async deleteSnapshot(id: string, name: string): Promise<void> {
+    await this.listed(id);
+    const { numDeletedRows } = await this.deps.home.db.deleteFrom('world_snapshots').where('world_id', '=', id).where('name', '=', name).where('name', '!=', SEED_SNAPSHOT).executeTakeFirst();
+    if (numDeletedRows === 0n) throw notFound('snapshot', name);
+  }
+
+  /** Brings the recorded state back: the world's streams end (operational disconnect), its workers restart on the restored log. */
+  async restore(id: string, name: string): Promise<void> {
+    await this.listed(id);
+    const saved = await this.deps.home.db.selectFrom('world_snapshots').select('dump').where('world_id', '=', id).where('name', '=', name).executeTakeFirst();
+    if (!saved) throw notFound('snapshot', name);
+    const dump = JSON.parse(saved.dump) as StoreDump;
+    await this.get(id);
+    await this.serially(id, async () => {
+      const current = await this.open.get(id);
+      if (!current) throw notFound('world', id);
+      await current.world.close();
+      await restoreStore(current.store, dump);
+      const world = await openWorld(this.deps.parts, id, current.store, await this.storeOf(id), this.enter);
+      await world.start();
+      this.open.set(id, Promise.resolve({ world, store: current.store, lastUsed: Date.now() }));
+    });
+  }
+
+  /** The worker number of ids changed (a lease lost and another taken): every open world takes it. */
+  useWorker(worker: number): void {
+    this.deps.parts.worker = worker;
+    for (const opening of this.open.values()) void opening.then((o) => o?.world.ctx.ids.useWorker(worker), () => {});
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.sweeper);
+    await Promise.allSettled([...this.open.keys()].map((id) => this.closeWorld(id)));
+  }
+
+  private async openFromListing(id: string): Promise<OpenWorld | undefined> {
+    const row = await this.deps.home.db.selectFrom('worlds').select('store').where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    const store = await openStore(row.store, (err) => this.deps.parts.log.warn({ err, world: id }, 'a database connection of a world failed'));
+    try {
+      const world = await openWorld(this.deps.parts, id, store, row.store, this.enter);
+      await world.start();
+      this.sweepLater();
+      return { world, store, lastUsed: Date.now() };
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+  }
+
+  private async closeWorld(id: string): Promise<void> {
+    const opening = this.open.get(id);
+    this.open.delete(id);
+    const found = await opening?.catch(() => undefined);
+    if (!found) return;
+    await found.world.close();
+    await found.store.close();
+  }
+
+  /** Closes the worlds no request has used for worldIdleMs and that have no stream open. */
+  private sweepLater(): void {
+    if (this.sweeper) return;
+    const idleMs = this.deps.parts.config.worldIdleMs;
+    this.sweeper = setInterval(() => {
+      for (const [id, opening] of this.open) {
+        void opening.then((o) => {
+          if (!o || Date.now() - o.lastUsed < idleMs || o.world.ctx.streams.count(() => true) > 0) return;
+          return this.serially(id, () => this.closeWorld(id));
+        });
+      }
+      if (this.open.size === 0) {
+        clearInterval(this.sweeper);
+        this.sweeper = undefined;
+      }
+    }, Math.max(1_000, Math.floor(idleMs / 2)));
+    this.sweeper.unref();
+  }
+
+  private serially<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const before = this.queues.get(id) ?? Promise.resolve();
+    const next = before.then(work, work);
+    const settled = next.catch(() => {});
+    this.queues.set(id, settled);
+    void settled.then(() => this.queues.get(id) === settled && this.queues.delete(id));
+    return next;
+  }
+
+  private async listed(id: string) {
+    const row = WORLD_ID.test(id) ? await this.deps.home.db.selectFrom('worlds').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+    if (!row) throw notFound('world', id);
+    return row;
+  }
+
+  private async storeOf(id: string): Promise<string> {
+    return (await this.listed(id)).store;
+  }
+
+  private withUrls(credentials: CredentialsFile): CredentialsFile {
+    return { ...credentials, ...this.deps.urls() };
+  }
+
+  /** The seed template: built once per Plaza and migration, in a world of its own that never serves a request. */
+  private template(seed: Seed): Promise<Template> {
+    let building = this.templates.get(seed);
+    if (!building) {
+      building = this.stores.template(seed, async (url) => {
+        const store = await openStore(url);
+        const world = await openWorld(this.deps.parts, `seed-${seed}`, store, url, this.enter);
+        try {
+          return await seedDemo(world.ctx, { minimal: seed === 'empty' });
+        } finally {
+          await world.close();
+          await store.close();
+        }
+      });
+      this.templates.set(seed, building);
+      building.catch(() => this.templates.delete(seed));
+    }
+    return building;
+  }
+}
+
+const notFound = (what: 'world' | 'snapshot', id: string) =>
+  new ProblemError(404, problems.aboutBlank(404, 'Not Found', `No ${what} ${JSON.stringify(id)}${what === 'world' ? ' (GET /admin/worlds lists them)' : ''}.`));
+
+function readSnapshotFile(file: string): SnapshotFile {
+  let parsed: SnapshotFile;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as SnapshotFile;
+  } catch (err) {
+    throw invalidParameter('snapshot_file', [file], `The \`snapshot_file\` [${file}] could not be read as JSON: ${(err as Error).message}`);
+  }
+  if (parsed?.format !== 'plaza-world-snapshot' || parsed.store?.format !== 'plaza-store-dump') {
+    throw invalidParameter('snapshot_file', [file], `The \`snapshot_file\` [${file}] is not a Plaza world snapshot (written by POST /admin/worlds/{id}/snapshots with a file)`);
+  }
+  return parsed;
+}
+
+function writeSnapshotFile(file: string, snapshot: SnapshotFile): void {
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, JSON.stringify(snapshot));
+  fs.renameSync(temp, file);
+}
+
+interface Template {
+  /** A file (SQLite) or a database name (PostgreSQL) that new worlds' stores are copied from. */
+  location: string;
+  credentials: CredentialsFile;
+}
+
+/** Where worlds' stores are made, copied from and dropped, for each kind of store. */
+interface WorldStores {
+  /** The seed template, built with `seed` (handed the new store's URL) when it is not there yet. */
+  template(seed: Seed, build: (url: string) => Promise<CredentialsFile>): Promise<Template>;
+  /** A new store for world `id`, a copy of the template; answers its URL. */
+  copy(location: string, id: string): Promise<string>;
+  drop(url: string): Promise<void>;
+}
+
+/** The migration a template was made at: a later Plaza makes its own. */
+const migrationTag = async (): Promise<string> => {
+  const { migrations } = await import('../store/migrations/index.js');
+  return Object.keys(migrations).sort().at(-1)!.slice(0, 4);
+};
+
+/** SQLite: `${dataDir}/worlds/<id>/store.sqlite`, copied from `${dataDir}/worlds/seed-<seed>-<migration>.sqlite`. */
+class SqliteStores implements WorldStores {
+  constructor(private readonly dataDir: string) {}
+
+  async template(seed: Seed, build: (url: string) => Promise<CredentialsFile>): Promise<Template> {
+    const file = path.join(this.dataDir, 'worlds', `seed-${seed}-${await migrationTag()}.sqlite`);
+    const credentialsFile = `${file}.json`;
+    if (fs.existsSync(file) && fs.existsSync(credentialsFile)) return { location: file, credentials: JSON.parse(fs.readFileSync(credentialsFile, 'utf8')) as CredentialsFile };
+    const building = `${file}.${process.pid}.building`;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const credentials = await build(building);
+    // One file with no log beside it: its own copy is a consistent store.
+    const SQLite = (await import('better-sqlite3')).default;
+    const db = new SQLite(building);
+    const packed = `${file}.${process.pid}.packed`;
+    db.prepare('VACUUM INTO ?').run(packed);
+    db.close();
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${building}${suffix}`, { force: true });
+    fs.writeFileSync(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
+    fs.renameSync(packed, file);
+    return { location: file, credentials };
+  }
+
+  async copy(location: string, id: string): Promise<string> {
+    const dir = worldDir(this.dataDir, id);
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'store.sqlite');
+    fs.copyFileSync(location, file);
+    return file;
+  }
+
+  async drop(url: string): Promise<void> {
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${url}${suffix}`, { force: true });
+  }
+}
+
+/** PostgreSQL: a database per world beside the default one, made with CREATE DATABASE ... TEMPLATE. */
+class PostgresStores implements WorldStores {
+  private readonly prefix: string;
+
+  constructor(
+    private readonly home: Store,
+    private readonly homeUrl: string,
+  ) {
+    // Names stay within PostgreSQL's 63 bytes and start with the default database's name, so what
+    // removes that database's kin (a test run's clean-up) finds them.
+    this.prefix = new URL(homeUrl).pathname.slice(1).replace(/[^A-Za-z0-9_]/g, '_').slice(0, 36);
+  }
+
+  async template(seed: Seed, build: (url: string) => Promise<CredentialsFile>): Promise<Template> {
+    const name = `${this.prefix}_seed_${seed}_${await migrationTag()}`;
+    const found = await this.home.db.selectFrom('settings').select('value').where('key', '=', `world_template:${name}`).executeTakeFirst();
+    if (found && (await this.exists(name))) return { location: name, credentials: JSON.parse(found.value) as CredentialsFile };
+    const building = `${name}_${crypto.randomBytes(3).toString('hex')}`;
+    await sql.raw(`create database "${building}"`).execute(this.home.db);
+    try {
+      const credentials = await build(this.urlOf(building));
+      try {
+        await sql.raw(`alter database "${building}" rename to "${name}"`).execute(this.home.db);
+      } catch (err) {
+        // Another process renamed its template into place first: that one is used.
+        if (!(await this.exists(name))) throw err;
+        await this.dropDatabase(building);
+        const theirs = await this.home.db.selectFrom('settings').select('value').where('key', '=', `world_template:${name}`).executeTakeFirst();
+        if (theirs) return { location: name, credentials: JSON.parse(theirs.value) as CredentialsFile };
+      }
+      const value = JSON.stringify(credentials);
+      await this.home.db.insertInto('settings').values({ key: `world_template:${name}`, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+      return { location: name, credentials };
+    } catch (err) {
+      await this.dropDatabase(building).catch(() => {});
+      throw err;
+    }
+  }
+
+  async copy(location: string, id: string): Promise<string> {
+    const name = `${this.prefix}_${id}`;
+    await sql.raw(`create database "${name}" template "${location}"`).execute(this.home.db);
+    return this.urlOf(name);
+  }
+
+  async drop(url: string): Promise<void> {
+    await this.dropDatabase(new URL(url).pathname.slice(1));
+  }
+
+  private async dropDatabase(name: string): Promise<void> {
+    await sql.raw(`drop database if exists "${name}" with (force)`).execute(this.home.db);
+  }
+
+  private async exists(name: string): Promise<boolean> {
+    const { rows } = await sql<{ one: number }>`select 1 as one from pg_database where datname = ${name}`.execute(this.home.db);
+    return rows.length > 0;
+  }
+
+  private urlOf(name: string): string {
+    const url = new URL(this.homeUrl);
+    url.pathname = `/${name}`;
+    return url.toString();
+  }
+}

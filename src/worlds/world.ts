@@ -1,0 +1,104 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { startWorldAdmin, type WorldAdmin } from '../admin/index.js';
+import { AdjustableClock, type Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { createEventBus } from '../events/bus.js';
+import { startEventWorkers, type EventWorkers } from '../events/workers.js';
+import type { PlatformContext } from '../platform/context.js';
+import { createEntities } from '../platform/entities.js';
+import { startTermHourCounter } from '../platform/search/term-hours.js';
+import { StreamRuleBook } from '../platform/stream-rules/book.js';
+import { StreamEngine } from '../platform/streams/engine.js';
+import { IdGenerator } from '../store/ids.js';
+import type { Store } from '../store/store.js';
+
+/**
+ * A world (issue #36): one store and the context built on it, with what serves that store in this
+ * process: its clock, ids, entity readers, stream engine and rule book, the admin interface's clock
+ * control and fault book, and (once started) its webhook workers. The default world is the one the
+ * credentials file describes; the others are made by the admin interface (src/worlds/registry.ts).
+ */
+export interface World {
+  id: string;
+  ctx: PlatformContext;
+  /** The admin interface's clock control and fault book for this world (when the admin interface is on). */
+  admin?: WorldAdmin;
+  /** Starts the webhook workers (the default world's after its seed, so the seed's events are not news). */
+  start(): Promise<void>;
+  /** Ends its streams (each with its OperationalDisconnect line) and stops its workers; the store is its opener's to close. */
+  close(): Promise<void>;
+}
+
+export interface WorldParts {
+  config: Config;
+  log: FastifyBaseLogger;
+  /** What the world's clock reads when no admin setting moves it: real time, or a test's clock. */
+  baseClock: Clock;
+  /** The worker number of this process's ids (leased from the default store). */
+  worker: number;
+}
+
+/**
+ * Builds the world on an open, migrated store. `enter` runs what the world starts (its timers, its
+ * connections) inside it (WorldScope.run), so they serve it and no other; the default world needs none.
+ */
+export async function openWorld(
+  parts: WorldParts,
+  id: string,
+  store: Store,
+  databaseUrl: string,
+  enter: <T>(world: World, fn: () => T) => T = (_world, fn) => fn(),
+): Promise<World> {
+  const { config, log } = parts;
+  const clock = new AdjustableClock(parts.baseClock);
+  const ctx: PlatformContext = {
+    world: id,
+    // Set just below: the engine and book are handed the context they belong to.
+    streams: undefined as unknown as StreamEngine,
+    streamRules: undefined as unknown as StreamRuleBook,
+    faults: undefined,
+    config,
+    store,
+    clock,
+    ids: new IdGenerator(clock, parts.worker),
+    log,
+    entities: createEntities(store),
+    events: createEventBus({ redisUrl: config.redisUrl, databaseUrl, onError: (err) => log.warn({ err }, 'the event bus lost Redis; consumers fall back on polling') }),
+  };
+  let workers: EventWorkers | undefined;
+  let termHours: { close(): Promise<void> } | undefined;
+  let closed = false;
+  const world: World = {
+    id,
+    ctx,
+    async start() {
+      if (workers || closed) return;
+      await enter(world, async () => {
+        workers = await startEventWorkers(ctx);
+        termHours = startTermHourCounter(ctx);
+      });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await ctx.streams.close();
+      ctx.streamRules.close();
+      world.admin?.close();
+      await workers?.close();
+      await termHours?.close();
+      await ctx.events.close();
+    },
+  };
+  await enter(world, async () => {
+    ctx.streams = new StreamEngine(ctx);
+    ctx.streamRules = new StreamRuleBook(ctx);
+    try {
+      if (config.admin) world.admin = await startWorldAdmin(ctx);
+    } catch (err) {
+      ctx.streamRules.close();
+      await ctx.events.close();
+      throw err;
+    }
+  });
+  return world;
+}
