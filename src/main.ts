@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { addAdminCommands } from './admin/cli.js';
 import { addProxyCommands } from './proxy/cli.js';
+import { addWorldCommands } from './worlds/cli.js';
 import type { Plaza } from './app.js';
 import { environmentHelp, loadConfig, StartupError, type Config, type ConfigOverrides } from './config.js';
 
@@ -162,5 +163,6 @@ function describe(err: unknown): string {
 addAdminCommands(program);
 // ca, doctor: the drop-in proxy's certificate and preload, and whether clients reach Plaza through it (src/proxy/cli.ts).
 addProxyCommands(program);
+addWorldCommands(program);
 
 await program.parseAsync(process.argv);
