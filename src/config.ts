@@ -284,6 +284,7 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; what: s
   { name: 'PLAZA_LINGER_MS', default: '10000', what: 'how long the rest of a body refused with 413 is read (up to 64 MB) before the connection closes' },
   { name: 'PLAZA_MAX_CONNECTIONS_PER_ADDRESS', default: '256', what: 'open connections per client address on each listener' },
   { name: 'PLAZA_LOG_BUFFER_BYTES', default: '8388608', what: 'log bytes waiting for a slow stdout before lines are dropped (and counted)' },
+  { name: 'PLAZA_WORLD_IDLE_MS', default: '300000', what: 'a world other than the default one is closed after this long without a request (reopened on the next)' },
 ];
 
 /** The "Environment:" part of a command's --help, for the named variables (all of them by default). */
