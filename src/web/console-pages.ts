@@ -1,3 +1,4 @@
+import { listWorlds, type WorldListing } from '../worlds/registry.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bodyParam, queryParam } from '../auth/flows/request.js';
 import type { AppRow, UserRow } from '../auth/store.js';
@@ -85,7 +86,7 @@ export async function consolePages(app: FastifyInstance, ctx: PlatformContext): 
   const signedIn = signedInPerson;
   const owned = (request: FastifyRequest, user: UserRow) => ownedOrNotFound(ctx, request, user);
 
-  const listPage = (o: { user: UserRow; csrf: string; apps: AppRow[]; values: AppSettings; errors: SettingsErrors }) =>
+  const listPage = (o: { user: UserRow; csrf: string; apps: AppRow[]; worlds: WorldListing[]; values: AppSettings; errors: SettingsErrors }) =>
     page({
       title: 'Developer console',
       user: o.user,
@@ -96,6 +97,14 @@ ${
     ? html`<p>You have no apps yet.</p>`
     : html`<table><caption class="hint">Apps you created</caption><thead><tr><th scope="col">Name</th><th scope="col">Tier</th><th scope="col">Created</th></tr></thead><tbody>
 ${o.apps.map((a) => html`<tr><td><a href="/developer/apps/${a.id}">${a.name}</a></td><td>${a.tier}</td><td>${a.created_at.slice(0, 10)}</td></tr>`)}
+</tbody></table>`
+}
+<h2 id="worlds">Worlds</h2>
+${
+  o.worlds.length === 0
+    ? html`<p>No worlds yet. A world is a store of its own with credentials of its own, for a test suite: make one with <code>npm run plaza -- worlds create</code> or <code>POST /admin/worlds</code>.</p>`
+    : html`<table aria-labelledby="worlds"><caption class="hint">Made through the admin interface (POST /admin/worlds, plaza worlds create); each has its own store and credentials.</caption><thead><tr><th scope="col">World</th><th scope="col">Seed</th><th scope="col">Created</th><th scope="col">Snapshots</th></tr></thead><tbody>
+${o.worlds.map((w) => html`<tr><td><code>${w.id}</code></td><td>${w.seed}</td><td>${w.created_at.slice(0, 19).replace('T', ' ')}</td><td>${w.snapshots.join(', ') || 'none'}</td></tr>`)}
 </tbody></table>`
 }
 <h2 id="create">Create an app</h2>
@@ -111,7 +120,7 @@ ${settingsFields(o.values, o.errors)}
     const user = signedIn(request, reply);
     if (!user) return reply;
     const values = { name: '', tier: 'pro', callbackUrls: '', signInEnabled: true, dialect: 'post' };
-    return sendHtml(reply, 200, listPage({ user, csrf: csrfToken(reply), apps: await appsOf(ctx, user), values, errors: {} }));
+    return sendHtml(reply, 200, listPage({ user, csrf: csrfToken(reply), apps: await appsOf(ctx, user), worlds: await listWorlds(ctx.store.db), values, errors: {} }));
   });
 
   app.post('/developer/apps', { schema: { hide: true }, config, preHandler: app.csrfProtection }, async (request, reply) => {
@@ -119,7 +128,7 @@ ${settingsFields(o.values, o.errors)}
     if (!user) return reply;
     const values = settingsFrom(request);
     const valid = validateSettings(values);
-    if (!valid.ok) return sendHtml(reply, 400, listPage({ user, csrf: csrfToken(reply), apps: await appsOf(ctx, user), values, errors: valid.errors }));
+    if (!valid.ok) return sendHtml(reply, 400, listPage({ user, csrf: csrfToken(reply), apps: await appsOf(ctx, user), worlds: await listWorlds(ctx.store.db), values, errors: valid.errors }));
     const created = await createApp(ctx, user, valid.value);
     return reply.redirect(`/developer/apps/${created.id}?notice=created`, 303);
   });

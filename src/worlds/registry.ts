@@ -7,7 +7,7 @@ import { invalidParameter } from '../http/params.js';
 import { worldDir } from '../platform/media/files.js';
 import type { CredentialsFile } from '../seed/credentials.js';
 import { rekeyDemoWorkspace, seedDemo } from '../seed/demo.js';
-import { openStore, type Store } from '../store/store.js';
+import { openStore, type DbOrTx, type Store } from '../store/store.js';
 import { dumpStore, restoreStore, type StoreDump } from './dump.js';
 import type { WorldScope } from './scope.js';
 import { WORLD_ID } from './tags.js';
@@ -129,10 +129,8 @@ export class Worlds {
     }
   }
 
-  async list(): Promise<WorldListing[]> {
-    const worlds = await this.deps.home.db.selectFrom('worlds').select(['id', 'created_at', 'seed']).orderBy('created_at').orderBy('id').execute();
-    const snapshots = await this.deps.home.db.selectFrom('world_snapshots').select(['world_id', 'name']).where('name', '!=', SEED_SNAPSHOT).orderBy('created_at').execute();
-    return worlds.map((w) => ({ ...w, snapshots: snapshots.filter((s) => s.world_id === w.id).map((s) => s.name) }));
+  list(): Promise<WorldListing[]> {
+    return listWorlds(this.deps.home.db);
   }
 
   /** The world's credentials as POST /admin/worlds answered them. */
@@ -298,6 +296,13 @@ export class Worlds {
     }
     return building;
   }
+}
+
+/** The worlds listed in the default world's store (the admin interface's list, and the console's). */
+export async function listWorlds(db: DbOrTx): Promise<WorldListing[]> {
+  const worlds = await db.selectFrom('worlds').select(['id', 'created_at', 'seed']).orderBy('created_at').orderBy('id').execute();
+  const snapshots = await db.selectFrom('world_snapshots').select(['world_id', 'name']).where('name', '!=', SEED_SNAPSHOT).orderBy('created_at').execute();
+  return worlds.map((w) => ({ ...w, snapshots: snapshots.filter((s) => s.world_id === w.id).map((s) => s.name) }));
 }
 
 const notFound = (what: 'world' | 'snapshot', id: string) =>

@@ -4,9 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { dumpStore } from '../../src/worlds/dump.js';
+import { flushPostReads } from '../../src/platform/usage/post-reads.js';
 import type { CredentialsFile } from '../../src/seed/credentials.js';
 import { call, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { StreamClient } from '../support/streams.js';
+import { WebhookReceiver } from '../support/receivers.js';
+import { FormClient } from '../web/support.js';
 
 let plaza: TestPlaza;
 const closers: Array<() => unknown> = [];
@@ -186,4 +189,76 @@ test('a snapshot written to a file makes a new world in that state, with credent
   const bad = await admin('POST', '/admin/worlds', { snapshot_file: path.join(path.dirname(file), 'missing.json') });
   assert.equal(bad.status, 400);
   assert.match(bad.text, /snapshot_file/);
+});
+
+test('webhooks of a world receive its events only; media, usage and ads accounts are the world\'s own', async () => {
+  const [a, b] = [await newWorld(), await newWorld()];
+  // The enterprise app of each world, with ada's OAuth 1.0a tokens for it.
+  const enterprise1 = (c: CredentialsFile, username = 'ada') => {
+    const u = c.users.find((x) => x.username === username)!;
+    const t = u.tokens.find((x) => x.app_id === c.apps[1].id)!;
+    return { oauth1: { consumer_key: c.apps[1].consumer_key, consumer_secret: c.apps[1].consumer_secret, token: t.access_token, token_secret: t.access_token_secret } };
+  };
+  const receivers = new Map<string, WebhookReceiver>();
+  for (const w of [a, b]) {
+    const receiver = await new WebhookReceiver().start();
+    closers.push(() => receiver.close());
+    receiver.secret = w.credentials.apps[1].consumer_secret;
+    receivers.set(w.id, receiver);
+    const hook = await call(plaza.urls.base_url, '/2/webhooks', { method: 'POST', auth: { bearer: w.credentials.apps[1].bearer_token }, body: { url: receiver.url('hook') } });
+    assert.equal(hook.status, 200, hook.text);
+    const sub = await call(plaza.urls.base_url, `/2/account_activity/webhooks/${hook.body.data.id}/subscriptions/all`, { method: 'POST', auth: enterprise1(w.credentials) });
+    assert.equal(sub.status, 200, sub.text);
+  }
+  const posted = new Map<string, string>();
+  for (const w of [a, b]) {
+    const res = await call(plaza.urls.base_url, '/2/posts', { method: 'POST', auth: enterprise1(w.credentials), body: { text: `a post of ${w.id}` } });
+    assert.equal(res.status, 201, res.text);
+    posted.set(w.id, res.body.data.id);
+  }
+  for (const w of [a, b]) {
+    const receiver = receivers.get(w.id)!;
+    await receiver.until(() => receiver.on('hook').some((d) => d.raw.includes(posted.get(w.id)!)), `${w.id}'s post delivered to ${w.id}'s webhook`);
+    const other = w === a ? b : a;
+    assert.ok(!receiver.deliveries.some((d) => d.raw.includes(posted.get(other.id)!)), `${other.id}'s post never reaches ${w.id}'s webhook`);
+  }
+
+  // Media: uploaded in a, kept in a's folder, unknown in b.
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  const upload = await call(plaza.urls.base_url, '/2/media/upload', { method: 'POST', auth: as(a.credentials), body: { media: png.toString('base64'), media_category: 'post_image' } });
+  assert.equal(upload.status, 200, upload.text);
+  const mediaKey = upload.body.data.media_key;
+  assert.ok(fs.readdirSync(path.join(plaza.dataDir, 'worlds', a.id, 'media')).some((f) => f.startsWith(mediaKey)), 'the file in a\'s folder');
+  assert.equal((await call(plaza.urls.base_url, `/2/media/${mediaKey}`, { auth: as(a.credentials) })).status, 200);
+  assert.equal((await call(plaza.urls.base_url, `/2/media/${mediaKey}`, { auth: as(b.credentials) })).body.errors?.[0]?.title, 'Not Found Error');
+
+  // Usage: the posts a's app read are counted in a only.
+  const usage = async (c: CredentialsFile) => (await call(plaza.urls.base_url, '/2/usage/posts', { auth: app(c) })).body.data.project_usage;
+  const before = await usage(b.credentials);
+  for (let i = 0; i < 3; i++) assert.equal((await call(plaza.urls.base_url, `/2/posts/${posted.get(a.id)}`, { auth: app(a.credentials) })).status, 200);
+  // Counts are written within a second; written now.
+  for (const w of [a, b]) await flushPostReads((await plaza.worlds.get(w.id))!.ctx);
+  assert.ok(Number(await usage(a.credentials)) >= 1);
+  assert.equal(await usage(b.credentials), before);
+
+  // Ads: a campaign made in a's account is not in b's (the same account id in both).
+  const chenA = a.credentials.users.find((u) => u.username === 'chen')!;
+  const account = chenA.ads_account_ids[0];
+  const ads = (c: CredentialsFile, p: string, method = 'GET') => call(c.ads_url, p, { method, auth: oauth1(c, 'chen') });
+  const fi = (await ads(a.credentials, `/12/accounts/${account}/funding_instruments`)).body.data[0].id;
+  const made = await ads(a.credentials, `/12/accounts/${account}/campaigns?funding_instrument_id=${fi}&name=only-in-a&daily_budget_amount_local_micro=1000000`, 'POST');
+  assert.equal(made.status, 200, made.text);
+  const names = async (c: CredentialsFile) => ((await ads(c, `/12/accounts/${account}/campaigns`)).body.data ?? []).map((x: { name: string }) => x.name);
+  assert.ok((await names(a.credentials)).includes('only-in-a'));
+  assert.ok(!(await names(b.credentials)).includes('only-in-a'));
+});
+
+test('the developer console lists the worlds', async () => {
+  const w = await newWorld({ seed: 'empty' });
+  const browser = new FormClient(plaza.urls.base_url);
+  await browser.signIn('ada', plaza.creds.users.find((u) => u.username === 'ada')!.password);
+  const page = await browser.get('/developer');
+  assert.equal(page.status, 200);
+  assert.match(page.text, /<h2 id="worlds">Worlds<\/h2>/);
+  assert.ok(page.text.includes(w.id));
 });
