@@ -161,12 +161,13 @@ export class Worlds {
     const dump = await dumpStore(world.ctx.store);
     const created_at = new Date().toISOString();
     const text = JSON.stringify(dump);
+    // The file first: a path that cannot be written changes nothing.
+    if (file) writeSnapshotFile(file, { format: 'plaza-world-snapshot', seed: row.seed, credentials: JSON.parse(row.credentials) as CredentialsFile, store: dump });
     await this.deps.home.db
       .insertInto('world_snapshots')
       .values({ world_id: id, name, dump: text, created_at })
       .onConflict((oc) => oc.columns(['world_id', 'name']).doUpdateSet({ dump: text, created_at }))
       .execute();
-    if (file) writeSnapshotFile(file, { format: 'plaza-world-snapshot', seed: row.seed, credentials: JSON.parse(row.credentials) as CredentialsFile, store: dump });
     return { name, created_at };
   }
 
@@ -308,12 +309,24 @@ export async function listWorlds(db: DbOrTx): Promise<WorldListing[]> {
 const notFound = (what: 'world' | 'snapshot', id: string) =>
   new ProblemError(404, problems.aboutBlank(404, 'Not Found', `No ${what} ${JSON.stringify(id)}${what === 'world' ? ' (GET /admin/worlds lists them)' : ''}.`));
 
+/**
+ * Snapshot files are named by absolute paths on Plaza's machine (the CLI and the helpers make them
+ * absolute): a relative one would depend on the server's working directory.
+ */
+function absolute(name: 'file' | 'snapshot_file', file: string): string {
+  if (!path.isAbsolute(file) || file.includes('\u0000')) throw invalidParameter(name, [file], `The \`${name}\` [${file}] must be an absolute path on Plaza's machine`);
+  return file;
+}
+
 function readSnapshotFile(file: string): SnapshotFile {
   let parsed: SnapshotFile;
   try {
-    parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as SnapshotFile;
+    parsed = JSON.parse(fs.readFileSync(absolute('snapshot_file', file), 'utf8')) as SnapshotFile;
   } catch (err) {
-    throw invalidParameter('snapshot_file', [file], `The \`snapshot_file\` [${file}] could not be read as JSON: ${(err as Error).message}`);
+    if (err instanceof ProblemError) throw err;
+    // The reason, never the parser's message: it would quote the file, which may be anything.
+    const reason = (err as NodeJS.ErrnoException).code ?? 'not JSON';
+    throw invalidParameter('snapshot_file', [file], `The \`snapshot_file\` [${file}] could not be read as a snapshot (${reason})`);
   }
   if (parsed?.format !== 'plaza-world-snapshot' || parsed.store?.format !== 'plaza-store-dump') {
     throw invalidParameter('snapshot_file', [file], `The \`snapshot_file\` [${file}] is not a Plaza world snapshot (written by POST /admin/worlds/{id}/snapshots with a file)`);
@@ -321,11 +334,19 @@ function readSnapshotFile(file: string): SnapshotFile {
   return parsed;
 }
 
+/**
+ * Writes a new file, never over an existing one (whatever it is): a snapshot is written where
+ * nothing was, in a folder that exists.
+ */
 function writeSnapshotFile(file: string, snapshot: SnapshotFile): void {
-  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, JSON.stringify(snapshot));
-  fs.renameSync(temp, file);
+  try {
+    fs.writeFileSync(absolute('file', file), JSON.stringify(snapshot), { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if (err instanceof ProblemError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    const reason = code === 'EEXIST' ? 'there is a file there already: a snapshot is never written over one' : code === 'ENOENT' ? 'its folder does not exist' : code;
+    throw invalidParameter('file', [file], `The \`file\` [${file}] could not be written (${reason})`);
+  }
 }
 
 interface Template {

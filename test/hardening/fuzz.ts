@@ -18,8 +18,9 @@ const TARGET_USER_PATHS = new Set(['/2/users/{id}/dm/block', '/2/users/{id}/dm/u
  * (the ads listeners serve no OpenAPI document; src/ads/http/route.ts keeps their declarations),
  * sent bad values for each path, query and body parameter, bad encodings, deep and huge bodies,
  * and the authentication cases (no credential, wrong scheme, tampered signature, stale timestamp,
- * reused nonce, another user's resources and ads accounts). Plaza has no separate admin
- * interface; the developer console is pages, not an API.
+ * reused nonce, credentials of an unknown world, another user's resources and ads accounts).
+ * The admin interface (its own token, its own callers) is fuzzed apart, as are the worlds it
+ * manages (test/worlds/worlds-fuzz.test.ts); the developer console is pages, not an API.
  *
  * Every answer must be below 500 and, when it is an error, in its interface's error shape; a
  * bad credential is never let through; on SQLite, an operation whose requests were all refused
@@ -235,6 +236,10 @@ export async function fuzzPlaza(plaza: TestPlaza, clock: OffsetClock, budget: Bu
       ['stale timestamp', sign(adaOAuth1, op.method, url, undefined, Math.floor(clock.now().getTime() / 1000) - 3600)],
       ['signature for another URL', sign(adaOAuth1, op.method, `${url}x`)],
       ['another consumer secret', sign({ ...adaOAuth1, consumer_secret: 'not-the-secret' }, op.method, url)],
+      // Credentials naming a world (src/worlds/tags.ts) that does not exist, or is no world id.
+      ['a bearer token of an unknown world', `Bearer w0000000000~${'A'.repeat(40)}`],
+      ['a bearer token naming no world id', `Bearer wZZ~${'A'.repeat(40)}`],
+      ['a consumer key of an unknown world', sign({ ...adaOAuth1, consumer_key: `w0000000000~${adaOAuth1.consumer_key}` }, op.method, url)],
     ];
     for (const [what, auth] of op.public ? [] : refusedAuth) {
       const s = await send(op, `auth: ${what}`, base, { auth });
