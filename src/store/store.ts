@@ -64,12 +64,18 @@ export function dialectOf(url: string): StoreDialect {
   return /^postgres(ql)?:\/\//.test(url) ? 'postgres' : 'sqlite';
 }
 
+/** PostgreSQL: how many connections the store may hold, and how long an idle one is kept (10 and 10 s unless told). */
+export interface StoreOptions {
+  maxConnections?: number;
+  idleMs?: number;
+}
+
 /**
  * Opens SQLite (a file path or ":memory:") or PostgreSQL (a postgres:// URL) and migrates it.
  * `onConnectionError` hears of a connection lost on the way (an idle PostgreSQL connection the
  * server ended, SQLite's checkpoint worker failing); the store carries on without it.
  */
-export async function openStore(url: string, onConnectionError: (err: Error) => void = () => {}): Promise<Store> {
+export async function openStore(url: string, onConnectionError: (err: Error) => void = () => {}, options: StoreOptions = {}): Promise<Store> {
   const dialect = dialectOf(url);
   let db: Db;
   let closePool = async () => {};
@@ -86,7 +92,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     pgModule.types.setTypeParser(20, (v) => Number(v));
     // JIT off: Plaza's queries are short, and compiling one that crosses jit_above_cost (a count of
     // a common word over a large store) costs more than running it.
-    const pool = new pgModule.Pool({ connectionString: url, max: 10, options: '-c jit=off' });
+    const pool = new pgModule.Pool({ connectionString: url, max: options.maxConnections ?? 10, idleTimeoutMillis: options.idleMs ?? 10_000, options: '-c jit=off' });
     // An idle connection the server drops (a restart, an administrator) is an 'error' event on the
     // pool; unheard, it would end the process. The pool has already discarded that connection.
     pool.on('error', onConnectionError);

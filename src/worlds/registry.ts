@@ -41,6 +41,11 @@ export interface WorldListing {
 export type Seed = 'demo' | 'empty';
 export const SEEDS: readonly Seed[] = ['demo', 'empty'];
 const SEED_SNAPSHOT = '@seed';
+/**
+ * PostgreSQL: a world holds at most 3 connections, each let go after a second idle: sixteen busy
+ * worlds and the default one stay well within a server's 100, and an idle world holds none.
+ */
+const WORLD_STORE = { maxConnections: 3, idleMs: 1_000 };
 /** Snapshot names: what a file name or a URL segment can hold without escaping. */
 export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -108,7 +113,7 @@ export class Worlds {
     let store: Store | undefined;
     let world: World | undefined;
     try {
-      store = await openStore(url, (err) => this.deps.parts.log.warn({ err, world: id }, 'a database connection of a world failed'));
+      store = await openStore(url, (err) => this.deps.parts.log.warn({ err, world: id }, 'a database connection of a world failed'), WORLD_STORE);
       world = await openWorld(this.deps.parts, id, store, url, this.enter);
       if (file) await restoreStore(store, file.store);
       const credentials = await this.deps.scope.run(world, () => rekeyDemoWorkspace(world!.ctx, file?.credentials ?? template.credentials));
@@ -215,7 +220,7 @@ export class Worlds {
   private async openFromListing(id: string): Promise<OpenWorld | undefined> {
     const row = await this.deps.home.db.selectFrom('worlds').select('store').where('id', '=', id).executeTakeFirst();
     if (!row) return undefined;
-    const store = await openStore(row.store, (err) => this.deps.parts.log.warn({ err, world: id }, 'a database connection of a world failed'));
+    const store = await openStore(row.store, (err) => this.deps.parts.log.warn({ err, world: id }, 'a database connection of a world failed'), WORLD_STORE);
     try {
       const world = await openWorld(this.deps.parts, id, store, row.store, this.enter);
       await world.start();
