@@ -205,6 +205,11 @@ export class Worlds {
     });
   }
 
+  /** How many worlds other than the default one this process holds open (the others cost nothing). */
+  openCount(): number {
+    return this.open.size;
+  }
+
   /** The worker number of ids changed (a lease lost and another taken): every open world takes it. */
   useWorker(worker: number): void {
     this.deps.parts.worker = worker;
