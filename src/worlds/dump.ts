@@ -36,7 +36,9 @@ export async function dumpStore(store: Store): Promise<StoreDump> {
     for (const shape of await tableShapes(store, tx)) {
       const columns = shape.rowid ? [ROWID, ...shape.columns] : shape.columns;
       const list = columns.map((c) => (c === ROWID ? `rowid as "${ROWID}"` : `"${c}"`)).join(', ');
-      const order = shape.rowid ? ' order by rowid' : '';
+      // In a fixed order, so two dumps of the same state are equal: SQLite's row numbers (restored
+      // with the rows), or every column on PostgreSQL (where rows move as they are updated).
+      const order = shape.rowid ? ' order by rowid' : store.dialect === 'postgres' ? ` order by ${columns.map((_, i) => i + 1).join(', ')}` : '';
       const { rows } = await sql.raw<Record<string, unknown>>(`select ${list} from "${shape.name}"${order}`).execute(tx);
       tables[shape.name] = { columns, rows: rows.map((row) => columns.map((c) => toJsonValue(row[c]))) };
     }
@@ -52,17 +54,21 @@ export async function restoreStore(store: Store, dump: StoreDump): Promise<void>
     if (dump.migration > migration) throw new Error(`the dump was made by a newer Plaza (migration ${dump.migration}; this store has ${migration})`);
     const shapes = await tableShapes(store, tx);
     const names = shapes.map((s) => s.name);
+    const triggered = store.dialect === 'postgres' ? await tablesWithTriggers(tx) : [];
+    const order = await insertionOrder(store, tx, shapes);
     if (store.dialect === 'postgres') {
-      if (names.length) await sql.raw(`truncate ${names.map((n) => `"${n}"`).join(', ')}`).execute(tx);
       // The rows go back as they were: what triggers derive from them (the word counts' dirty hours)
       // is in the dump too. (SQLite's triggers keep its full-text indexes, which are not dumped.)
-      for (const name of names) await sql.raw(`alter table "${name}" disable trigger user`).execute(tx);
+      for (const name of triggered) await sql.raw(`alter table "${name}" disable trigger user`).execute(tx);
+      // Children before parents. DELETE, not TRUNCATE: a world's tables are small, and TRUNCATE
+      // makes new files for each of them (measured: a restore of the demo seed took 210 ms with it).
+      for (const shape of [...order].reverse()) await sql.raw(`delete from "${shape.name}"`).execute(tx);
     } else {
       // Checked at commit: rows go back table by table, children before their parents at times.
       await sql`pragma defer_foreign_keys = on`.execute(tx);
       for (const name of names) await sql.raw(`delete from "${name}"`).execute(tx);
     }
-    for (const shape of await insertionOrder(store, tx, shapes)) {
+    for (const shape of order) {
       const saved = dump.tables[shape.name];
       if (!saved || saved.rows.length === 0) continue;
       // Columns both have: a dump of an older store lacks later columns (their defaults apply).
@@ -76,8 +82,13 @@ export async function restoreStore(store: Store, dump: StoreDump): Promise<void>
       }
     }
     await writeCounters(store, tx, dump.counters);
-    if (store.dialect === 'postgres') for (const name of names) await sql.raw(`alter table "${name}" enable trigger user`).execute(tx);
+    for (const name of triggered) await sql.raw(`alter table "${name}" enable trigger user`).execute(tx);
   });
+}
+
+async function tablesWithTriggers(db: DbOrTx): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select distinct event_object_table as name from information_schema.triggers where trigger_schema = current_schema()`.execute(db);
+  return rows.map((r) => r.name).filter((name) => !NOT_WORLD_DATA.has(name));
 }
 
 async function lastMigration(db: DbOrTx): Promise<string> {

@@ -6,6 +6,8 @@ import { createEventBus } from '../events/bus.js';
 import { startEventWorkers, type EventWorkers } from '../events/workers.js';
 import type { PlatformContext } from '../platform/context.js';
 import { createEntities } from '../platform/entities.js';
+import { flushImpressions } from '../platform/analytics/recording.js';
+import { flushPostReads } from '../platform/usage/post-reads.js';
 import { startTermHourCounter } from '../platform/search/term-hours.js';
 import { StreamRuleBook } from '../platform/stream-rules/book.js';
 import { StreamEngine } from '../platform/streams/engine.js';
@@ -86,6 +88,8 @@ export async function openWorld(
       world.admin?.close();
       await workers?.close();
       await termHours?.close();
+      // What was counted on the read path and not yet written goes to the store before it closes.
+      await Promise.allSettled([flushPostReads(ctx), flushImpressions(ctx)]);
       await ctx.events.close();
     },
   };
