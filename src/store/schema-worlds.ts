@@ -12,6 +12,8 @@ export interface WorldTable {
   store: string;
   /** The world's credentials (the credentials file's shape, its URLs left out), JSON. */
   credentials: string;
+  /** Bumped by every reset and restore: a process holding the world open with an older one opens it again. */
+  generation: number;
   created_at: string;
 }
 

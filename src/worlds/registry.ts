@@ -7,7 +7,7 @@ import { invalidParameter } from '../http/params.js';
 import { worldDir } from '../platform/media/files.js';
 import type { CredentialsFile } from '../seed/credentials.js';
 import { rekeyDemoWorkspace, seedDemo } from '../seed/demo.js';
-import { openStore, type DbOrTx, type Store } from '../store/store.js';
+import { CREDENTIALS_STALE_MS, openStore, type DbOrTx, type Store } from '../store/store.js';
 import { dumpStore, restoreStore, type StoreDump } from './dump.js';
 import type { WorldScope } from './scope.js';
 import { WORLD_ID } from './tags.js';
@@ -61,6 +61,9 @@ interface OpenWorld {
   world: World;
   store: Store;
   lastUsed: number;
+  /** The listing's generation this process opened the world at, and when it last compared it. */
+  generation: number;
+  checkedAt: number;
 }
 
 export interface WorldsDeps {
@@ -99,7 +102,18 @@ export class Worlds {
     }
     const found = await opening;
     if (!found) return undefined;
-    found.lastUsed = Date.now();
+    const now = Date.now();
+    found.lastUsed = now;
+    // Another process may have deleted, reset or restored the world: the listing says so, read at
+    // most once a second (as another process's revoked token is seen, src/store/store.ts).
+    if (now - found.checkedAt >= CREDENTIALS_STALE_MS) {
+      found.checkedAt = now;
+      const row = await this.deps.home.db.selectFrom('worlds').select('generation').where('id', '=', id).executeTakeFirst();
+      if (!row || row.generation !== found.generation) {
+        await this.serially(id, () => (this.open.get(id) === opening ? this.closeWorld(id) : Promise.resolve()));
+        return row ? this.get(id) : undefined;
+      }
+    }
     return found.world;
   }
 
@@ -119,11 +133,11 @@ export class Worlds {
       const credentials = await this.deps.scope.run(world, () => rekeyDemoWorkspace(world!.ctx, file?.credentials ?? template.credentials));
       const now = new Date().toISOString();
       await this.deps.home.db.transaction().execute(async (tx) => {
-        await tx.insertInto('worlds').values({ id, seed: file ? 'snapshot' : seed, store: url, credentials: JSON.stringify(credentials), created_at: now }).execute();
+        await tx.insertInto('worlds').values({ id, seed: file ? 'snapshot' : seed, store: url, credentials: JSON.stringify(credentials), generation: 0, created_at: now }).execute();
         await tx.insertInto('world_snapshots').values({ world_id: id, name: SEED_SNAPSHOT, dump: JSON.stringify(await dumpStore(store!)), created_at: now }).execute();
       });
       await world.start();
-      this.open.set(id, Promise.resolve({ world, store, lastUsed: Date.now() }));
+      this.open.set(id, Promise.resolve({ world, store, lastUsed: Date.now(), generation: 0, checkedAt: Date.now() }));
       this.sweepLater();
       return { id, credentials: this.withUrls(credentials) };
     } catch (err) {
@@ -199,9 +213,12 @@ export class Worlds {
       if (!current) throw notFound('world', id);
       await current.world.close();
       await restoreStore(current.store, dump);
+      // Other processes holding the world open see the new generation and open it again.
+      await this.deps.home.db.updateTable('worlds').set((eb) => ({ generation: eb('generation', '+', 1) })).where('id', '=', id).execute();
+      const { generation } = await this.listed(id);
       const world = await openWorld(this.deps.parts, id, current.store, await this.storeOf(id), this.enter);
       await world.start();
-      this.open.set(id, Promise.resolve({ world, store: current.store, lastUsed: Date.now() }));
+      this.open.set(id, Promise.resolve({ world, store: current.store, lastUsed: Date.now(), generation, checkedAt: Date.now() }));
     });
   }
 
@@ -223,14 +240,14 @@ export class Worlds {
   }
 
   private async openFromListing(id: string): Promise<OpenWorld | undefined> {
-    const row = await this.deps.home.db.selectFrom('worlds').select('store').where('id', '=', id).executeTakeFirst();
+    const row = await this.deps.home.db.selectFrom('worlds').select(['store', 'generation']).where('id', '=', id).executeTakeFirst();
     if (!row) return undefined;
     const store = await openStore(row.store, (err) => this.deps.parts.log.warn({ err, world: id }, 'a database connection of a world failed'), WORLD_STORE);
     try {
       const world = await openWorld(this.deps.parts, id, store, row.store, this.enter);
       await world.start();
       this.sweepLater();
-      return { world, store, lastUsed: Date.now() };
+      return { world, store, lastUsed: Date.now(), generation: row.generation, checkedAt: Date.now() };
     } catch (err) {
       await store.close();
       throw err;

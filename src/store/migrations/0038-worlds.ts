@@ -13,6 +13,7 @@ export async function up(db: Kysely<any>, _dialect: StoreDialect): Promise<void>
     .addColumn('seed', 'text', (c) => c.notNull())
     .addColumn('store', 'text', (c) => c.notNull())
     .addColumn('credentials', 'text', (c) => c.notNull())
+    .addColumn('generation', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema
