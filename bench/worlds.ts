@@ -10,7 +10,10 @@
  *     own world, the wall time of each and their ratio. The clients run on a thread of their own
  *     (bench/world-clients.ts), as a test suite's workers are processes of their own;
  *   - 100 idle worlds: the process's RSS (after a full GC) before making them and once all have
- *     been closed for idleness (PLAZA_WORLD_IDLE_MS is 3 s here, 5 minutes by default).
+ *     been closed for idleness (PLAZA_WORLD_IDLE_MS is 3 s here, 5 minutes by default);
+ *   - what worlds cost the default world: its lookups per second (5 posts with their authors,
+ *     autocannon on a thread of its own, 10 connections) before any world served a request, and after
+ *     (Node 20 tracks async context for every promise once a world has been entered).
  * Targets (the issue's): SQLite create < 100 ms, reset/snapshot/restore < 50 ms; PostgreSQL < 500
  * ms each; 16 workers <= 2x one; 100 idle worlds <= 300 MB. Printed as a table; bench/README.md
  * keeps the figures of the last run.
@@ -18,6 +21,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import autocannon from 'autocannon';
 import pg from 'pg';
 import { startPlaza, type Plaza } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -27,6 +31,7 @@ import { call } from '../test/support/server.js';
 import { dropPostgresDatabase, freshPostgresDatabase } from '../test/support/postgres.js';
 
 const ROUNDS = 20;
+const READ_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const IDLE_WORLDS = Number(process.env.BENCH_IDLE_WORLDS ?? 100);
 const IDLE_MS = 3_000;
 
@@ -41,6 +46,9 @@ interface Figures {
   sixteen: number;
   rssBeforeMb: number;
   rssAfterMb: number;
+  /** The default world's lookups per second before any other world served a request, and after. */
+  readsBefore: number;
+  readsAfter: number;
 }
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
@@ -59,7 +67,8 @@ const rssMb = async () => {
 
 async function measure(store: string, databaseUrl: string, dir: string): Promise<Figures> {
   const config = loadConfig(
-    { port: 0, adsPort: 0, adsSandboxPort: 0, proxyPort: 0, logLevel: 'warn', dataDir: dir, databaseUrl, credentialsFile: path.join(dir, 'credentials.json'), worldIdleMs: IDLE_MS },
+    // Rate limits off: the read figures below load one app far past its windows.
+    { port: 0, adsPort: 0, adsSandboxPort: 0, proxyPort: 0, logLevel: 'warn', platformRateLimits: 'off', dataDir: dir, databaseUrl, credentialsFile: path.join(dir, 'credentials.json'), worldIdleMs: IDLE_MS },
     {},
   );
   const plaza: Plaza = await startPlaza(config);
@@ -70,6 +79,16 @@ async function measure(store: string, databaseUrl: string, dir: string): Promise
       return res;
     };
     const create = async () => (await admin('POST', '/admin/worlds', { seed: 'demo' })).body.data as { id: string; credentials: CredentialsFile };
+    // The default world's reads, before a world is used (the process never enters one) and after.
+    const lookups = async () => {
+      const token = plaza.credentials!.apps[0]!.bearer_token;
+      const ids = plaza.credentials!.sample.post_ids.slice(0, 5).join(',');
+      await autocannon({ url: `${plaza.urls.base_url}/2/posts?ids=${ids}&expansions=author_id`, headers: { authorization: `Bearer ${token}` }, connections: 10, duration: 2, workers: 1 } as autocannon.Options);
+      const r = await autocannon({ url: `${plaza.urls.base_url}/2/posts?ids=${ids}&expansions=author_id`, headers: { authorization: `Bearer ${token}` }, connections: 10, duration: READ_SECONDS, workers: 1 } as autocannon.Options);
+      if (r.non2xx > 0) throw new Error(`${r.non2xx} lookups were refused`);
+      return r.requests.average;
+    };
+    const readsBefore = await lookups();
     const template = await timed(create);
     const made: Array<{ id: string; credentials: CredentialsFile }> = [];
     const createMs: number[] = [];
@@ -84,6 +103,7 @@ async function measure(store: string, databaseUrl: string, dir: string): Promise
     for (let i = 0; i < ROUNDS; i++) restoreMs.push(await timed(() => admin('POST', `/admin/worlds/${world.id}/snapshots/s${i}/restore`)));
     const resetMs: number[] = [];
     for (let i = 0; i < ROUNDS; i++) resetMs.push(await timed(() => admin('POST', `/admin/worlds/${world.id}/reset`)));
+    const readsAfter = await lookups();
     for (const w of made) await admin('DELETE', `/admin/worlds/${w.id}`);
 
     const alone = await create();
@@ -104,7 +124,7 @@ async function measure(store: string, databaseUrl: string, dir: string): Promise
     if (plaza.worlds.openCount() > 0) throw new Error(`${plaza.worlds.openCount()} worlds still open after they went idle`);
     const rssAfterMb = await rssMb();
     for (const w of idle) await admin('DELETE', `/admin/worlds/${w.id}`);
-    return { store, template, create: createMs, reset: resetMs, snapshot: snapshotMs, restore: restoreMs, alone: aloneMs, sixteen: sixteenMs, rssBeforeMb, rssAfterMb };
+    return { store, template, create: createMs, reset: resetMs, snapshot: snapshotMs, restore: restoreMs, alone: aloneMs, sixteen: sixteenMs, rssBeforeMb, rssAfterMb, readsBefore, readsAfter };
   } finally {
     await plaza.close();
   }
@@ -171,4 +191,5 @@ row('first world (builds the seed template)', (r) => ms(r.template));
 for (const op of ['create', 'reset', 'snapshot', 'restore'] as const) row(`${op} p50 / p95 (of ${ROUNDS})`, (r) => `${ms(pct(r[op], 50))} / ${ms(pct(r[op], 95))}`);
 row('scenario, one worker alone', (r) => ms(r.alone));
 row('scenario, 16 workers at once', (r) => `${ms(r.sixteen)} (${(r.sixteen / r.alone).toFixed(2)}x)`);
+row('default world lookups/s: no world used / after', (r) => `${r.readsBefore.toFixed(0)} / ${r.readsAfter.toFixed(0)} (${(((r.readsAfter - r.readsBefore) / r.readsBefore) * 100).toFixed(0)}%)`);
 row(`RSS before / after ${IDLE_WORLDS} idle worlds`, (r) => `${r.rssBeforeMb.toFixed(0)} / ${r.rssAfterMb.toFixed(0)} MB (+${(r.rssAfterMb - r.rssBeforeMb).toFixed(0)} MB)`);

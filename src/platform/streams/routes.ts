@@ -81,28 +81,26 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
   const likes = new LikeStreamChannel(ctx);
 
   // A change of an app's rules that leaves them invalid cuts its filtered streams (InvalidRules):
-  // heard from each world's rule book once a stream of that world opens (the book calls back in its world).
+  // heard from each world's rule book once a stream of that world opens (the book calls back in its
+  // world; a world's book forgets its listeners when the world closes).
   const heard = new WeakSet<PlatformContext['streamRules']>();
-  const unsubscribes: Array<() => void> = [];
-  const hearRuleChanges = () => {
+  const hearRuleChanges = (): (() => void) | undefined => {
     const book = ctx.streamRules;
-    if (heard.has(book)) return;
+    if (heard.has(book)) return undefined;
     heard.add(book);
-    unsubscribes.push(
-      book.onChange((appId) => {
-        const conns = ctx.streams.list((c) => c.channel === posts && c.app.id === appId && (c as PostStreamConnection).filter.kind === 'rules');
-        if (conns.length === 0) return;
-        invalidRulesOfApp(ctx, appId)
-          .then((reason) => {
-            if (reason) for (const conn of conns) ctx.streams.cut(conn, 'InvalidRules');
-          })
-          .catch((err) => ctx.log.error({ err }, 'filtered stream: checking the rules failed'));
-      }),
-    );
+    return book.onChange((appId) => {
+      const conns = ctx.streams.list((c) => c.channel === posts && c.app.id === appId && (c as PostStreamConnection).filter.kind === 'rules');
+      if (conns.length === 0) return;
+      invalidRulesOfApp(ctx, appId)
+        .then((reason) => {
+          if (reason) for (const conn of conns) ctx.streams.cut(conn, 'InvalidRules');
+        })
+        .catch((err) => ctx.log.error({ err }, 'filtered stream: checking the rules failed'));
+    });
   };
-  hearRuleChanges();
+  const unsubscribe = hearRuleChanges();
   app.addHook('preClose', async () => {
-    for (const unsubscribe of unsubscribes) unsubscribe();
+    unsubscribe?.();
     await ctx.streams.close();
   });
 
