@@ -6,10 +6,10 @@ import { after, before, test } from 'node:test';
 import { dumpStore } from '../../src/worlds/dump.js';
 import { flushPostReads } from '../../src/platform/usage/post-reads.js';
 import type { CredentialsFile } from '../../src/seed/credentials.js';
-import { call, startTestPlaza, type TestPlaza } from '../support/server.js';
+import { call, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { StreamClient } from '../support/streams.js';
 import { WebhookReceiver } from '../support/receivers.js';
-import { FormClient } from '../web/support.js';
+import { approveOAuth1, FormClient, pinOf } from '../web/support.js';
 
 let plaza: TestPlaza;
 const closers: Array<() => unknown> = [];
@@ -261,4 +261,30 @@ test('the developer console lists the worlds', async () => {
   assert.equal(page.status, 200);
   assert.match(page.text, /<h2 id="worlds">Worlds<\/h2>/);
   assert.ok(page.text.includes(w.id));
+});
+
+test('the browser flows find the world by the request token: a person of the world signs in on its consent page and the app gets tokens of that world', async () => {
+  const w = await newWorld({ seed: 'empty' });
+  const keys = { consumer_key: w.credentials.apps[0]!.consumer_key, consumer_secret: w.credentials.apps[0]!.consumer_secret };
+  const form = { oauth_callback: 'oob' };
+  const requested = await call(plaza.urls.base_url, '/oauth/request_token', { method: 'POST', form, headers: { authorization: oauth1Header(keys, 'POST', `${plaza.urls.base_url}/oauth/request_token`, form) } });
+  assert.equal(requested.status, 200, requested.text);
+  const requestToken = new URLSearchParams(requested.text);
+  const token = requestToken.get('oauth_token')!;
+  assert.ok(token.startsWith(`${w.id}~`), token);
+  const ada = w.credentials.users[0]!;
+  const pinPage = await approveOAuth1(new FormClient(plaza.urls.base_url), `/oauth/authorize?oauth_token=${token}`, { username: ada.username, password: ada.password });
+  const verifier = pinOf(pinPage);
+  const exchange = { oauth_verifier: verifier };
+  const exchanged = await call(plaza.urls.base_url, '/oauth/access_token', {
+    method: 'POST',
+    form: exchange,
+    headers: { authorization: oauth1Header({ ...keys, token, token_secret: requestToken.get('oauth_token_secret')! }, 'POST', `${plaza.urls.base_url}/oauth/access_token`, exchange) },
+  });
+  assert.equal(exchanged.status, 200, exchanged.text);
+  const issued = new URLSearchParams(exchanged.text);
+  assert.equal(issued.get('user_id'), ada.id);
+  const me = await call(plaza.urls.base_url, '/2/users/me', { auth: { oauth1: { ...keys, token: issued.get('oauth_token')!, token_secret: issued.get('oauth_token_secret')! } } });
+  assert.equal(me.status, 200, me.text);
+  assert.equal(me.body.data.id, ada.id);
 });
