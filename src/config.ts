@@ -1,3 +1,4 @@
+import { parseTrustedProxies } from './http/trusted-proxies.js';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -64,6 +65,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Open connections one client address may hold on each listener; more are closed at once. */
   maxConnectionsPerAddress: number;
+  /** Addresses and CIDR blocks of the proxies whose X-Forwarded-For is believed (src/http/trusted-proxies.ts); none by default. */
+  trustProxy: string[];
   /** How long the rest of a refused (413) body is read and dropped before the connection is closed, in milliseconds. */
   lingerMs: number;
   /** Bytes of log lines that may wait for a slow stdout reader before further lines are dropped (and counted). */
@@ -117,6 +120,7 @@ export function loadConfig(flags: ConfigOverrides = {}, env: NodeJS.ProcessEnv =
     requestTimeoutMs: flags.requestTimeoutMs ?? intFrom(env.PLAZA_REQUEST_TIMEOUT_MS, 60_000),
     lingerMs: flags.lingerMs ?? intFrom(env.PLAZA_LINGER_MS, 10_000),
     maxConnectionsPerAddress: flags.maxConnectionsPerAddress ?? intFrom(env.PLAZA_MAX_CONNECTIONS_PER_ADDRESS, 256),
+    trustProxy: flags.trustProxy ?? (env.PLAZA_TRUST_PROXY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     logBufferBytes: flags.logBufferBytes ?? intFrom(env.PLAZA_LOG_BUFFER_BYTES, 8 * 1024 * 1024),
     worldIdleMs: flags.worldIdleMs ?? intFrom(env.PLAZA_WORLD_IDLE_MS, 5 * 60_000),
   };
@@ -157,6 +161,11 @@ export async function checkStartable(config: Config): Promise<void> {
     } catch (err) {
       throw new StartupError(`cannot read the server secret ${config.secretFile}: ${(err as NodeJS.ErrnoException).code}`);
     }
+  }
+  try {
+    parseTrustedProxies(config.trustProxy);
+  } catch (err) {
+    throw new StartupError((err as Error).message);
   }
   await checkPortsFree(config);
   if (sqlite) await checkSqliteOpens(config.databaseUrl);
@@ -283,6 +292,7 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; what: s
   { name: 'PLAZA_REQUEST_TIMEOUT_MS', default: '60000', what: 'time a client may take to send a whole request' },
   { name: 'PLAZA_LINGER_MS', default: '10000', what: 'how long the rest of a body refused with 413 is read (up to 64 MB) before the connection closes' },
   { name: 'PLAZA_MAX_CONNECTIONS_PER_ADDRESS', default: '256', what: 'open connections per client address on each listener' },
+  { name: 'PLAZA_TRUST_PROXY', default: 'unset', what: 'addresses and CIDR blocks of balancers whose X-Forwarded-For names the client (comma-separated)' },
   { name: 'PLAZA_LOG_BUFFER_BYTES', default: '8388608', what: 'log bytes waiting for a slow stdout before lines are dropped (and counted)' },
   { name: 'PLAZA_WORLD_IDLE_MS', default: '300000', what: 'a world other than the default one is closed after this long without a request (reopened on the next)' },
 ];

@@ -45,6 +45,7 @@ program
   .option('--credentials-file <file>', 'where to write the demo credentials')
   .option('--no-seed', 'do not create the demo workspace')
   .option('--no-admin', 'serve no admin interface (/admin/...: act as a person, move the clock, inject faults)')
+  .option('--trust-proxy <cidrs>', "balancers whose X-Forwarded-For names the client: addresses or CIDR blocks, comma-separated (PLAZA_TRUST_PROXY)")
   // serve reads every variable of src/config.ts.
   .addHelpText('after', environmentHelp())
   .action(async (opts) => {
@@ -59,6 +60,7 @@ program
       credentialsFile: opts.credentialsFile,
       seedDemo: opts.seed === false ? false : undefined,
       admin: opts.admin === false ? false : undefined,
+      trustProxy: opts.trustProxy === undefined ? undefined : String(opts.trustProxy).split(',').map((s: string) => s.trim()).filter(Boolean),
     };
 
     // Signals are handled from the start: one that arrives while the store migrates or the demo

@@ -1,3 +1,4 @@
+import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies.js';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { Socket } from 'node:net';
@@ -44,7 +45,10 @@ const plainRenderer: ErrorBodyRenderer = (status, message) => ({ contentType: 'a
 export async function createListener(config: Config, metrics: Metrics, listener: string, options: { rewriteUrl?: (req: http.IncomingMessage) => string } = {}) {
   let self: FastifyInstance | undefined;
   const render = () => (self && renderers.get(self)) ?? plainRenderer;
+  // Behind a trusted balancer request.ip is the client's address as it forwarded it (X-Forwarded-For).
+  const proxies = parseTrustedProxies(config.trustProxy);
   const app = Fastify({
+    ...(proxies ? { trustProxy: (address: string) => proxies.trusts(address) } : {}),
     loggerInstance: createLogger({
       level: config.logLevel,
       base: { listener },
@@ -108,7 +112,8 @@ export async function createListener(config: Config, metrics: Metrics, listener:
   }).withTypeProvider<TypeBoxTypeProvider>();
   self = app as unknown as FastifyInstance;
 
-  limitConnectionsPerAddress(app.server, config.maxConnectionsPerAddress);
+  limitConnectionsPerAddress(app.server, config.maxConnectionsPerAddress, proxies);
+  if (proxies) limitForwardedRequestsPerAddress(app, config.maxConnectionsPerAddress, proxies, (status, message) => render()(status, message));
   closeConnectionsOnceAnswered(app);
   lingerAfterRefusedBodies(app, config.lingerMs);
   await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
@@ -132,7 +137,7 @@ export async function createListener(config: Config, metrics: Metrics, listener:
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    const access = metricsAccess(config.metricsToken, request.socket.remoteAddress, request.headers.authorization);
+    const access = metricsAccess(config.metricsToken, request.ip, request.headers.authorization);
     // Without a token /metrics exists for loopback clients only; to anyone else it is not there.
     if (access === 'hidden') return reply.callNotFound();
     if (access === 'unauthorized') {
@@ -193,13 +198,15 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 
 /**
  * At most `max` open connections per client address: one client cannot take every socket of a
- * listener. Connections over the cap are closed as soon as they are accepted.
+ * listener. Connections over the cap are closed as soon as they are accepted. A trusted balancer's
+ * connections carry many clients and are not counted here (limitForwardedRequestsPerAddress).
  */
-function limitConnectionsPerAddress(server: http.Server, max: number): void {
+function limitConnectionsPerAddress(server: http.Server, max: number, proxies: TrustedProxies | undefined): void {
   if (max <= 0) return;
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
+    if (proxies?.trusts(address)) return;
     const count = (open.get(address) ?? 0) + 1;
     if (count > max) {
       socket.destroy();
@@ -211,6 +218,33 @@ function limitConnectionsPerAddress(server: http.Server, max: number): void {
       if (left <= 0) open.delete(address);
       else open.set(address, left);
     });
+  });
+}
+
+/**
+ * Behind a trusted balancer the per-address cap holds for each forwarded client: at most `max` of
+ * its requests open at once (a stream is one for as long as it lasts); more are answered 429 in
+ * the interface's error shape, since the balancer's connection serves other clients too.
+ */
+function limitForwardedRequestsPerAddress(app: FastifyInstance, max: number, proxies: TrustedProxies, render: ErrorBodyRenderer): void {
+  if (max <= 0) return;
+  const open = new Map<string, number>();
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!proxies.trusts(request.socket.remoteAddress)) return done();
+    const address = request.ip;
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > max) {
+      const { contentType, body } = render(429, `This client address has ${max} requests open already`);
+      reply.code(429).type(contentType).serializer((x: unknown) => x as string).send(body);
+      return;
+    }
+    open.set(address, count);
+    reply.raw.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+    done();
   });
 }
 

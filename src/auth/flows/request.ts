@@ -51,7 +51,7 @@ export function basicCredentials(request: FastifyRequest): BasicCredentials | nu
   }
 }
 
-/** The client's address (the socket's; Plaza does not trust X-Forwarded-For). */
+/** The client's address: the socket's, or behind a trusted balancer the one it forwarded (src/http/trusted-proxies.ts). */
 export function clientAddress(request: FastifyRequest): string {
-  return request.socket.remoteAddress ?? 'unknown';
+  return request.ip ?? 'unknown';
 }
