@@ -120,7 +120,7 @@ export class Worlds {
   async create(input: { seed?: string; snapshot_file?: string }): Promise<{ id: string; credentials: CredentialsFile }> {
     const file = input.snapshot_file === undefined ? undefined : readSnapshotFile(input.snapshot_file);
     const seed = input.seed ?? 'demo';
-    if (!SEEDS.includes(seed as Seed)) throw invalidParameter('seed', [seed], `The \`seed\` query parameter value [${seed}] is not one of [${SEEDS.join(',')}]`);
+    if (!SEEDS.includes(seed as Seed)) throw invalidParameter('seed', [seed], `The \`seed\` body field value [${seed}] is not one of [${SEEDS.join(',')}]`);
     const id = `w${crypto.randomBytes(5).toString('hex')}`;
     const template = await this.template(file ? 'empty' : (seed as Seed));
     const url = await this.stores.copy(template.location, id);
@@ -129,8 +129,13 @@ export class Worlds {
     try {
       store = await openStore(url, (err) => this.deps.parts.log.warn({ err, world: id }, 'a database connection of a world failed'), WORLD_STORE);
       world = await openWorld(this.deps.parts, id, store, url, this.enter);
-      if (file) await restoreStore(store, file.store);
-      const credentials = await this.deps.scope.run(world, () => rekeyDemoWorkspace(world!.ctx, file?.credentials ?? template.credentials));
+      const opened = world;
+      const fill = async () => {
+        if (file) await restoreStore(store!, file.store);
+        return this.deps.scope.run(opened, () => rekeyDemoWorkspace(opened.ctx, file?.credentials ?? template.credentials));
+      };
+      // A file that parses but does not restore (another Plaza's newer store, rows that do not fit) is bad input.
+      const credentials = file ? await fill().catch((err: Error) => Promise.reject(invalidParameter('snapshot_file', [input.snapshot_file!], `The \`snapshot_file\` [${input.snapshot_file}] could not be restored: ${err.message.slice(0, 200)}`))) : await fill();
       const now = new Date().toISOString();
       await this.deps.home.db.transaction().execute(async (tx) => {
         await tx.insertInto('worlds').values({ id, seed: file ? 'snapshot' : seed, store: url, credentials: JSON.stringify(credentials), generation: 0, created_at: now }).execute();
@@ -144,6 +149,7 @@ export class Worlds {
       await world?.close();
       await store?.close();
       await this.stores.drop(url).catch(() => {});
+      fs.rmSync(worldDir(this.deps.parts.config.dataDir, id), { recursive: true, force: true });
       throw err;
     }
   }

@@ -31,6 +31,9 @@ test('every parameter of the world operations refuses bad values with a problem 
   const state = async () => JSON.stringify(await plaza.worlds.list());
   const before = await state();
   const answers: Array<{ what: string; status: number; text: string }> = [];
+  // A snapshot is never written over a file, whatever it is, nor into a folder that does not exist.
+  const existing = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-fuzz-')), 'taken.json');
+  fs.writeFileSync(existing, 'mine');
   const send = async (what: string, method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
     const res = await admin(method, path, body, headers);
     answers.push({ what, status: res.status, text: res.text });
@@ -51,12 +54,20 @@ test('every parameter of the world operations refuses bad values with a problem 
   }
   await send('a snapshot file that is no snapshot', 'POST', '/admin/worlds', { snapshot_file: '/dev/null' });
   await send('a folder as a snapshot file', 'POST', '/admin/worlds', { snapshot_file: '/' });
-  // A snapshot is never written over a file, whatever it is, nor into a folder that does not exist.
-  const existing = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-fuzz-')), 'taken.json');
-  fs.writeFileSync(existing, 'mine');
   await send('a file that exists', 'POST', `/admin/worlds/${world}/snapshots`, { name: 'kept', file: existing });
   await send('a folder', 'POST', `/admin/worlds/${world}/snapshots`, { name: 'kept', file: path.dirname(existing) });
   await send('a missing folder', 'POST', `/admin/worlds/${world}/snapshots`, { name: 'kept', file: path.join(path.dirname(existing), 'no', 'such.json') });
+  // Files that parse as snapshots and do not restore: a newer Plaza's, rows that do not fit.
+  const snapshotOf = (store: unknown) => ({ format: 'plaza-world-snapshot', seed: 'empty', credentials: {}, store: { format: 'plaza-store-dump', version: 1, counters: {}, ...(store as object) } });
+  for (const [what, snapshot] of [
+    ['a newer Plaza\'s snapshot', snapshotOf({ migration: '9999-future', tables: {} })],
+    ['rows that do not fit', snapshotOf({ migration: '0001', tables: { users: { columns: ['id'], rows: [['1']] } } })],
+    ['no demo workspace', snapshotOf({ migration: '0001', tables: {} })],
+  ] as const) {
+    const file = path.join(path.dirname(existing), `${what.replace(/\W+/g, '-')}.json`);
+    fs.writeFileSync(file, JSON.stringify(snapshot));
+    await send(what, 'POST', '/admin/worlds', { snapshot_file: file });
+  }
   await send('unknown member', 'POST', '/admin/worlds', { seed: 'demo', colour: 'blue' });
   await send('no body', 'POST', '/admin/worlds');
   await send('not JSON', 'POST', '/admin/worlds', undefined, { 'content-type': 'application/json' });
