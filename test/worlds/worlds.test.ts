@@ -70,6 +70,9 @@ test('nothing of one world is visible from another: posts, lookups, search, stre
   // A filtered stream in b, whose rule matches ada (who is in both worlds, with the same id), sees nothing of a.
   const rule = await call(plaza.urls.base_url, '/2/posts/search/stream/rules', { method: 'POST', auth: app(b.credentials), body: { add: [{ value: 'from:ada' }] } });
   assert.equal(rule.status, 200, rule.text);
+  const rules = async (c: CredentialsFile) => ((await call(plaza.urls.base_url, '/2/posts/search/stream/rules', { auth: app(c) })).body.data ?? []).map((r: { value: string }) => r.value);
+  assert.deepEqual(await rules(b.credentials), ['from:ada']);
+  assert.deepEqual(await rules(a.credentials), [], 'b\'s rule is not a\'s (the same app id in both)');
   const stream = await StreamClient.open(plaza.urls.base_url, '/2/posts/search/stream', b.credentials.apps[0].bearer_token);
   closers.push(() => stream.close());
   assert.equal(stream.status, 200);
