@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { ProblemError, problems } from '../http/problems.js';
 import { invalidParameter } from '../http/params.js';
-import { worldDir } from '../platform/media/files.js';
+import { mediaDir, worldDir } from '../platform/media/files.js';
 import type { CredentialsFile } from '../seed/credentials.js';
 import { rekeyDemoWorkspace, seedDemo } from '../seed/demo.js';
 import { CREDENTIALS_STALE_MS, openStore, type DbOrTx, type Store } from '../store/store.js';
@@ -49,12 +49,17 @@ const WORLD_STORE = { maxConnections: 3, idleMs: 1_000 };
 /** Snapshot names: what a file name or a URL segment can hold without escaping. */
 export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** A snapshot written to a file: the world's store and its credentials (for the passwords they hold). */
+/**
+ * A snapshot written to a file: the world's store, its credentials (for the passwords they hold),
+ * and the bytes of its media files (by file name), so a world made from the file on another
+ * machine serves them from its own folder and address (adoptMedia).
+ */
 interface SnapshotFile {
   format: 'plaza-world-snapshot';
   seed: string;
   credentials: CredentialsFile;
   store: StoreDump;
+  media?: Record<string, string>;
 }
 
 interface OpenWorld {
@@ -132,6 +137,7 @@ export class Worlds {
       const opened = world;
       const fill = async () => {
         if (file) await restoreStore(store!, file.store);
+        await adoptMedia(opened, this.deps.urls().base_url, file);
         return this.deps.scope.run(opened, () => rekeyDemoWorkspace(opened.ctx, file?.credentials ?? template.credentials));
       };
       // A file that parses but does not restore (another Plaza's newer store, rows that do not fit) is bad input.
@@ -187,7 +193,10 @@ export class Worlds {
     const created_at = new Date().toISOString();
     const text = JSON.stringify(dump);
     // The file first: a path that cannot be written changes nothing.
-    if (file) writeSnapshotFile(file, { format: 'plaza-world-snapshot', seed: row.seed, credentials: JSON.parse(row.credentials) as CredentialsFile, store: dump });
+    if (file) {
+      const snapshot = { format: 'plaza-world-snapshot', seed: row.seed, credentials: JSON.parse(row.credentials) as CredentialsFile, store: dump, media: mediaFilesOf(dump) } as const;
+      writeSnapshotFile(file, snapshot);
+    }
     await this.deps.home.db
       .insertInto('world_snapshots')
       .values({ world_id: id, name, dump: text, created_at })
@@ -365,6 +374,43 @@ function readSnapshotFile(file: string): SnapshotFile {
     throw invalidParameter('snapshot_file', [file], `The \`snapshot_file\` [${file}] is not a Plaza world snapshot (written by POST /admin/worlds/{id}/snapshots with a file)`);
   }
   return parsed;
+}
+
+/** The media files a dump's rows name that are on this machine: file name to bytes (base64). */
+function mediaFilesOf(dump: StoreDump): Record<string, string> {
+  const media = dump.tables.media;
+  const at = media?.columns.indexOf('file_path') ?? -1;
+  const files: Record<string, string> = {};
+  for (const row of at >= 0 ? media!.rows : []) {
+    const file = row[at];
+    if (typeof file === 'string' && fs.existsSync(file)) files[path.basename(file)] = fs.readFileSync(file).toString('base64');
+  }
+  return files;
+}
+
+/**
+ * The media of a world copied from elsewhere (a seed template, a snapshot file) become its own:
+ * the URLs Plaza serves them at name this Plaza's address and the world (mediaFileUrl), and the
+ * files a snapshot file carries go to the world's folder. (The seed template's files stay where
+ * the template put them, shared by every world copied from it, read only.)
+ */
+async function adoptMedia(world: World, baseUrl: string, file: SnapshotFile | undefined): Promise<void> {
+  const dir = mediaDir(world.ctx);
+  fs.mkdirSync(dir, { recursive: true });
+  const db = world.ctx.store.db;
+  const served = /https?:\/\/[^/\s"]+\/media\/(?:w[0-9a-z]{10}~)?/g;
+  const adopt = (text: string | null) => text?.replace(served, `${baseUrl}/media/${world.id}~`) ?? null;
+  for (const row of await db.selectFrom('media').select(['media_key', 'file_path', 'url', 'preview_image_url', 'variants']).execute()) {
+    const name = row.file_path ? path.basename(row.file_path) : undefined;
+    // Only plain file names the snapshot itself carries: nothing a file says is used as a path.
+    const bytes = name && /^[\w.-]+$/.test(name) ? file?.media?.[name] : undefined;
+    if (bytes !== undefined) fs.writeFileSync(path.join(dir, name!), Buffer.from(bytes, 'base64'));
+    await db
+      .updateTable('media')
+      .set({ file_path: bytes !== undefined ? path.join(dir, name!) : row.file_path, url: adopt(row.url), preview_image_url: adopt(row.preview_image_url), variants: adopt(row.variants) ?? row.variants })
+      .where('media_key', '=', row.media_key)
+      .execute();
+  }
 }
 
 /**

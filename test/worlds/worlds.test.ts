@@ -29,6 +29,8 @@ async function newWorld(body: Record<string, unknown> = {}): Promise<{ id: strin
   return res.body.data;
 }
 
+/** A 1x1 PNG. */
+const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const as = (c: CredentialsFile, username = 'ada') => ({ bearer: c.users.find((u) => u.username === username)!.oauth2_access_token });
 /** The user's OAuth 2.0 token for the enterprise demo app (apps[1]), which may follow and like. */
 const enterpriseAs = (c: CredentialsFile, username: string) => ({ bearer: c.users.find((u) => u.username === username)!.tokens.find((t) => t.app_id === c.apps[1].id)!.oauth2_access_token });
@@ -175,14 +177,23 @@ test('reset and restore bring back exactly the recorded state (the whole store, 
   assert.equal((await admin('POST', `/admin/worlds/${w.id}/snapshots/one-post/restore`)).status, 404);
 });
 
-test('a snapshot written to a file makes a new world in that state, with credentials of its own', async () => {
+test('a snapshot written to a file makes a new world in that state, with credentials of its own and its media', async () => {
   const w = await newWorld({ seed: 'empty' });
+  const uploaded = await call(plaza.urls.base_url, '/2/media/upload', { method: 'POST', auth: as(w.credentials), body: { media: png.toString('base64'), media_category: 'post_image' } });
+  assert.equal(uploaded.status, 200, uploaded.text);
+  const media = uploaded.body.data as { media_key: string };
   const posted = await call(plaza.urls.base_url, '/2/posts', { method: 'POST', auth: as(w.credentials), body: { text: 'a shared fixture' } });
   assert.equal(posted.status, 201, posted.text);
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-snapshot-')), 'fixture.json');
   closers.push(() => fs.rmSync(path.dirname(file), { recursive: true, force: true }));
   assert.equal((await admin('POST', `/admin/worlds/${w.id}/snapshots`, { name: 'fixture', file })).status, 201);
   const copy = await newWorld({ snapshot_file: file });
+  // Its media come with it, served from the new world's folder at the new world's address.
+  const mediaUrl: string = (await call(plaza.urls.base_url, `/2/media/${media.media_key}?media.fields=url`, { auth: as(copy.credentials) })).body.data.url;
+  assert.ok(mediaUrl.includes(`/media/${copy.id}~`), mediaUrl);
+  const bytes = await fetch(mediaUrl);
+  assert.equal(bytes.status, 200);
+  assert.deepEqual(Buffer.from(await bytes.arrayBuffer()), png);
   assert.notEqual(copy.credentials.apps[0].consumer_key, w.credentials.apps[0].consumer_key);
   const read = await call(plaza.urls.base_url, `/2/posts/${posted.body.data.id}`, { auth: app(copy.credentials) });
   assert.equal(read.status, 200, read.text);
@@ -227,12 +238,22 @@ test('webhooks of a world receive its events only; media, usage and ads accounts
   }
 
   // Media: uploaded in a, kept in a's folder, unknown in b.
-  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
   const upload = await call(plaza.urls.base_url, '/2/media/upload', { method: 'POST', auth: as(a.credentials), body: { media: png.toString('base64'), media_category: 'post_image' } });
   assert.equal(upload.status, 200, upload.text);
   const mediaKey = upload.body.data.media_key;
   assert.ok(fs.readdirSync(path.join(plaza.dataDir, 'worlds', a.id, 'media')).some((f) => f.startsWith(mediaKey)), 'the file in a\'s folder');
   assert.equal((await call(plaza.urls.base_url, `/2/media/${mediaKey}`, { auth: as(a.credentials) })).status, 200);
+  // Its bytes are fetched without credentials: the URL names the world.
+  const mediaUrl: string = (await call(plaza.urls.base_url, `/2/media/${mediaKey}?media.fields=url`, { auth: as(a.credentials) })).body.data.url;
+  assert.ok(mediaUrl.startsWith(`${plaza.urls.base_url}/media/${a.id}~`), mediaUrl);
+  const fetched = await fetch(mediaUrl);
+  assert.equal(fetched.status, 200);
+  assert.deepEqual(Buffer.from(await fetched.arrayBuffer()), png);
+  assert.equal((await fetch(mediaUrl.replace(a.id, b.id))).status, 404);
+  // The seeded media of a demo world are served in it too.
+  const seeded = a.credentials.sample.media_keys[0]!;
+  const seededUrl: string = (await call(plaza.urls.base_url, `/2/media/${seeded}?media.fields=url`, { auth: as(a.credentials) })).body.data.url;
+  assert.equal((await fetch(seededUrl)).status, 200, seededUrl);
   assert.equal((await call(plaza.urls.base_url, `/2/media/${mediaKey}`, { auth: as(b.credentials) })).body.errors?.[0]?.title, 'Not Found Error');
 
   // Usage: the posts a's app read are counted in a only.

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PlatformContext } from '../context.js';
-import { DEFAULT_WORLD } from '../../worlds/tags.js';
+import { DEFAULT_WORLD, worldCredential } from '../../worlds/tags.js';
 
 /**
  * Where uploaded bytes live: `${dataDir}/media/<media_key>.<ext>` for media, and one folder of
@@ -16,6 +16,15 @@ export function mediaDir(ctx: PlatformContext): string {
 /** The folder of a world other than the default one: its media, and on SQLite its store. */
 export function worldDir(dataDir: string, world: string): string {
   return path.join(dataDir, 'worlds', world);
+}
+
+/**
+ * The URL media bytes are served at: `<base>/media/<media_key>.<ext>`, the key tagged with the
+ * world's id in a world other than the default one (`/media/w1a2b3c4d5e~3_123.png`), since the
+ * bytes are fetched without credentials and the path is what tells the world (src/worlds/routing.ts).
+ */
+export function mediaFileUrl(ctx: PlatformContext, baseUrl: string, mediaKey: string, ext: string): string {
+  return `${baseUrl}/media/${worldCredential(ctx, mediaKey)}.${ext}`;
 }
 
 export function mediaFilePath(ctx: PlatformContext, mediaKey: string, ext: string): string {

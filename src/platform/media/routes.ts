@@ -427,9 +427,10 @@ export async function mediaRoutes(app: Listener, ctx: PlatformContext): Promise<
   // The bytes behind media.url and variants (the public platform serves them from its media host, without credentials).
   app.get(
     '/media/:file',
-    { schema: { hide: true, params: Type.Object({ file: Type.String({ pattern: '^[0-9]+_[0-9]+\\.[a-z0-9]+$' }) }) } },
+    { schema: { hide: true, params: Type.Object({ file: Type.String({ pattern: '^(w[0-9a-z]{10}~)?[0-9]+_[0-9]+\\.[a-z0-9]+$' }) }) } },
     async (request, reply) => {
-      const [key] = request.params.file.split('.');
+      // A world's files carry its id (mediaFileUrl), which src/worlds/routing.ts has entered.
+      const [key] = request.params.file.replace(/^w[0-9a-z]{10}~/, '').split('.');
       const [media] = await findMediaByKeys(ctx.store.db, [key]);
       const wanted = `/media/${request.params.file}`;
       // A video's poster frame (preview_image_url) is a file of its own beside the video.

@@ -7,7 +7,7 @@ import { fromJson, toJson, type DbOrTx } from '../../store/store.js';
 import { requireWriteAccess } from '../graph/access.js';
 import { findUsersByIds } from '../users/store.js';
 import { duskScene } from './png.js';
-import { assemble, listSegments, mediaFilePath, removeQuietly, segmentPath, tempFilePath, uploadDir, writeFileAtomically } from './files.js';
+import { assemble, listSegments, mediaFilePath, mediaFileUrl, removeQuietly, segmentPath, tempFilePath, uploadDir, writeFileAtomically } from './files.js';
 import { EXTENSIONS, ProbeError, bufferSource, probe, probeFile, type Probed } from './probe.js';
 import { SUBTITLES_MAX_BYTES } from './srt.js';
 import { findMediaByIdList, findUpload, insertMedia, insertUpload, moveUpload, type MediaUploadRow } from './store.js';
@@ -125,7 +125,7 @@ function writePoster(ctx: PlatformContext, key: string, probed: Probed): void {
 }
 
 function mediaRow(ctx: PlatformContext, p: { id: string; key: string; owner: string; type: MediaType; probed: Probed; size: number; file: string; category: string; owners: string[]; baseUrl: string }): MediaRow {
-  const url = `${p.baseUrl}/media/${p.key}.${EXTENSIONS[p.probed.mime]}`;
+  const url = mediaFileUrl(ctx, p.baseUrl, p.key, EXTENSIONS[p.probed.mime]);
   // A video's preview is its poster frame (writePoster), a GIF's the GIF itself.
   if (p.type === 'video') writePoster(ctx, p.key, p.probed);
   const pictured = p.type !== 'subtitles';
@@ -136,7 +136,7 @@ function mediaRow(ctx: PlatformContext, p: { id: string; key: string; owner: str
     owner_user_id: p.owner,
     type: p.type,
     url,
-    preview_image_url: p.type === 'animated_gif' ? url : p.type === 'video' ? `${p.baseUrl}/media/${p.key}.png` : null,
+    preview_image_url: p.type === 'animated_gif' ? url : p.type === 'video' ? mediaFileUrl(ctx, p.baseUrl, p.key, 'png') : null,
     width: pictured ? p.probed.width : null,
     height: pictured ? p.probed.height : null,
     duration_ms: p.type === 'video' ? p.probed.durationMs ?? 0 : null,

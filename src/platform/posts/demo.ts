@@ -1,7 +1,7 @@
 import type { PlatformContext } from '../context.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
 import { addCommunityMember, insertCommunity } from '../communities/store.js';
-import { mediaFilePath, writeFileAtomically } from '../media/files.js';
+import { mediaFilePath, mediaFileUrl, writeFileAtomically } from '../media/files.js';
 import { duskScene } from '../media/png.js';
 import { platformBaseUrl } from '../media/public-url.js';
 import { storeMediaBytes } from '../media/service.js';
@@ -34,7 +34,7 @@ export async function seedPostsDemo(ctx: PlatformContext, tx: DbOrTx, seeded: { 
     writeFileAtomically(file, bytes);
     await tx
       .updateTable('media')
-      .set({ url: `${baseUrl}/media/${photo.media_key}.png`, file_path: file, size_bytes: bytes.length, mime_type: 'image/png', media_category: 'post_image' })
+      .set({ url: mediaFileUrl(ctx, baseUrl, photo.media_key, 'png'), file_path: file, size_bytes: bytes.length, mime_type: 'image/png', media_category: 'post_image' })
       .where('media_key', '=', photo.media_key)
       .execute();
   }
