@@ -18,11 +18,11 @@ const STREAM_ROUTE = /\/stream(\/lang\/[a-z]+)?$/;
 
 const hooksOf = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
 
-/** The limiter of each context's platform listener, for the console's read-only view (windows.ts). */
-const limiters = new WeakMap<PlatformContext, FixedWindowRateLimiter>();
+/** The limiter of each Plaza's platform listener, for the console's read-only view (windows.ts); keyed by the configuration every world shares. */
+const limiters = new WeakMap<PlatformContext['config'], FixedWindowRateLimiter>();
 
 /** The platform listener's limiter; undefined when limits are off or the listener is not built yet. */
-export const platformLimiter = (ctx: PlatformContext): FixedWindowRateLimiter | undefined => limiters.get(ctx);
+export const platformLimiter = (ctx: PlatformContext): FixedWindowRateLimiter | undefined => limiters.get(ctx.config);
 
 /** "/2/users/:id/likes/:post_id" as /2/openapi.json names it: "/2/users/{id}/likes/{post_id}". */
 export const openApiPath = (url: string): string => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -46,7 +46,7 @@ export function installPlatformRateLimits(app: FastifyInstance, ctx: PlatformCon
   if (counter) app.addHook('onClose', async () => counter.close());
   // The request's world's clock, read at each decision (src/worlds/scope.ts).
   const limiter = new FixedWindowRateLimiter({ now: () => ctx.clock.now() }, counter);
-  limiters.set(ctx, limiter);
+  limiters.set(ctx.config, limiter);
   const tooManyRequests = () => new ProblemError(429, problems.aboutBlank(429, 'Too Many Requests'));
 
   app.addHook('onRoute', (route) => {

@@ -60,15 +60,18 @@ export function connectionAllowance(ctx: PlatformContext, app: AppRow): number {
   return app.tier === 'enterprise' ? ctx.config.streamConnectionsEnterprise : ctx.config.streamConnectionsSelfServe;
 }
 
-const heartbeats = new WeakSet<PlatformContext>();
+/** The stream engines whose ticks refresh their records: one per world (src/worlds/), keyed by its engine. */
+const heartbeats = new WeakSet<PlatformContext['streams']>();
 
-/** Refreshes the records of this process's open connections on every keep-alive tick (once per context). */
+/** Refreshes the records of this process's open connections on every keep-alive tick (once per world). */
 function startHeartbeat(ctx: PlatformContext): void {
-  if (heartbeats.has(ctx)) return;
-  heartbeats.add(ctx);
+  if (heartbeats.has(ctx.streams)) return;
+  heartbeats.add(ctx.streams);
+  // The world's own store and clock, whatever runs the tick.
+  const { store, clock, log } = ctx;
   ctx.streams.onTick((conns) => {
     const ids = conns.filter((c) => (c as RecordedConnection).endpoint !== undefined).map((c) => c.id);
-    touchConnections(ctx.store.db, ids, ctx.clock.now().toISOString()).catch((err) => ctx.log.warn({ err }, 'stream connections: heartbeat failed'));
+    touchConnections(store.db, ids, clock.now().toISOString()).catch((err) => log.warn({ err }, 'stream connections: heartbeat failed'));
   });
 }
 
