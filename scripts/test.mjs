@@ -103,7 +103,8 @@ const args = [
   ...runnerOptions,
   ...built,
 ];
-const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, PLAZA_TEST_BUILD: out, PLAZA_TEST_DURATIONS: durations, PLAZA_TEST_RUN: run } });
+// The servers the tests start and stop close at once on SIGTERM (no drain wait) unless a test asks.
+const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { PLAZA_DRAIN_MS: '0', ...process.env, PLAZA_TEST_BUILD: out, PLAZA_TEST_DURATIONS: durations, PLAZA_TEST_RUN: run } });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 const [code, signal] = await once(child, 'exit');
 fs.rmSync(out, { recursive: true, force: true });

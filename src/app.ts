@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
 import { buildAds } from './ads/app.js';
 import { startAdmin, type Admin } from './admin/index.js';
@@ -93,6 +94,9 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
   authority.catch(() => {});
   let proxy: http.Server | undefined;
   for (const listener of listeners) registerReadyz(listener, readiness);
+  // Ready only while the store (and Redis, when configured) answers.
+  readiness.depend('store', () => sql`select 1`.execute(store.db));
+  if (config.redisUrl) readiness.depend('redis', () => home.ctx.events.reachable());
   readiness.mark('store_migrated');
   let credentials: CredentialsFile | undefined;
   const urlOf = (l: Listener) => urlOfAddress(l.server.address() as AddressInfo);
@@ -153,6 +157,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     async close() {
       if (closed) return;
       closed = true;
+      readiness.stopping = true;
       // Streams end first, each with its OperationalDisconnect line, so no listener waits on them.
       await home.ctx.streams.close();
       await worlds.close();

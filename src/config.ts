@@ -71,6 +71,8 @@ export interface Config {
   lingerMs: number;
   /** Bytes of log lines that may wait for a slow stdout reader before further lines are dropped (and counted). */
   logBufferBytes: number;
+  /** On SIGTERM: how long the process answers /readyz 503 while still serving, so a load balancer stops sending to it, before it closes. */
+  drainMs: number;
   /** How long a world other than the default one may go without a request before it is closed (reopened on the next), in milliseconds. */
   worldIdleMs: number;
 }
@@ -123,6 +125,7 @@ export function loadConfig(flags: ConfigOverrides = {}, env: NodeJS.ProcessEnv =
     trustProxy: flags.trustProxy ?? (env.PLAZA_TRUST_PROXY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     logBufferBytes: flags.logBufferBytes ?? intFrom(env.PLAZA_LOG_BUFFER_BYTES, 8 * 1024 * 1024),
     worldIdleMs: flags.worldIdleMs ?? intFrom(env.PLAZA_WORLD_IDLE_MS, 5 * 60_000),
+    drainMs: flags.drainMs ?? intFrom(env.PLAZA_DRAIN_MS, 3_000),
   };
   return config;
 }
@@ -294,6 +297,7 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; what: s
   { name: 'PLAZA_MAX_CONNECTIONS_PER_ADDRESS', default: '256', what: 'open connections per client address on each listener' },
   { name: 'PLAZA_TRUST_PROXY', default: 'unset', what: 'addresses and CIDR blocks of balancers whose X-Forwarded-For names the client (comma-separated)' },
   { name: 'PLAZA_LOG_BUFFER_BYTES', default: '8388608', what: 'log bytes waiting for a slow stdout before lines are dropped (and counted)' },
+  { name: 'PLAZA_DRAIN_MS', default: '3000', what: 'on SIGTERM, how long /readyz answers 503 while requests are still served, before the process closes' },
   { name: 'PLAZA_WORLD_IDLE_MS', default: '300000', what: 'a world other than the default one is closed after this long without a request (reopened on the next)' },
 ];
 

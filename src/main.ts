@@ -117,6 +117,14 @@ function banner(plaza: Plaza, config: Config): string {
 
 /** Closes the listeners (in-flight requests finish; after a grace period their connections are cut) and the store, then exits 0. */
 async function shutDown(plaza: Plaza, signal: string): Promise<never> {
+  // First stop being ready and keep serving while a load balancer notices (its health checks see
+  // /readyz answer 503), then close: requests finish, streams end with an operational disconnect.
+  plaza.readiness.stopping = true;
+  const drainMs = plaza.ctx.config.drainMs;
+  if (drainMs > 0) {
+    plaza.ctx.log.info({ signal, drainMs }, 'draining: /readyz answers 503 while requests are still served');
+    await new Promise((resolve) => setTimeout(resolve, drainMs));
+  }
   plaza.ctx.log.info({ signal }, 'shutting down');
   const grace = setTimeout(() => {
     plaza.ctx.log.warn({ graceMs: SHUTDOWN_GRACE_MS }, 'requests still running after the grace period; closing their connections');

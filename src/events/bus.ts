@@ -12,6 +12,8 @@ export interface EventBus {
   onAppend(listener: () => void): () => void;
   /** Says the log may have grown (an append in this process, usually before its commit). */
   notify(): void;
+  /** Resolves when what carries the wake-ups can be reached (Redis answers PING); in-process, always. */
+  reachable(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,6 +26,8 @@ const TRAILING_WAKES_MS = [5, 25, 100, 400];
 
 /** The in-process fan-out: listeners of this process only. */
 export class LocalEventBus implements EventBus {
+  async reachable(): Promise<void> {}
+
   private readonly listeners = new Set<() => void>();
   private immediate: NodeJS.Immediate | undefined;
   private trailing: NodeJS.Timeout[] = [];
@@ -108,6 +112,11 @@ export class RedisEventBus implements EventBus {
 
   onAppend(listener: () => void): () => void {
     return this.local.onAppend(listener);
+  }
+
+  async reachable(): Promise<void> {
+    if (this.publisher.status !== 'ready') throw new Error(`Redis is ${this.publisher.status}`);
+    await this.publisher.ping();
   }
 
   notify(): void {

@@ -80,6 +80,8 @@ export async function createListener(config: Config, metrics: Metrics, listener:
     // Slow clients (slowloris): headers must arrive within headersTimeoutMs and the whole request
     // within requestTimeoutMs; Node checks both every connectionsCheckingInterval.
     requestTimeout: config.requestTimeoutMs,
+    // Requests that arrive while the listener closes are answered by answerUnavailableWhileClosing, in the interface's shape.
+    return503OnClosing: false,
     http: {
       headersTimeout: config.headersTimeoutMs,
       requestTimeout: config.requestTimeoutMs,
@@ -113,6 +115,7 @@ export async function createListener(config: Config, metrics: Metrics, listener:
   self = app as unknown as FastifyInstance;
 
   limitConnectionsPerAddress(app.server, config.maxConnectionsPerAddress, proxies);
+  answerUnavailableWhileClosing(app, (status, message) => render()(status, message));
   if (proxies) limitForwardedRequestsPerAddress(app, config.maxConnectionsPerAddress, proxies, (status, message) => render()(status, message));
   closeConnectionsOnceAnswered(app);
   lingerAfterRefusedBodies(app, config.lingerMs);
@@ -245,6 +248,24 @@ function limitForwardedRequestsPerAddress(app: FastifyInstance, max: number, pro
       else open.set(address, left);
     });
     done();
+  });
+}
+
+/**
+ * A request that arrives once the listener has begun to close (on a connection kept alive from
+ * before) is answered 503 in the interface's error shape, with `Connection: close`, so the client
+ * retries elsewhere: never Fastify's own body.
+ */
+function answerUnavailableWhileClosing(app: FastifyInstance, render: ErrorBodyRenderer): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
+    const { contentType, body } = render(503, 'This server is shutting down; send the request again (it will reach another)');
+    reply.code(503).header('connection', 'close').header('retry-after', '1').type(contentType).serializer((x: unknown) => x as string).send(body);
   });
 }
 

@@ -65,7 +65,7 @@ export function startPlazaChild(store: ChildStore, o: { stdout: 'read' | 'stalle
   const child = spawn(
     process.execPath,
     plazaArgs('serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--data-dir', store.root, '--credentials-file', store.credentialsFile, '--db', store.db),
-    { cwd: repo, env: { ...env, LOG_LEVEL: 'info', ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: repo, env: { ...env, LOG_LEVEL: 'info', PLAZA_DRAIN_MS: '0', ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
