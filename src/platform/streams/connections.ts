@@ -63,7 +63,7 @@ export function connectionAllowance(ctx: PlatformContext, app: AppRow): number {
 /** The stream engines whose ticks refresh their records: one per world (src/worlds/), keyed by its engine. */
 const heartbeats = new WeakSet<PlatformContext['streams']>();
 
-/** Refreshes the records of this process's open connections on every keep-alive tick (once per world). */
+/** Renews the leases of this process's open connection records (once per world's engine; see StreamEngine.onTick). */
 function startHeartbeat(ctx: PlatformContext): void {
   if (heartbeats.has(ctx.streams)) return;
   heartbeats.add(ctx.streams);

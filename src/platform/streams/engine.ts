@@ -73,6 +73,7 @@ export class StreamEngine {
   private unsubscribe?: () => void;
   private pollTimer?: NodeJS.Timeout;
   private keepAliveTimer?: NodeJS.Timeout;
+  private renewTimer?: NodeJS.Timeout;
   private closing = false;
   private readonly tickListeners = new Set<(conns: readonly StreamConnection[]) => void>();
 
@@ -96,7 +97,10 @@ export class StreamEngine {
     return this.byId.get(id);
   }
 
-  /** Called on every keep-alive tick with the open connections (the connection records' heartbeat). */
+  /**
+   * Called with the open connections every third of streamConnectionStaleMs while there are some:
+   * the renewal of the connection records' leases (a dead process's lapse within that time).
+   */
   onTick(listener: (conns: readonly StreamConnection[]) => void): () => void {
     this.tickListeners.add(listener);
     return () => void this.tickListeners.delete(listener);
@@ -196,6 +200,8 @@ export class StreamEngine {
     this.pollTimer.unref();
     this.keepAliveTimer = setInterval(() => this.keepAlive(), this.ctx.config.activityKeepAliveMs);
     this.keepAliveTimer.unref();
+    this.renewTimer = setInterval(() => this.renew(), Math.max(100, Math.floor(this.ctx.config.streamConnectionStaleMs / 3)));
+    this.renewTimer.unref();
   }
 
   private stop(): void {
@@ -203,8 +209,10 @@ export class StreamEngine {
     this.unsubscribe = undefined;
     clearInterval(this.pollTimer);
     clearInterval(this.keepAliveTimer);
+    clearInterval(this.renewTimer);
     this.pollTimer = undefined;
     this.keepAliveTimer = undefined;
+    this.renewTimer = undefined;
     // Reopened later, the reader starts from the log's end then: no one was listening meanwhile.
     this.enqueue(async () => {
       if (this.connections.size === 0) this.cursor = undefined;
@@ -289,6 +297,9 @@ export class StreamEngine {
       // Keep-alives say the connection lives; one is not worth adding to a reader that is behind.
       if (conn.reply.raw.writableLength === 0) conn.reply.raw.write('\r\n');
     }
+  }
+
+  private renew(): void {
     const open = [...this.connections];
     for (const listener of this.tickListeners) listener(open);
   }
