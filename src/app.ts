@@ -18,7 +18,7 @@ import { buildPlatform } from './platform/app.js';
 import { readCredentials, writeCredentials, type CredentialsFile } from './seed/credentials.js';
 import { demoCredentials, demoWorkspace, seedDemo } from './seed/demo.js';
 import { leaseWorker, NoFreeWorker, type WorkerLease } from './store/worker-lease.js';
-import { openStore } from './store/store.js';
+import { openStore, type Store } from './store/store.js';
 import { openAuthority } from './proxy/authority.js';
 import { writeNodePreload } from './proxy/node-preload.js';
 import { createProxy } from './proxy/server.js';
@@ -48,6 +48,29 @@ function urlOfAddress(address: AddressInfo): string {
   const unspecified = address.address === '0.0.0.0' || address.address === '::';
   const host = unspecified ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return `http://${host}:${address.port}`;
+}
+
+/**
+ * The demo workspace's credentials: the store's (reusing the file's secrets) or, on an empty store,
+ * a new workspace's. Processes started together on one new store (issue #37) may both find none:
+ * the one whose seed fails (on the store's unique keys, or waiting for the other's transaction)
+ * goes on as a second process does once the other's workspace is there (within five seconds).
+ */
+async function seedOrReuse(ctx: PlatformContext, store: Store, credentialsFile: string): Promise<CredentialsFile | undefined> {
+  const reuse = async () => {
+    const workspace = await demoWorkspace(store.db);
+    return workspace ? demoCredentials(ctx, workspace, readCredentials(credentialsFile)) : undefined;
+  };
+  if (await demoWorkspace(store.db)) return reuse();
+  try {
+    return await seedDemo(ctx);
+  } catch (err) {
+    for (let waited = 0; waited < 5_000; waited += 250) {
+      if (await demoWorkspace(store.db).catch(() => undefined)) return reuse();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    throw err;
+  }
 }
 
 /** The composition root: one store, one context, three listeners and the drop-in proxy. */
@@ -116,8 +139,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     const proxyUrl = urlOfAddress(proxy.address() as AddressInfo);
     dropIn = { proxy_url: proxyUrl, ca_file: opened.caFile, node_preload: writeNodePreload(config.dataDir, proxyUrl, opened.caFile) };
     if (config.seedDemo) {
-      const workspace = await demoWorkspace(store.db);
-      const secrets = workspace ? await demoCredentials(ctx, workspace, readCredentials(config.credentialsFile)) : await seedDemo(ctx);
+      const secrets = await seedOrReuse(ctx, store, config.credentialsFile);
       if (secrets) {
         credentials = { ...secrets, ...urls, ...dropIn, ...(admin ? { admin_token: admin.token } : {}) };
         writeCredentials(config.credentialsFile, credentials);

@@ -210,15 +210,31 @@ export function plazaMigrator(db: Kysely<any>, dialect: StoreDialect): Migrator 
   return new Migrator({ db, provider });
 }
 
+/**
+ * Migrates to the latest version. Processes started together on one new store (issue #37) may
+ * migrate at once: on SQLite Kysely takes no lock between processes, so a process can run a
+ * migration another has just run and fail on it (its step rolled back). A failed run is tried
+ * again, up to MIGRATE_ATTEMPTS times, a little later each time: the next run reads which
+ * migrations are done and runs only the rest. A migration that fails every time is reported.
+ */
 async function migrate(db: Db, dialect: StoreDialect): Promise<void> {
-  const { error, results } = await plazaMigrator(db, dialect).migrateToLatest();
-  if (error) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await plazaMigrator(db, dialect).migrateToLatest();
+    if (!error) return;
     const failed = results?.find((r) => r.status === 'Error');
+    if (attempt < MIGRATE_ATTEMPTS && (failed || MIGRATING_ELSEWHERE.has(String((error as { code?: unknown }).code)))) {
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      continue;
+    }
     // No migration ran: the database itself could not be reached; say that, not "migration failed".
     if (!failed) throw error;
     throw new Error(`migration ${failed.migrationName} failed: ${String(error)}`, { cause: error });
   }
 }
+
+const MIGRATE_ATTEMPTS = 5;
+/** What another process migrating at the same moment looks like before any migration ran: a busy SQLite file, a table or type PostgreSQL is creating. */
+const MIGRATING_ELSEWHERE = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', '42P07', '23505']);
 
 /** True when the engine refused a write for a unique or primary-key constraint. */
 export function isUniqueViolation(err: unknown): boolean {

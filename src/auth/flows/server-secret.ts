@@ -18,11 +18,17 @@ export function serverSecret(file: string): Buffer {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    // Written whole under a name of its own, then linked into place: a process starting at the
+    // same moment reads either no file or the whole of one, never a file still being written.
+    const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    fs.writeFileSync(temp, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
     try {
-      fs.writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-    } catch (writeErr) {
+      fs.linkSync(temp, file);
+    } catch (linkErr) {
       // Another process created it first: use theirs.
-      if ((writeErr as NodeJS.ErrnoException).code !== 'EEXIST') throw writeErr;
+      if ((linkErr as NodeJS.ErrnoException).code !== 'EEXIST') throw linkErr;
+    } finally {
+      fs.rmSync(temp, { force: true });
     }
     secret = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex');
   }
