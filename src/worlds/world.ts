@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { startWorldAdmin, type WorldAdmin } from '../admin/index.js';
 import { AdjustableClock, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { createEventBus } from '../events/bus.js';
+import { createEventBus, type EventBus } from '../events/bus.js';
 import { startEventWorkers, type EventWorkers } from '../events/workers.js';
 import type { PlatformContext } from '../platform/context.js';
 import { createEntities } from '../platform/entities.js';
@@ -65,7 +65,8 @@ export async function openWorld(
     ids: new IdGenerator(clock, parts.worker),
     log,
     entities: createEntities(store),
-    events: createEventBus({ redisUrl: config.redisUrl, databaseUrl, onError: (err) => log.warn({ err }, 'the event bus lost Redis; consumers fall back on polling') }),
+    // Made inside the world (below): its Redis connections' events then run in it.
+    events: undefined as unknown as EventBus,
   };
   let workers: EventWorkers | undefined;
   let termHours: { close(): Promise<void> } | undefined;
@@ -94,6 +95,7 @@ export async function openWorld(
     },
   };
   await enter(world, async () => {
+    ctx.events = createEventBus({ redisUrl: config.redisUrl, databaseUrl, onError: (err) => log.warn({ err }, 'the event bus lost Redis; consumers fall back on polling') });
     ctx.streams = new StreamEngine(ctx);
     ctx.streamRules = new StreamRuleBook(ctx);
     try {
