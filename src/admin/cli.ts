@@ -60,7 +60,8 @@ export async function adminCall<T>(file: string, method: string, p: string, body
   return parsed.data as T;
 }
 
-function table(rows: string[][]): string {
+/** Rows as aligned columns, the last one unpadded. */
+export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return `${rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n')}\n`;
 }

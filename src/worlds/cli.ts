@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { adminCall, CliError, DEFAULT_FILE, run } from '../admin/cli.js';
+import { adminCall, CliError, DEFAULT_FILE, run, table } from '../admin/cli.js';
 
 /**
  * `plaza worlds create|list|credentials|reset|snapshot|snapshots|restore|delete`: the worlds of a
@@ -54,9 +54,7 @@ export function addWorldCommands(program: Command): void {
           print(listed);
           return;
         }
-        const rows = [['ID', 'CREATED', 'SEED', 'SNAPSHOTS'], ...listed.map((w) => [w.id, w.created_at, w.seed, w.snapshots.join(',')])];
-        const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-        process.stdout.write(`${rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n')}\n`);
+        process.stdout.write(table([['ID', 'CREATED', 'SEED', 'SNAPSHOTS'], ...listed.map((w) => [w.id, w.created_at, w.seed, w.snapshots.join(',')])]));
       }),
     );
 

@@ -132,7 +132,7 @@ export class Worlds {
     let store: Store | undefined;
     let world: World | undefined;
     try {
-      store = await openStore(url, (err) => this.deps.parts.log.warn({ err, world: id }, 'a database connection of a world failed'), WORLD_STORE);
+      store = await this.openWorldStore(id, url);
       world = await openWorld(this.deps.parts, id, store, url, this.enter);
       const opened = world;
       const fill = async () => {
@@ -230,8 +230,8 @@ export class Worlds {
       await restoreStore(current.store, dump);
       // Other processes holding the world open see the new generation and open it again.
       await this.deps.home.db.updateTable('worlds').set((eb) => ({ generation: eb('generation', '+', 1) })).where('id', '=', id).execute();
-      const { generation } = await this.listed(id);
-      const world = await openWorld(this.deps.parts, id, current.store, await this.storeOf(id), this.enter);
+      const { generation, store: url } = await this.listed(id);
+      const world = await openWorld(this.deps.parts, id, current.store, url, this.enter);
       await world.start();
       this.open.set(id, Promise.resolve({ world, store: current.store, lastUsed: Date.now(), generation, checkedAt: Date.now() }));
     });
@@ -257,7 +257,7 @@ export class Worlds {
   private async openFromListing(id: string): Promise<OpenWorld | undefined> {
     const row = await this.deps.home.db.selectFrom('worlds').select(['store', 'generation']).where('id', '=', id).executeTakeFirst();
     if (!row) return undefined;
-    const store = await openStore(row.store, (err) => this.deps.parts.log.warn({ err, world: id }, 'a database connection of a world failed'), WORLD_STORE);
+    const store = await this.openWorldStore(id, row.store);
     try {
       const world = await openWorld(this.deps.parts, id, store, row.store, this.enter);
       await world.start();
@@ -267,6 +267,10 @@ export class Worlds {
       await store.close();
       throw err;
     }
+  }
+
+  private openWorldStore(id: string, url: string): Promise<Store> {
+    return openStore(url, (err) => this.deps.parts.log.warn({ err, world: id }, 'a database connection of a world failed'), WORLD_STORE);
   }
 
   private async closeWorld(id: string): Promise<void> {
@@ -310,10 +314,6 @@ export class Worlds {
     const row = WORLD_ID.test(id) ? await this.deps.home.db.selectFrom('worlds').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
     if (!row) throw notFound('world', id);
     return row;
-  }
-
-  private async storeOf(id: string): Promise<string> {
-    return (await this.listed(id)).store;
   }
 
   private withUrls(credentials: CredentialsFile): CredentialsFile {

@@ -27,5 +27,5 @@ export function worldNamedBy(text: string | undefined): string | undefined {
 
 /** A key of state kept outside the world's store (rate-limit windows): the default world's keys are unchanged. */
 export function worldKey(ctx: Pick<CoreContext, 'world'>, key: string): string {
-  return ctx.world === DEFAULT_WORLD ? key : `${ctx.world}/${key}`;
+  return WORLD_ID.test(ctx.world) ? `${ctx.world}/${key}` : key;
 }
