@@ -14,6 +14,7 @@ import { cardRoutes } from './cards/routes.js';
 import { categoryRoutes } from './categories/routes.js';
 import { fundingInstrumentRoutes } from './funding-instruments/routes.js';
 import { historyRoutes } from './history/routes.js';
+import { installAdsTweetDialect, rewriteAdsUrl } from './http/dialect.js';
 import { AdsError, installAdsErrors } from './http/errors.js';
 import { AdsRateLimiter } from './http/rate-limit.js';
 import { AdsRoutes } from './http/route.js';
@@ -35,9 +36,10 @@ export const ADS_API_VERSION = '12';
  * same routes over the same store, each seeing only its environment's accounts.
  */
 export async function buildAds(ctx: PlatformContext, metrics: Metrics, environment: AdsEnvironment, routing?: WorldRouting): Promise<Listener> {
-  const app = await createListener(ctx.config, metrics, environment === 'production' ? 'ads' : 'ads-sandbox');
+  const app = await createListener(ctx.config, metrics, environment === 'production' ? 'ads' : 'ads-sandbox', { rewriteUrl: rewriteAdsUrl });
   if (routing) installWorldRouting(app, routing);
   installAdsErrors(app);
+  installAdsTweetDialect(app);
   acceptJsonBodies(app);
   app.addHook('onSend', async (_request, reply) => {
     reply.header('x-current-api-version', ADS_API_VERSION);

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import http from 'node:http';
 import OAuth from 'oauth-1.0a';
 import { issueOAuth1AccessToken } from '../../src/auth/issue.js';
 import { OffsetClock } from '../../src/clock.js';
@@ -21,6 +22,8 @@ export interface AdsCallOptions {
   form?: Values;
   json?: unknown;
   headers?: Record<string, string>;
+  /** The host name the request is sent for (its Host header, and the URL it is signed for), as a client of the public platform's hosts sends it. */
+  host?: string;
 }
 
 const toStrings = (v: Values[string]): string[] => (Array.isArray(v) ? v.map(String) : [String(v)]);
@@ -29,6 +32,24 @@ export function encodeQuery(values: Values): string {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(values)) for (const item of toStrings(v)) parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(item)}`);
   return parts.join('&');
+}
+
+/** A request sent with its own Host header (fetch sends the URL's), read back as a Response. */
+function sendWithHost(url: string, host: string, method: string, headers: Record<string, string>, body?: string): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: { ...headers, host } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode, headers: h }));
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 export async function startAdsPlaza() {
@@ -78,8 +99,9 @@ export function adsFixtures(plaza: TestPlaza, clock: OffsetClock) {
       body = typeof o.json === 'string' ? o.json : JSON.stringify(o.json);
     }
     const as = o.as === undefined ? 'ada' : o.as;
-    if (as !== null) headers.authorization = sign(typeof as === 'string' ? credsOf(as) : as, method, url, signedForm);
-    const response = await fetch(url, { method, headers, body });
+    const signedUrl = o.host === undefined ? url : `http://${o.host}${url.slice(base.length)}`;
+    if (as !== null) headers.authorization = sign(typeof as === 'string' ? credsOf(as) : as, method, signedUrl, signedForm);
+    const response = o.host === undefined ? await fetch(url, { method, headers, body }) : await sendWithHost(url, o.host, method, headers, body);
     const text = await response.text();
     let parsed: unknown = text;
     if ((response.headers.get('content-type') ?? '').includes('json') && text.length > 0) parsed = JSON.parse(text);

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import Database from 'better-sqlite3';
 import OAuth from 'oauth-1.0a';
+import { adsTweetNames } from '../../src/ads/http/names.js';
 import { adsRouteTable } from '../../src/ads/http/route.js';
 import { hmacSha1Signature, percentEncode, signatureBaseString } from '../../src/auth/oauth1.js';
 import type { OffsetClock } from '../../src/clock.js';
@@ -352,17 +353,23 @@ function adsOps(plaza: TestPlaza): Op[] {
     for (const route of adsRouteTable(listener)) {
       // Sandbox-only routes are walked on the sandbox; every other route on production.
       if (route.sandboxOnly !== (iface === 'ads-sandbox')) continue;
-      const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
-      ops.push({
-        iface,
-        method: route.method,
-        path,
-        pathParams: [...route.url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]),
-        queryParams: route.params,
-        bodyFields: route.params,
-        bodyTypes: ['application/json', 'application/x-www-form-urlencoded'],
-        schemes: ['user'],
-      });
+      // Each route in spec 001's names and, where they differ, in the public Ads API's (translated at the edge).
+      for (const names of [(n: string) => n, adsTweetNames.nameToTweet]) {
+        const url = names === adsTweetNames.nameToTweet ? adsTweetNames.pathToTweet(route.url).replace(/:([A-Za-z_]+)/g, (_m, p: string) => `:${names(p)}`) : route.url;
+        const params = route.params.map(names);
+        if (names !== adsTweetNames.nameToTweet || url !== route.url || params.some((p, i) => p !== route.params[i])) {
+          ops.push({
+            iface,
+            method: route.method,
+            path: url.replace(/:([A-Za-z_]+)/g, '{$1}'),
+            pathParams: [...url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]),
+            queryParams: params,
+            bodyFields: params,
+            bodyTypes: ['application/json', 'application/x-www-form-urlencoded'],
+            schemes: ['user'],
+          });
+        }
+      }
     }
   }
   return ops;

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { after, before, test } from 'node:test';
+import OAuth from 'oauth-1.0a';
 import { FormData, ProxyAgent, request } from 'undici';
 import { dropPostgresDatabase, freshPostgresDatabase, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { startChildPlaza, type ChildPlaza } from '../support/child-plaza.js';
@@ -100,7 +101,22 @@ test('"terminates TLS with a certificate for that host issued by Plaza\'s own ce
   const accounts = await request('https://ads-api.x.com/12/accounts', { dispatcher: proxy, headers: { authorization: `Bearer ${ada.oauth2_access_token}` } });
   assert.notEqual(accounts.statusCode, 404, 'the advertising interface answers for ads-api.x.com');
   await accounts.body.dump();
+  // ...in the public Ads API's names (issue 34: the ads hosts are in the tweet dialect throughout).
+  const url = 'https://ads-api.x.com/12/line_items/placements?product_type=PROMOTED_TWEETS';
+  const placements = await request(url, { dispatcher: proxy, headers: { authorization: oauth1Header(plaza, 'ada', 'GET', url) } });
+  const answer = (await placements.body.json()) as any;
+  assert.equal(placements.statusCode, 200, JSON.stringify(answer));
+  assert.equal(answer.data[0].product_type, 'PROMOTED_TWEETS');
+  assert.ok(answer.data[0].placements.flat().includes('ALL_ON_TWITTER'), JSON.stringify(answer));
 });
+
+/** An OAuth 1.0a header of the demo user's first-app token for `url`, signed by an independent signer. */
+function oauth1Header(p: TestPlaza, username: string, method: string, url: string): string {
+  const app = p.creds.apps[0];
+  const user = fixtures(p).user(username);
+  const oauth = new OAuth({ consumer: { key: app.consumer_key, secret: app.consumer_secret }, signature_method: 'HMAC-SHA1', hash_function: (base, key) => crypto.createHmac('sha1', key).update(base).digest('base64') });
+  return oauth.toHeader(oauth.authorize({ url, method }, { key: user.access_token, secret: user.access_token_secret })).Authorization;
+}
 
 test('"the certificate authority: created on the first start (a key that never leaves the data directory, mode 0600), its certificate written to data/ca.pem"; host certificates issued on demand and kept', async () => {
   const keyFile = path.join(plaza.dataDir, 'ca-key.pem');

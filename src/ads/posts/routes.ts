@@ -16,7 +16,7 @@ import {
   renameAdsPost,
 } from './service.js';
 import { ADS_POST_SORTING } from './store.js';
-import { adsPostWire, draftPostWire, inDialect, scheduledPostWire, type Dialect, type PostMode } from './wire.js';
+import { adsPostWire, draftPostWire, scheduledPostWire } from './wire.js';
 
 /** media_keys: comma-separated media keys (at most 4 are ever valid). */
 function mediaKeys(): Param<string[]> {
@@ -31,137 +31,128 @@ function mediaKeys(): Param<string[]> {
 }
 
 /**
- * Posts through the advertising interface at Plaza's paths (…/post, …/posts/:post_id/name,
- * scheduled_posts, draft_posts) and, so the official SDKs work, at the public platform's
- * (…/tweet, …/tweets/:tweet_id/name, scheduled_tweets, draft_tweets, tweet_mode), answered with
- * that dialect's field names.
+ * Posts through the advertising interface (…/post, …/posts/:post_id/name, scheduled_posts,
+ * draft_posts; the public platform's …/tweet, tweet_mode, scheduled_tweets... are translated at
+ * the edge, src/ads/http/dialect.ts).
  */
 export function adsPostRoutes(ads: AdsRoutes): void {
   const account = '/accounts/:account_id';
-  for (const d of ['post', 'tweet'] as Dialect[]) {
-    const idName = `${d}_id`;
-    const modeName = `${d}_mode`;
-    // A path id of another shape than a post id is simply not found.
-    const postIdOf = (call: { path: Record<string, string> }) => (PLATFORM_ID.test(call.path[idName]) ? call.path[idName] : undefined);
+  // A path id of another shape than a post id is simply not found.
+  const postIdOf = (call: { path: Record<string, string> }) => (PLATFORM_ID.test(call.path.post_id) ? call.path.post_id : undefined);
 
+  ads.route({
+    method: 'POST',
+    url: `${account}/post`,
+    rate: 'write',
+    writePermissions: COMPOSE_PERMISSIONS,
+    params: {
+      as_user_id: platformId().required(),
+      text: text({ trim: false }),
+      card_uri: text({ max: 100 }),
+      conversation_settings: oneOf(CONVERSATION_SETTINGS),
+      media_keys: mediaKeys(),
+      name: text({ max: MAX_POST_NAME }),
+      nullcast: bool().default(true),
+      trim_user: bool().default(false),
+      post_mode: oneOf(['compat', 'extended'] as const),
+      video_cta: oneOf(VIDEO_CTAS),
+      video_cta_value: text({ max: 2048 }),
+      video_description: text({ max: MAX_VIDEO_DESCRIPTION }),
+      video_title: text({ max: MAX_VIDEO_TITLE }),
+    },
+    handler: async (call) => {
+      const made = await createAdsPost(call.actor, call.db, call.account, { ...call.params, source: call.caller.app.name });
+      // conversation_settings is not in this response (spec 001); GET and the name update show it.
+      return one(adsPostWire(made, { mode: call.params.post_mode, trimUser: call.params.trim_user }));
+    },
+  });
+
+  ads.route({
+    method: 'PUT',
+    url: `${account}/posts/:post_id/name`,
+    rate: 'write',
+    writePermissions: COMPOSE_PERMISSIONS,
+    params: { name: text({ max: MAX_POST_NAME }).nullable() },
+    handler: async (call) => one(adsPostWire(await renameAdsPost(call.actor, call.db, call.account, postIdOf(call), call.params.name), { full: true })),
+  });
+
+  ads.route({
+    method: 'GET',
+    url: `${account}/posts`,
+    rate: 'entity-read',
+    params: {
+      post_ids: idList({ pattern: PLATFORM_ID, patternText: 'Long' }),
+      count: count(),
+      cursor: cursor(),
+      sort_by: sortBy(Object.keys(ADS_POST_SORTING.fields)),
+      with_total_count: flag(),
+      trim_user: flag(),
+    },
+    handler: async (call) => page(await listAdsPosts(call.db, call.account, call.params), (p) => adsPostWire(p, { full: true, trimUser: call.params.trim_user })),
+  });
+
+  ads.route({
+    method: 'GET',
+    url: `${account}/posts/:post_id`,
+    rate: 'entity-read',
+    params: { trim_user: flag() },
+    handler: async (call) => one(adsPostWire(await getAdsPost(call.db, call.account, postIdOf(call)), { full: true, trimUser: call.params.trim_user })),
+  });
+
+  for (const kind of ['scheduled', 'draft'] as PostKind[]) {
+    const base = `${account}/${kind}_posts`;
+    const pathName = `${kind}_post_id`;
+    const wire = kind === 'scheduled' ? scheduledPostWire : draftPostWire;
+    const content = (update: boolean) => ({
+      as_user_id: update ? platformId() : platformId().required(),
+      text: text({ trim: false }).nullable(),
+      card_uri: text({ max: 100 }).nullable(),
+      media_keys: mediaKeys().nullable(),
+      nullcast: bool(),
+      name: text({ max: MAX_POST_NAME }).nullable(),
+      ...(kind === 'scheduled' ? { scheduled_at: update ? time() : time().required() } : {}),
+    });
+
+    ads.route({
+      method: 'GET',
+      url: base,
+      rate: 'entity-read',
+      params: { [`${kind}_post_ids`]: idList(), user_id: platformId(), ...standardList(Object.keys(SCHEDULED_SORTING.fields)) },
+      handler: async (call) => {
+        const ids = (call.params as Record<string, unknown>)[`${kind}_post_ids`] as string[] | undefined;
+        return page(await listScheduled(call.db, call.account, kind, { ...call.params, ids }), wire);
+      },
+    });
+    ads.route({
+      method: 'GET',
+      url: `${base}/:${pathName}`,
+      rate: 'entity-read',
+      params: {},
+      handler: async (call) => one(wire(await getScheduled(call.db, call.account, kind, pathId(call, pathName)))),
+    });
     ads.route({
       method: 'POST',
-      url: `${account}/${d}`,
+      url: base,
       rate: 'write',
       writePermissions: COMPOSE_PERMISSIONS,
-      params: {
-        as_user_id: platformId().required(),
-        text: text({ trim: false }),
-        card_uri: text({ max: 100 }),
-        conversation_settings: oneOf(CONVERSATION_SETTINGS),
-        media_keys: mediaKeys(),
-        name: text({ max: MAX_POST_NAME }),
-        nullcast: bool().default(true),
-        trim_user: bool().default(false),
-        [modeName]: oneOf(['compat', 'extended'] as const),
-        video_cta: oneOf(VIDEO_CTAS),
-        video_cta_value: text({ max: 2048 }),
-        video_description: text({ max: MAX_VIDEO_DESCRIPTION }),
-        video_title: text({ max: MAX_VIDEO_TITLE }),
-      },
-      handler: async (call) => {
-        const made = await createAdsPost(call.actor, call.db, call.account, { ...call.params, source: call.caller.app.name });
-        const mode = (call.params as Record<string, unknown>)[modeName] as PostMode | undefined;
-        // conversation_settings is not in this response (spec 001); GET and the name update show it.
-        return one(adsPostWire(made, { mode, trimUser: call.params.trim_user }));
-      },
+      params: content(false),
+      handler: async (call) => one(wire(await createScheduled(call.actor, call.db, call.account, kind, call.params as typeof call.params & { as_user_id: string }))),
     });
-
     ads.route({
       method: 'PUT',
-      url: `${account}/${d}s/:${idName}/name`,
+      url: `${base}/:${pathName}`,
       rate: 'write',
       writePermissions: COMPOSE_PERMISSIONS,
-      params: { name: text({ max: MAX_POST_NAME }).nullable() },
-      handler: async (call) => one(inDialect(adsPostWire(await renameAdsPost(call.actor, call.db, call.account, postIdOf(call), call.params.name), { full: true }), d)),
+      params: content(true),
+      handler: async (call) => one(wire(await updateScheduledPost(call.actor, call.db, call.account, kind, pathId(call, pathName), call.params))),
     });
-
     ads.route({
-      method: 'GET',
-      url: `${account}/${d}s`,
-      rate: 'entity-read',
-      params: {
-        [`${d}_ids`]: idList({ pattern: PLATFORM_ID, patternText: 'Long' }),
-        count: count(),
-        cursor: cursor(),
-        sort_by: sortBy(Object.keys(ADS_POST_SORTING.fields)),
-        with_total_count: flag(),
-        trim_user: flag(),
-      },
-      handler: async (call) => {
-        const ids = (call.params as Record<string, unknown>)[`${d}_ids`] as string[] | undefined;
-        return page(await listAdsPosts(call.db, call.account, { ...call.params, post_ids: ids }), (p) => inDialect(adsPostWire(p, { full: true, trimUser: call.params.trim_user }), d));
-      },
+      method: 'DELETE',
+      url: `${base}/:${pathName}`,
+      rate: 'write',
+      writePermissions: COMPOSE_PERMISSIONS,
+      params: {},
+      handler: async (call) => one(wire(await deleteScheduled(call.db, call.account, kind, pathId(call, pathName)))),
     });
-
-    ads.route({
-      method: 'GET',
-      url: `${account}/${d}s/:${idName}`,
-      rate: 'entity-read',
-      params: { trim_user: flag() },
-      handler: async (call) => one(inDialect(adsPostWire(await getAdsPost(call.db, call.account, postIdOf(call)), { full: true, trimUser: call.params.trim_user }), d)),
-    });
-
-    for (const kind of ['scheduled', 'draft'] as PostKind[]) {
-      const base = `${account}/${kind}_${d}s`;
-      const pathName = `${kind}_${d}_id`;
-      const wire = (row: Parameters<typeof scheduledPostWire>[0]) => inDialect(kind === 'scheduled' ? scheduledPostWire(row) : draftPostWire(row), d);
-      const content = (update: boolean) => ({
-        as_user_id: update ? platformId() : platformId().required(),
-        text: text({ trim: false }).nullable(),
-        card_uri: text({ max: 100 }).nullable(),
-        media_keys: mediaKeys().nullable(),
-        nullcast: bool(),
-        name: text({ max: MAX_POST_NAME }).nullable(),
-        ...(kind === 'scheduled' ? { scheduled_at: update ? time() : time().required() } : {}),
-      });
-
-      ads.route({
-        method: 'GET',
-        url: base,
-        rate: 'entity-read',
-        params: { [`${kind}_${d}_ids`]: idList(), user_id: platformId(), ...standardList(Object.keys(SCHEDULED_SORTING.fields)) },
-        handler: async (call) => {
-          const ids = (call.params as Record<string, unknown>)[`${kind}_${d}_ids`] as string[] | undefined;
-          return page(await listScheduled(call.db, call.account, kind, { ...call.params, ids }), wire);
-        },
-      });
-      ads.route({
-        method: 'GET',
-        url: `${base}/:${pathName}`,
-        rate: 'entity-read',
-        params: {},
-        handler: async (call) => one(wire(await getScheduled(call.db, call.account, kind, pathId(call, pathName)))),
-      });
-      ads.route({
-        method: 'POST',
-        url: base,
-        rate: 'write',
-        writePermissions: COMPOSE_PERMISSIONS,
-        params: content(false),
-        handler: async (call) => one(wire(await createScheduled(call.actor, call.db, call.account, kind, call.params as typeof call.params & { as_user_id: string }))),
-      });
-      ads.route({
-        method: 'PUT',
-        url: `${base}/:${pathName}`,
-        rate: 'write',
-        writePermissions: COMPOSE_PERMISSIONS,
-        params: content(true),
-        handler: async (call) => one(wire(await updateScheduledPost(call.actor, call.db, call.account, kind, pathId(call, pathName), call.params))),
-      });
-      ads.route({
-        method: 'DELETE',
-        url: `${base}/:${pathName}`,
-        rate: 'write',
-        writePermissions: COMPOSE_PERMISSIONS,
-        params: {},
-        handler: async (call) => one(wire(await deleteScheduled(call.db, call.account, kind, pathId(call, pathName)))),
-      });
-    }
   }
 }

@@ -11,16 +11,6 @@ const COMPAT_LENGTH = 140;
 
 export type PostMode = 'compat' | 'extended';
 
-/** Plaza's 'post' names, or the public platform's 'tweet' names for the SDKs' paths (…/tweet, scheduled_tweets). */
-export type Dialect = 'post' | 'tweet';
-const TWEET_NAMES: Record<string, string> = { post_type: 'tweet_type', post_id: 'tweet_id' };
-
-/** A wire object with its field names in `dialect`. */
-export function inDialect<T extends Record<string, unknown>>(o: T, dialect: Dialect): Record<string, unknown> {
-  if (dialect === 'post') return o;
-  return Object.fromEntries(Object.entries(o).map(([k, v]) => [TWEET_NAMES[k] ?? k, v]));
-}
-
 function userWire(u: UserTable, trim: boolean) {
   if (trim) return { id: u.id, id_str: u.id };
   return {

@@ -30,26 +30,26 @@ export function listPromotedPosts(db: DbOrTx, account: AccountRow, p: ListReques
 }
 
 /** One promoted post of the account; one that is deleted, or whose line item is, only with with_deleted=true. */
-export async function getPromotedPost(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false, parameter?: string): Promise<PromotedPostRow> {
+export async function getPromotedPost(db: DbOrTx, account: AccountRow, id: string | undefined, withDeleted = false): Promise<PromotedPostRow> {
   const found = id === undefined ? undefined : await findPromotedPost(db, account.id, id);
-  if (!found || ((found.deleted === 1 || found.line_item_deleted === 1) && !withDeleted)) throw PROMOTED_POSTS.notFound(id ?? '', account, parameter);
+  if (!found || ((found.deleted === 1 || found.line_item_deleted === 1) && !withDeleted)) throw PROMOTED_POSTS.notFound(id ?? '', account);
   const { line_item_deleted: _, ...row } = found;
   return row;
 }
 
 /** POST promoted_posts: one record per post (an already promoted post keeps its record). */
-export async function promotePosts(actor: AdsActor, db: DbOrTx, account: AccountRow, p: { line_item_id: string; post_ids: string[] }, postParam = 'post_ids'): Promise<PromotedPostRow[]> {
+export async function promotePosts(actor: AdsActor, db: DbOrTx, account: AccountRow, p: { line_item_id: string; post_ids: string[] }): Promise<PromotedPostRow[]> {
   const lineItem = await getLineItem(db, account, p.line_item_id);
   if (!POST_PRODUCT_TYPES.includes(lineItem.product_type)) {
     throw AdsError.invalidParameter('line_item_id', `Line item ${lineItem.id} has product_type ${lineItem.product_type}; posts can be promoted only by ${POST_PRODUCT_TYPES.join(' or ')} line items`);
   }
   const posts = new Map((await findPostsByIds(db, p.post_ids)).map((post) => [post.id, post]));
   const missing = p.post_ids.find((id) => !posts.has(id));
-  if (missing !== undefined) throw AdsError.notFound(`Post ${missing} was not found`, postParam);
+  if (missing !== undefined) throw AdsError.notFound(`Post ${missing} was not found`, 'post_ids');
   const promotable = new Set(await accountUserIds(db, account.id));
   const foreign = p.post_ids.find((id) => !promotable.has(posts.get(id)!.author_id));
   if (foreign !== undefined) {
-    throw AdsError.invalidParameter(postParam, `Post ${foreign} cannot be promoted by account ${account.id}: only posts of the account's users can be`);
+    throw AdsError.invalidParameter('post_ids', `Post ${foreign} cannot be promoted by account ${account.id}: only posts of the account's users can be`);
   }
   const existing = new Map((await livePromotedPostsOfLineItem(db, lineItem.id, p.post_ids)).map((r) => [r.post_id, r]));
   const out: PromotedPostRow[] = [];
@@ -70,8 +70,8 @@ export async function promotePosts(actor: AdsActor, db: DbOrTx, account: Account
   return out;
 }
 
-export async function deletePromotedPost(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined, parameter?: string): Promise<PromotedPostRow> {
-  return PROMOTED_POSTS.markDeleted(actor, db, account, await getPromotedPost(db, account, id, false, parameter));
+export async function deletePromotedPost(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<PromotedPostRow> {
+  return PROMOTED_POSTS.markDeleted(actor, db, account, await getPromotedPost(db, account, id, false));
 }
 
 const incompatible = (parameter: string, message: string) => new AdsError(400, [{ code: 'INCOMPATIBLE_LINE_ITEM', message, parameter }]);

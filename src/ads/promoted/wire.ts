@@ -1,11 +1,8 @@
 import { wireTime } from '../http/time.js';
 import type { PromotedAccountRow, PromotedPostRow } from './store.js';
 
-/** Plaza's 'post' names, or the public platform's 'tweet' names for the promoted_tweets alias. */
-export type Dialect = 'post' | 'tweet';
-
-/** The promoted post object: post_id (tweet_id in the 'tweet' dialect). */
-export function promotedPostWire(p: PromotedPostRow, dialect: Dialect = 'post') {
+/** The promoted post object. */
+export function promotedPostWire(p: PromotedPostRow) {
   return {
     line_item_id: p.line_item_id,
     id: p.id,
@@ -13,7 +10,7 @@ export function promotedPostWire(p: PromotedPostRow, dialect: Dialect = 'post') 
     created_at: wireTime(p.created_at),
     updated_at: wireTime(p.updated_at),
     approval_status: p.approval_status,
-    [dialect === 'post' ? 'post_id' : 'tweet_id']: p.post_id,
+    post_id: p.post_id,
     deleted: p.deleted === 1,
   };
 }

@@ -12,6 +12,7 @@ export const PUBLIC_HOSTS = {
 } as const;
 
 const ALL = new Set<string>(Object.values(PUBLIC_HOSTS).flat());
+const ADS = new Set<string>([...PUBLIC_HOSTS.ads, ...PUBLIC_HOSTS.adsSandbox]);
 
 /** The host a request was sent to, lowercase and without its port. */
 function hostOf(req: IncomingMessage): string {
@@ -23,4 +24,9 @@ function hostOf(req: IncomingMessage): string {
 /** Whether the request was sent to one of the public platform's host names. */
 export function sentToPublicHost(req: IncomingMessage): boolean {
   return ALL.has(hostOf(req));
+}
+
+/** Whether the request was sent to one of the public Ads API's host names (production or sandbox). */
+export function sentToPublicAdsHost(req: IncomingMessage): boolean {
+  return ADS.has(hostOf(req));
 }

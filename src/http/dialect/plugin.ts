@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sentToPublicHost } from './hosts.js';
 import { isJsonBody, markJsonBody } from '../lazy-schemas.js';
 import { bodyToPost, bodyUsesTweetNames, jsonTextToTweet, urlToPost } from './translate.js';
@@ -74,13 +74,17 @@ export function installTweetDialect(app: FastifyInstance): void {
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!inTweetDialect(request)) return done(null, payload);
-    const type = String(reply.getHeader('content-type') ?? '');
-    if (!type.includes('json') || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return done(null, payload);
-    const text = jsonTextToTweet(typeof payload === 'string' ? payload : payload.toString('utf8'));
-    if (reply.hasHeader('content-length')) reply.header('content-length', Buffer.byteLength(text));
-    done(null, text);
+    done(null, inTweetDialect(request) ? jsonPayloadIn(reply, payload, jsonTextToTweet) : payload);
   });
+}
+
+/** An answer's payload translated by `toTweet` when it is JSON text (its length header kept true); any other payload as it is. */
+export function jsonPayloadIn(reply: FastifyReply, payload: unknown, toTweet: (text: string) => string): unknown {
+  const type = String(reply.getHeader('content-type') ?? '');
+  if (!type.includes('json') || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
+  const text = toTweet(typeof payload === 'string' ? payload : payload.toString('utf8'));
+  if (reply.hasHeader('content-length')) reply.header('content-length', Buffer.byteLength(text));
+  return text;
 }
 
 
