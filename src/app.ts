@@ -18,6 +18,7 @@ import { buildPlatform } from './platform/app.js';
 import { readCredentials, writeCredentials, type CredentialsFile } from './seed/credentials.js';
 import { demoCredentials, demoWorkspace, seedDemo } from './seed/demo.js';
 import { leaseWorker, NoFreeWorker, type WorkerLease } from './store/worker-lease.js';
+import { loadServerSecret } from './auth/flows/server-secret.js';
 import { openStore, type Store } from './store/store.js';
 import { openAuthority } from './proxy/authority.js';
 import { writeNodePreload } from './proxy/node-preload.js';
@@ -31,7 +32,10 @@ export interface Plaza {
   platform: Listener;
   ads: Listener;
   adsSandbox: Listener;
+  /** Where clients reach the listeners: the public URLs where configured, else the listeners' own. */
   urls: { base_url: string; ads_url: string; ads_sandbox_url: string };
+  /** The listeners' own addresses. */
+  listening: { base_url: string; ads_url: string; ads_sandbox_url: string };
   /** The drop-in proxy (src/proxy/): its address, the certificate clients trust, and the Node preload that uses both. */
   dropIn: { proxy_url: string; ca_file: string; node_preload: string };
   /** The demo workspace's credentials, as written to the credentials file (none when another process's file holds them). */
@@ -91,6 +95,13 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     await store.close();
     throw err instanceof NoFreeWorker ? new StartupError(err.message) : err;
   }
+  try {
+    await loadServerSecret(store.db, config);
+  } catch (err) {
+    await lease.close().catch(() => {});
+    await store.close();
+    throw err;
+  }
   // The default world: the store the configuration names. Every reader of time holds its adjustable clock.
   const parts: WorldParts = { config, log, baseClock: deps.clock ?? systemClock, worker: lease.worker };
   try {
@@ -104,6 +115,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
   const scope = new WorldScope(home);
   const ctx = scope.ctx;
   let urls = { base_url: '', ads_url: '', ads_sandbox_url: '' };
+  let listening = urls;
   let dropIn = { proxy_url: '', ca_file: '', node_preload: '' };
   worlds = new Worlds({ parts, scope, home: store, urls: () => ({ ...urls, ...dropIn }) });
   const routing = { scope, worlds };
@@ -129,7 +141,9 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     await platform.listen({ host: config.host, port: config.port });
     await ads.listen({ host: config.host, port: config.adsPort });
     await adsSandbox.listen({ host: config.host, port: config.adsSandboxPort });
-    urls = { base_url: urlOf(platform), ads_url: urlOf(ads), ads_sandbox_url: urlOf(adsSandbox) };
+    listening = { base_url: urlOf(platform), ads_url: urlOf(ads), ads_sandbox_url: urlOf(adsSandbox) };
+    const pub = config.publicUrls;
+    urls = { base_url: pub.platform ?? listening.base_url, ads_url: pub.ads ?? listening.ads_url, ads_sandbox_url: pub.adsSandbox ?? listening.ads_sandbox_url };
     const opened = await authority;
     proxy = createProxy(opened, { platform: platform.server, ads: ads.server, adsSandbox: adsSandbox.server }, log);
     await new Promise<void>((resolve, reject) => {
@@ -172,6 +186,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     ads,
     adsSandbox,
     urls,
+    listening,
     dropIn,
     credentials,
     adminToken: admin?.token,

@@ -48,11 +48,15 @@ export interface Config {
   /** Serve the admin interface (/admin/... on the platform listener, opened by the admin token); --no-admin turns it off. */
   admin: boolean;
   /**
-   * The server secret (created on first start, mode 0600): signs cookies and CSRF tokens and derives
-   * app-only bearer tokens, so the store itself never holds a usable token. Processes that share a
-   * store must share this file.
+   * The server secret's file, when the operator names one (mode 0600, made on first start): it signs
+   * cookies and CSRF tokens and derives app-only bearer tokens and the admin token. Processes that
+   * share a store must then share this file. Named by no one, the secret is kept in the store
+   * (made by the first process; src/auth/flows/server-secret.ts), and this path is only where an
+   * older Plaza kept it, taken into the store once.
    */
   secretFile: string;
+  /** Whether the operator named the secret file (then it is used; otherwise the secret is kept in the store). */
+  secretFileConfigured: boolean;
   /** Requests per 15-minute window allowed to each OAuth step and sign-in page, per app or per client address. */
   oauthRateLimit: number;
   /** The platform interface's per-app and per-user rate limits (src/platform/rate-limits/): the public platform's published figures, or off. */
@@ -67,6 +71,11 @@ export interface Config {
   maxConnectionsPerAddress: number;
   /** Addresses and CIDR blocks of the proxies whose X-Forwarded-For is believed (src/http/trusted-proxies.ts); none by default. */
   trustProxy: string[];
+  /**
+   * The addresses clients reach the listeners at when that is not the process's own (a load
+   * balancer's): written in the credentials file, printed, and the base of the demo's media URLs.
+   */
+  publicUrls: { platform?: string; ads?: string; adsSandbox?: string };
   /** How long the rest of a refused (413) body is read and dropped before the connection is closed, in milliseconds. */
   lingerMs: number;
   /** Bytes of log lines that may wait for a slow stdout reader before further lines are dropped (and counted). */
@@ -115,6 +124,7 @@ export function loadConfig(flags: ConfigOverrides = {}, env: NodeJS.ProcessEnv =
     seedDemo: flags.seedDemo ?? env.PLAZA_SEED_DEMO !== 'false',
     admin: flags.admin ?? env.PLAZA_ADMIN !== 'false',
     secretFile: flags.secretFile ?? env.PLAZA_SECRET_FILE ?? path.join(dataDir, 'server-secret'),
+    secretFileConfigured: (flags.secretFile ?? env.PLAZA_SECRET_FILE) !== undefined,
     oauthRateLimit: flags.oauthRateLimit ?? intFrom(env.PLAZA_OAUTH_RATE_LIMIT, 450),
     platformRateLimits: flags.platformRateLimits ?? (env.PLAZA_RATE_LIMITS === 'off' ? 'off' : 'published'),
     metricsToken: flags.metricsToken ?? (env.PLAZA_METRICS_TOKEN || undefined),
@@ -123,6 +133,11 @@ export function loadConfig(flags: ConfigOverrides = {}, env: NodeJS.ProcessEnv =
     lingerMs: flags.lingerMs ?? intFrom(env.PLAZA_LINGER_MS, 10_000),
     maxConnectionsPerAddress: flags.maxConnectionsPerAddress ?? intFrom(env.PLAZA_MAX_CONNECTIONS_PER_ADDRESS, 256),
     trustProxy: flags.trustProxy ?? (env.PLAZA_TRUST_PROXY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    publicUrls: {
+      platform: withoutSlash(flags.publicUrls?.platform ?? (env.PLAZA_PUBLIC_URL || undefined)),
+      ads: withoutSlash(flags.publicUrls?.ads ?? (env.PLAZA_PUBLIC_ADS_URL || undefined)),
+      adsSandbox: withoutSlash(flags.publicUrls?.adsSandbox ?? (env.PLAZA_PUBLIC_ADS_SANDBOX_URL || undefined)),
+    },
     logBufferBytes: flags.logBufferBytes ?? intFrom(env.PLAZA_LOG_BUFFER_BYTES, 8 * 1024 * 1024),
     worldIdleMs: flags.worldIdleMs ?? intFrom(env.PLAZA_WORLD_IDLE_MS, 5 * 60_000),
     drainMs: flags.drainMs ?? intFrom(env.PLAZA_DRAIN_MS, 3_000),
@@ -156,7 +171,7 @@ export async function checkStartable(config: Config): Promise<void> {
   const folders: Array<[string, string]> = [[config.dataDir, 'the data directory (--data-dir, PLAZA_DATA_DIR)']];
   if (sqlite && config.databaseUrl !== ':memory:') folders.push([path.dirname(path.resolve(config.databaseUrl)), `the folder of the SQLite store ${config.databaseUrl} (--db, DATABASE_URL)`]);
   if (config.seedDemo) folders.push([path.dirname(path.resolve(config.credentialsFile)), `the folder of the credentials file ${config.credentialsFile} (--credentials-file, PLAZA_CREDENTIALS_FILE)`]);
-  if (!fs.existsSync(config.secretFile)) folders.push([path.dirname(path.resolve(config.secretFile)), `the folder of the server secret ${config.secretFile} (PLAZA_SECRET_FILE)`]);
+  if (config.secretFileConfigured && !fs.existsSync(config.secretFile)) folders.push([path.dirname(path.resolve(config.secretFile)), `the folder of the server secret ${config.secretFile} (PLAZA_SECRET_FILE)`]);
   for (const [folder, what] of folders) checkWritableFolder(path.resolve(folder), what);
   if (fs.existsSync(config.secretFile)) {
     try {
@@ -164,6 +179,10 @@ export async function checkStartable(config: Config): Promise<void> {
     } catch (err) {
       throw new StartupError(`cannot read the server secret ${config.secretFile}: ${(err as NodeJS.ErrnoException).code}`);
     }
+  }
+  for (const [key, what] of Object.entries(PUBLIC_URL_FLAGS) as Array<[keyof Config['publicUrls'], string]>) {
+    const url = config.publicUrls[key];
+    if (url !== undefined && !isBaseUrl(url)) throw new StartupError(`${what} must be an http:// or https:// address with no path, query or fragment (e.g. https://plaza.example.com), got ${JSON.stringify(url.slice(0, 200))}`);
   }
   try {
     parseTrustedProxies(config.trustProxy);
@@ -173,6 +192,19 @@ export async function checkStartable(config: Config): Promise<void> {
   await checkPortsFree(config);
   if (sqlite) await checkSqliteOpens(config.databaseUrl);
   else await checkPostgresOpens(config.databaseUrl);
+}
+
+const PUBLIC_URL_FLAGS = { platform: '--public-url (PLAZA_PUBLIC_URL)', ads: '--public-ads-url (PLAZA_PUBLIC_ADS_URL)', adsSandbox: '--public-ads-sandbox-url (PLAZA_PUBLIC_ADS_SANDBOX_URL)' } as const;
+
+const withoutSlash = (url: string | undefined) => url?.replace(/\/+$/, '');
+
+function isBaseUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && (url.pathname === '/' || url.pathname === '') && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
 }
 
 /** The folder, or the nearest existing folder above it (where it would be created), takes a new file. */
@@ -272,7 +304,7 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; what: s
   { name: 'PLAZA_PROXY_PORT', default: '8083', what: 'the drop-in proxy for api.x.com and the other public hosts (--proxy-port wins)' },
   { name: 'PLAZA_DATA_DIR', default: './data', what: 'the SQLite store, uploads, server secret and credentials file (--data-dir wins)' },
   { name: 'PLAZA_CREDENTIALS_FILE', default: '<data dir>/credentials.json', what: 'where the demo credentials are written (--credentials-file wins)' },
-  { name: 'PLAZA_SECRET_FILE', default: '<data dir>/server-secret', what: 'server secret (created on first start); processes sharing a store must share it' },
+  { name: 'PLAZA_SECRET_FILE', default: '(kept in the store)', what: 'a file for the server secret instead of the store (created on first start); processes sharing a store must then share it' },
   { name: 'PLAZA_SEED_DEMO', default: 'true', what: '"false" starts without the demo workspace (as --no-seed)' },
   { name: 'PLAZA_ADMIN', default: 'true', what: '"false" turns the admin interface (/admin/...) off (as --no-admin)' },
   { name: 'PLAZA_DEVELOPMENT', default: 'true on loopback', what: 'plain-http OAuth steps and local webhook URLs; "false" enforces HTTPS and public hosts' },
@@ -296,6 +328,9 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; what: s
   { name: 'PLAZA_LINGER_MS', default: '10000', what: 'how long the rest of a body refused with 413 is read (up to 64 MB) before the connection closes' },
   { name: 'PLAZA_MAX_CONNECTIONS_PER_ADDRESS', default: '256', what: 'open connections per client address on each listener' },
   { name: 'PLAZA_TRUST_PROXY', default: 'unset', what: 'addresses and CIDR blocks of balancers whose X-Forwarded-For names the client (comma-separated)' },
+  { name: 'PLAZA_PUBLIC_URL', default: 'unset', what: "the platform interface's address as clients reach it (a load balancer's): credentials files, printed links, media URLs" },
+  { name: 'PLAZA_PUBLIC_ADS_URL', default: 'unset', what: "the advertising interface's address as clients reach it" },
+  { name: 'PLAZA_PUBLIC_ADS_SANDBOX_URL', default: 'unset', what: "the advertising sandbox's address as clients reach it" },
   { name: 'PLAZA_LOG_BUFFER_BYTES', default: '8388608', what: 'log bytes waiting for a slow stdout before lines are dropped (and counted)' },
   { name: 'PLAZA_DRAIN_MS', default: '3000', what: 'on SIGTERM, how long /readyz answers 503 while requests are still served, before the process closes' },
   { name: 'PLAZA_WORLD_IDLE_MS', default: '300000', what: 'a world other than the default one is closed after this long without a request (reopened on the next)' },

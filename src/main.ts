@@ -46,6 +46,9 @@ program
   .option('--no-seed', 'do not create the demo workspace')
   .option('--no-admin', 'serve no admin interface (/admin/...: act as a person, move the clock, inject faults)')
   .option('--trust-proxy <cidrs>', "balancers whose X-Forwarded-For names the client: addresses or CIDR blocks, comma-separated (PLAZA_TRUST_PROXY)")
+  .option('--public-url <url>', "the platform interface's address as clients reach it, e.g. a load balancer's (PLAZA_PUBLIC_URL): credentials files, printed links, media URLs")
+  .option('--public-ads-url <url>', "the advertising interface's address as clients reach it (PLAZA_PUBLIC_ADS_URL)")
+  .option('--public-ads-sandbox-url <url>', "the advertising sandbox's address as clients reach it (PLAZA_PUBLIC_ADS_SANDBOX_URL)")
   // serve reads every variable of src/config.ts.
   .addHelpText('after', environmentHelp())
   .action(async (opts) => {
@@ -61,6 +64,7 @@ program
       seedDemo: opts.seed === false ? false : undefined,
       admin: opts.admin === false ? false : undefined,
       trustProxy: opts.trustProxy === undefined ? undefined : String(opts.trustProxy).split(',').map((s: string) => s.trim()).filter(Boolean),
+      publicUrls: { platform: opts.publicUrl, ads: opts.publicAdsUrl, adsSandbox: opts.publicAdsSandboxUrl },
     };
 
     // Signals are handled from the start: one that arrives while the store migrates or the demo
@@ -104,6 +108,10 @@ function banner(plaza: Plaza, config: Config): string {
     `  proxy certificate:      ${plaza.dropIn.ca_file}`,
     `  store:                  ${plaza.ctx.store.dialect}`,
   ];
+  const { listening } = plaza;
+  if (listening.base_url !== urls.base_url || listening.ads_url !== urls.ads_url || listening.ads_sandbox_url !== urls.ads_sandbox_url) {
+    lines.push(`  this process listens on: ${listening.base_url} (platform), ${listening.ads_url} (ads), ${listening.ads_sandbox_url} (ads sandbox)`);
+  }
   if (plaza.adminToken) lines.push(`  admin interface:        /admin/... on the platform interface, with Authorization: Bearer ${plaza.adminToken}`);
   const postId = credentials?.sample.post_ids[0];
   if (credentials && postId) {

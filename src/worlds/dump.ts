@@ -20,7 +20,7 @@ export interface StoreDump {
 }
 
 /** The migrator's own tables and the process-wide ones of the default store, which no world owns. */
-const NOT_WORLD_DATA = new Set(['kysely_migration', 'kysely_migration_lock', 'worker_leases', 'worlds', 'world_snapshots']);
+const NOT_WORLD_DATA = new Set(['kysely_migration', 'kysely_migration_lock', 'worker_leases', 'worlds', 'world_snapshots', 'server_secret']);
 const ROWID = '__rowid';
 
 interface TableShape {

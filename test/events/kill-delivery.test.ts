@@ -94,8 +94,8 @@ test('A kill -9 during deliveries loses none: after restart every event is deliv
   receiver.dropHeld();
   receiver.status.delete(name);
 
-  // The second process shares the first's server secret, so the first's admin token opens it too.
-  const second = await child(db, dataDir, { PLAZA_SECRET_FILE: path.join(dirOf(first, dataDir), 'server-secret') });
+  // The second process reads the first's server secret from the store, so the first's admin token opens it too.
+  const second = await child(db, dataDir, {});
   // The dead process's claims run out by the clock (their lease is the delivery time-out and 5 s):
   // the shared admin clock is moved past them rather than waited for.
   const moved = await call(second.baseUrl, '/admin/clock', { method: 'POST', auth: { bearer: k.admin_token! }, body: { advance: 'PT10S' } });

@@ -26,6 +26,15 @@ test('--trust-proxy takes addresses and CIDR blocks, IPv4 and IPv6 (an IPv4 peer
   }
 });
 
+test('--public-url (and the ads ones) takes an http or https address with no path; anything else stops the start naming the flag', async () => {
+  const config = (platform: string, env: NodeJS.ProcessEnv = {}) => loadConfig({ publicUrls: { platform }, port: 0, adsPort: 0, adsSandboxPort: 0, proxyPort: 0 }, env);
+  for (const bad of ['plaza.example.com', 'ftp://plaza.example.com', 'https://plaza.example.com/api', 'https://plaza.example.com/?a=1', 'https://user:pw@plaza.example.com']) {
+    await assert.rejects(checkStartable(config(bad)), (err: Error) => err instanceof StartupError && err.message.includes('--public-url'), bad);
+  }
+  assert.equal(config('https://plaza.example.com/').publicUrls.platform, 'https://plaza.example.com', 'written as a base: no trailing slash');
+  assert.equal(loadConfig({}, { PLAZA_PUBLIC_ADS_URL: 'https://ads.example.com' }).publicUrls.ads, 'https://ads.example.com');
+});
+
 test('without --trust-proxy X-Forwarded-For is ignored: a client cannot claim another address', async () => {
   const plaza = await startTestPlaza({ oauthRateLimit: 2 });
   // /metrics answers loopback: the header naming an outside address changes nothing.

@@ -201,7 +201,7 @@ test('minting on start happens once per store: a second process on the same stor
   const tokenCount = async () => Number((await plaza.ctx.store.db.selectFrom('oauth2_tokens').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const before = await tokenCount();
   const config = (file: string) =>
-    loadConfig({ port: 0, adsPort: 0, adsSandboxPort: 0, proxyPort: 0, logLevel: 'silent', databaseUrl: plaza.databaseUrl, dataDir: otherDir, credentialsFile: file, secretFile: path.join(plaza.dataDir, 'server-secret') }, {});
+    loadConfig({ port: 0, adsPort: 0, adsSandboxPort: 0, proxyPort: 0, logLevel: 'silent', databaseUrl: plaza.databaseUrl, dataDir: otherDir, credentialsFile: file }, {});
   try {
     const alone = await startPlaza(config(path.join(otherDir, 'credentials.json')), { clock });
     try {

@@ -14,6 +14,7 @@ export function registerPlatformServer(ctx: PlatformContext, server: Server): vo
 }
 
 export function platformBaseUrl(ctx: PlatformContext): string {
+  if (ctx.config.publicUrls.platform !== undefined) return ctx.config.publicUrls.platform;
   const address = listeners.get(ctx.config)?.address() as AddressInfo | string | null | undefined;
   if (!address || typeof address === 'string') return `http://${ctx.config.host}:${ctx.config.port}`;
   // A wildcard address is reachable on loopback, as the credentials file records it.

@@ -32,6 +32,7 @@ import * as m0035 from './0035-post-create-members.js';
 import * as m0036 from './0036-post-reads.js';
 import * as m0037 from './0037-worker-leases.js';
 import * as m0038 from './0038-worlds.js';
+import * as m0039 from './0039-server-secret.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -71,4 +72,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0036-post-reads': m0036,
   '0037-worker-leases': m0037,
   '0038-worlds': m0038,
+  '0039-server-secret': m0039,
 };

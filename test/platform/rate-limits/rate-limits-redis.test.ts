@@ -28,8 +28,8 @@ test('two Plaza processes on one store with REDIS_URL spend one window per user 
   const db = await freshPostgresDatabase(process.env.DATABASE_URL!);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-rate-'));
   cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }), () => dropPostgresDatabase(db));
-  // One server secret: both processes derive the same admin token and app-only bearer tokens.
-  const env = { REDIS_URL, PLAZA_SECRET_FILE: path.join(dataDir, 'server-secret'), PLAZA_ACTIVITY_POLL_MS: '200' };
+  // One server secret, kept in the store: both processes derive the same admin token and app-only bearer tokens.
+  const env = { REDIS_URL, PLAZA_ACTIVITY_POLL_MS: '200' };
   const a = await startChildPlaza({ db, dataDir: path.join(dataDir, 'a'), env });
   children.push(a);
   const b = await startChildPlaza({ db, dataDir: path.join(dataDir, 'b'), env });
