@@ -19,6 +19,7 @@ import { readCredentials, writeCredentials, type CredentialsFile } from './seed/
 import { demoCredentials, demoWorkspace, seedDemo } from './seed/demo.js';
 import { leaseWorker, NoFreeWorker, type WorkerLease } from './store/worker-lease.js';
 import { loadServerSecret } from './auth/flows/server-secret.js';
+import { createSettingsBus } from './events/settings-bus.js';
 import { openStore, type Store } from './store/store.js';
 import { openAuthority } from './proxy/authority.js';
 import { writeNodePreload } from './proxy/node-preload.js';
@@ -119,6 +120,14 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
   let dropIn = { proxy_url: '', ca_file: '', node_preload: '' };
   worlds = new Worlds({ parts, scope, home: store, urls: () => ({ ...urls, ...dropIn }) });
   const routing = { scope, worlds };
+  // Admin changes reach the other processes at once: each reads the changed world's settings again.
+  const settings = createSettingsBus({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, onError: (err) => log.warn({ err }, 'admin changes lost Redis; other processes see them at their next poll') });
+  settings.onChange(async (id) => {
+    if (id !== DEFAULT_WORLD) return worlds!.changedElsewhere(id);
+    store.changedElsewhere();
+    await home.admin?.clock.refresh();
+    await home.admin?.faults.refresh();
+  });
   const metrics = new Metrics();
   const platform = await buildPlatform(ctx, metrics, routing);
   const ads = await buildAds(ctx, metrics, 'production', routing);
@@ -137,7 +146,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
   const urlOf = (l: Listener) => urlOfAddress(l.server.address() as AddressInfo);
   let admin: Admin | undefined;
   try {
-    if (config.admin) admin = await startAdmin(ctx, platform, { adminOf: () => scope.world().admin!, worldId: () => scope.world().id, worlds });
+    if (config.admin) admin = await startAdmin(ctx, platform, { adminOf: () => scope.world().admin!, worldId: () => scope.world().id, worlds, settings });
     await platform.listen({ host: config.host, port: config.port });
     await ads.listen({ host: config.host, port: config.adsPort });
     await adsSandbox.listen({ host: config.host, port: config.adsSandboxPort });
@@ -170,6 +179,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     proxy?.close();
     await Promise.allSettled(listeners.map((l) => l.close()));
     await home.close();
+    await settings.close();
     await lease.close().catch(() => {});
     await store.close();
     throw err;
@@ -202,6 +212,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
       proxy?.close();
       await Promise.allSettled(listeners.map((l) => l.close()));
       await home.close();
+      await settings.close();
       await lease.close().catch((err: unknown) => log.warn({ err }, 'the worker number lease was not given back; it expires by itself'));
       await store.close();
     },

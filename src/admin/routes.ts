@@ -16,6 +16,7 @@ import { replayProgress, startAdminReplay } from './replay.js';
 import { buildSample } from './samples.js';
 import { seedStore } from './seed.js';
 import { SEEDS, SNAPSHOT_NAME, type Worlds } from '../worlds/registry.js';
+import type { SettingsBus } from '../events/settings-bus.js';
 
 /**
  * The admin interface (/admin/... on the platform listener): act as a person, move the clock,
@@ -32,6 +33,8 @@ export interface AdminDeps {
   /** The id of the request's world (`default` for the credentials file's). */
   worldId: () => string;
   worlds: Worlds;
+  /** Tells the other processes on the store of a change, and waits until they apply it. */
+  settings: SettingsBus;
 }
 
 interface Operation {
@@ -406,9 +409,12 @@ export function adminRoutes(ctx: PlatformContext, deps: AdminDeps) {
         if (isAdminAuthorization(request.headers.authorization, deps.tokenHash)) return done();
         done(new ProblemError(401, problems.aboutBlank(401, 'Unauthorized', 'The admin interface takes only `Authorization: Bearer <admin_token>`, the admin_token of the credentials file.')));
       });
-      admin.addHook('onSend', (_request, reply, payload, done) => {
+      admin.addHook('onSend', async (request, reply, payload) => {
         reply.header('cache-control', 'no-store');
-        done(null, payload);
+        // A change is answered once every other process has applied it: the next request, through
+        // any of them, sees it (the clock, faults, usage caps, a reset, a world's store).
+        if (request.method !== 'GET' && reply.statusCode < 400) await deps.settings.announce(deps.worldId());
+        return payload;
       });
       const serve = (op: Operation, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => {
         admin.route({

@@ -36,6 +36,10 @@ export interface Store {
    * CREDENTIALS_STALE_MS otherwise, so another process's write is seen within that time.
    */
   credentialsGeneration(): string | undefined;
+  /** Another process announced a change (src/events/settings-bus.ts): what credentialsGeneration() keys is read again at once. */
+  changedElsewhere(): void;
+  /** How many changes other processes have announced: for what is kept a while on PostgreSQL, to be read again at once after one. */
+  changesElsewhere(): number;
   /** An SQLite file's checkpoints, run on a worker thread (see sqlite-checkpoints.ts); none on PostgreSQL or in memory. */
   checkpoints?: BackgroundCheckpoints;
   close(): Promise<void>;
@@ -84,7 +88,8 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   let generation: () => string | undefined = () => undefined;
   let tableGeneration: (...tables: string[]) => string | undefined = () => undefined;
   // A cache-validity window, not a rule of the interface: wall time, not the injected clock.
-  let credentialsGeneration: () => string | undefined = () => `${writes.writes}:${Math.floor(Date.now() / CREDENTIALS_STALE_MS)}`;
+  let elsewhere = 0;
+  let credentialsGeneration: () => string | undefined = () => `${writes.writes}:${elsewhere}:${Math.floor(Date.now() / CREDENTIALS_STALE_MS)}`;
   if (dialect === 'postgres') {
     // Counts and bigints come back as JS numbers; every id Plaza stores is text.
     // Loaded only for PostgreSQL: an embedded store's start-up need not wait for it.
@@ -140,6 +145,8 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     generation,
     tableGeneration,
     credentialsGeneration,
+    changedElsewhere: () => void elsewhere++,
+    changesElsewhere: () => elsewhere,
     checkpoints,
     close: async () => {
       await checkpoints?.close();

@@ -237,6 +237,22 @@ export class Worlds {
     });
   }
 
+  /**
+   * Another process changed this world (src/events/settings-bus.ts): its listing is compared again
+   * at its next request (a reset, restore or deletion is seen at once), and if it is open here its
+   * admin clock and faults are read again now.
+   */
+  async changedElsewhere(id: string): Promise<void> {
+    const opening = this.open.get(id);
+    if (!opening) return;
+    const found = await opening.catch(() => undefined);
+    if (!found) return;
+    found.checkedAt = 0;
+    found.store.changedElsewhere();
+    await found.world.admin?.clock.refresh();
+    await found.world.admin?.faults.refresh();
+  }
+
   /** How many worlds other than the default one this process holds open (the others cost nothing). */
   openCount(): number {
     return this.open.size;

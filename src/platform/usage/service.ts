@@ -38,11 +38,13 @@ const capCache = new WeakMap<object, { generation: string | undefined; caps: Map
 
 /** The app's caps as kept, while still current; undefined when they must be read. */
 function keptCaps(ctx: Pick<PlatformContext, 'store'>, appId: string): UsageCapRow[] | undefined {
-  const generation = ctx.store.tableGeneration('usage_caps');
+  const exact = ctx.store.tableGeneration('usage_caps');
+  // PostgreSQL: kept for CAP_CACHE_MS, or until another process announces an admin change.
+  const generation = exact ?? `elsewhere:${ctx.store.changesElsewhere()}`;
   let cache = capCache.get(ctx.store);
   if (!cache || cache.generation !== generation) capCache.set(ctx.store, (cache = { generation, caps: new Map() }));
   const kept = cache.caps.get(appId);
-  return kept && (generation !== undefined || Date.now() - kept.at < CAP_CACHE_MS) ? kept.rows : undefined;
+  return kept && (exact !== undefined || Date.now() - kept.at < CAP_CACHE_MS) ? kept.rows : undefined;
 }
 
 /** Whether the app is known, without a query, to have no cap: the cap check's fast path. */
