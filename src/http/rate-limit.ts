@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { redisClient } from '../redis.js';
 import type { Clock } from '../clock.js';
@@ -140,6 +140,31 @@ export class RedisRateLimitCounter implements RateLimitCounter {
     await this.redis.quit().catch(() => undefined);
     this.redis.disconnect();
   }
+}
+
+const sharedCounters = new WeakMap<object, RedisRateLimitCounter>();
+
+/**
+ * The counter every limit of a listener counts in: Redis when the configuration names one (shared
+ * by every process on the store: the platform's limits, the OAuth steps and the sign-in pages,
+ * issue 37 item 9), undefined (each limiter in-process) otherwise. One per configuration, closed
+ * with the listener that asked first.
+ */
+export function sharedRateLimitCounter(
+  app: FastifyInstance,
+  ctx: { config: { redisUrl?: string; databaseUrl: string }; log: { warn(obj: object, msg: string): void } },
+): RateLimitCounter | undefined {
+  if (!ctx.config.redisUrl) return undefined;
+  let counter = sharedCounters.get(ctx.config);
+  if (!counter) {
+    const made = new RedisRateLimitCounter(ctx.config.redisUrl, ctx.config.databaseUrl, (err) => ctx.log.warn({ err }, 'rate limits lost Redis; counting in this process'));
+    sharedCounters.set(ctx.config, (counter = made));
+    app.addHook('onClose', async () => {
+      sharedCounters.delete(ctx.config);
+      await made.close();
+    });
+  }
+  return counter;
 }
 
 export class FixedWindowRateLimiter {

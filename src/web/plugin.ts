@@ -6,7 +6,7 @@ import { bodyParam, clientAddress } from '../auth/flows/request.js';
 import { purposeKey } from '../auth/flows/server-secret.js';
 import { OAUTH_WINDOW_MS } from '../auth/flows/routes.js';
 import type { PlatformContext } from '../platform/context.js';
-import { FixedWindowRateLimiter, rateLimitHook } from '../http/rate-limit.js';
+import { FixedWindowRateLimiter, rateLimitHook, sharedRateLimitCounter } from '../http/rate-limit.js';
 import { accountPages } from './account-pages.js';
 import { PLAZA_CSS } from './assets.js';
 import { consolePages } from './console-pages.js';
@@ -53,7 +53,8 @@ export function webPages(ctx: PlatformContext) {
       getToken: (request) => bodyParam(request, '_csrf'),
     });
     app.decorateRequest('web', undefined);
-    const limiter = new FixedWindowRateLimiter(ctx.clock);
+    // Shared by every process on the store when Redis is configured (issue 37 item 9).
+    const limiter = new FixedWindowRateLimiter(ctx.clock, sharedRateLimitCounter(app, ctx));
     const hooks = new Map<string, ReturnType<typeof rateLimitHook>>();
     const limitFor = (family: string) => {
       let hook = hooks.get(family);

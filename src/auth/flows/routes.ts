@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { CoreContext } from '../../context.js';
 import { sendProblem } from '../../http/platform-errors.js';
 import { ProblemError } from '../../http/problems.js';
-import { FixedWindowRateLimiter, rateLimitHook, type RateLimitRule } from '../../http/rate-limit.js';
+import { FixedWindowRateLimiter, rateLimitHook, sharedRateLimitCounter, type RateLimitRule } from '../../http/rate-limit.js';
 import { invalidateAppBearerToken, obtainAppBearerToken } from './app-only.js';
 import { legacy, LegacyOAuthError, OAuth2Error } from './errors.js';
 import { httpsSatisfied } from './https.js';
@@ -41,7 +41,8 @@ export function rateLimitKey(request: FastifyRequest): string {
  */
 export function oauthTokenRoutes(ctx: CoreContext) {
   return async function routes(app: FastifyInstance): Promise<void> {
-    const limiter = new FixedWindowRateLimiter(ctx.clock);
+    // Shared by every process on the store when Redis is configured (issue 37 item 9).
+    const limiter = new FixedWindowRateLimiter(ctx.clock, sharedRateLimitCounter(app, ctx));
 
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof LegacyOAuthError || error instanceof OAuth2Error) {

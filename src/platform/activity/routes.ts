@@ -8,6 +8,7 @@ import { defaultErrorResponse } from '../schemas.js';
 import { activityMessage, streamResponse } from '../streams/messages.js';
 import { createSubscription, deleteSubscription, deleteSubscriptions, listSubscriptions, updateSubscription } from './service.js';
 import { openActivityStream } from './stream.js';
+import { sharedConnectionCap } from './connection-cap.js';
 
 const Id = Type.String({ pattern: '^[0-9]{1,19}$' });
 const Direction = Type.Union([Type.Literal('sent'), Type.Literal('received')]);
@@ -36,6 +37,8 @@ const appOrUser = { schemes: ['app', 'user'] as ('app' | 'user')[] };
 const tags = ['Account Activity'];
 
 export async function activityRoutes(app: Listener, ctx: PlatformContext): Promise<void> {
+  // The stream's per-app cap, shared by the processes on the store when Redis is configured.
+  const shared = sharedConnectionCap(app, ctx);
   // Before the listener waits for its connections to end: streams end themselves, saying why.
   app.addHook('preClose', async () => ctx.streams.close());
 
@@ -159,6 +162,6 @@ export async function activityRoutes(app: Listener, ctx: PlatformContext): Promi
         response: { 200: streamResponse(activityMessage(Filter)), default: defaultErrorResponse },
       },
     },
-    async (request, reply) => openActivityStream(ctx, callerOf(request).app, request.query, request, reply),
+    async (request, reply) => openActivityStream(ctx, callerOf(request).app, request.query, request, reply, shared),
   );
 }

@@ -6,6 +6,8 @@ import { ProblemError, problems } from '../../http/problems.js';
 import { streamLine, type Send, type StreamChannel, type StreamConnection } from '../streams/engine.js';
 import { parseStreamWindow, type StreamWindowQuery } from '../streams/window.js';
 import { TYPES_BY_LOG_TYPE, type LoggedEvent } from './event-types.js';
+import type { SharedConnectionCap } from './connection-cap.js';
+import { worldKey } from '../../worlds/tags.js';
 import { candidateSubscriptions, matchDeliveries } from './fanout.js';
 
 /**
@@ -37,21 +39,38 @@ class ActivityChannel implements StreamChannel {
 /** One channel per world: keyed by its store, on the world's own context. */
 const channels = new WeakMap<PlatformContext['store'], ActivityChannel>();
 
-/** Opens an activity stream: at most activityStreamConnections per app on this process. */
-export async function openActivityStream(ctx: PlatformContext, app: AppRow, query: StreamQuery, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+/** The key of an app's connections in the shared cap: the world's app. */
+const capKey = (ctx: PlatformContext, appId: string) => worldKey(ctx, `activity:${appId}`);
+
+function channelOf(ctx: PlatformContext, shared: SharedConnectionCap | undefined): ActivityChannel {
+  let channel = channels.get(ctx.store);
+  if (!channel) {
+    const made = new ActivityChannel(ctx);
+    channels.set(ctx.store, (channel = made));
+    // The leases of this world's open activity connections, renewed with the engine's tick.
+    if (shared) ctx.streams.onTick((conns) => shared.renew(conns.filter((c) => c.channel === made).map((c) => ({ key: capKey(ctx, c.app.id), id: c.id }))));
+  }
+  return channel;
+}
+
+/**
+ * Opens an activity stream: at most activityStreamConnections per app, counted across the
+ * processes on the store when Redis is configured (`shared`), else (or while Redis cannot answer)
+ * on this process.
+ */
+export async function openActivityStream(ctx: PlatformContext, app: AppRow, query: StreamQuery, request: FastifyRequest, reply: FastifyReply, shared?: SharedConnectionCap): Promise<void> {
   const window = parseStreamWindow(ctx, query);
   ctx.streams.assertOpen();
-  let channel = channels.get(ctx.store);
-  if (!channel) channels.set(ctx.store, (channel = new ActivityChannel(ctx)));
+  const channel = channelOf(ctx, shared);
   const cap = ctx.config.activityStreamConnections;
-  const mine = channel;
-  if (ctx.streams.count((c) => c.channel === mine && c.app.id === app.id) >= cap) {
-    throw new ProblemError(
-      429,
-      problems.streamingConnection('TooManyConnections', `This stream is currently at the maximum allowed connection limit (${cap} per app).`),
-    );
-  }
-  // Registered synchronously by open, so two opens at the same moment cannot both pass the cap.
-  const conn: StreamConnection = { id: randomUUID(), app, channel, afterSeq: 0, held: null, closed: false };
+  const tooMany = () =>
+    new ProblemError(429, problems.streamingConnection('TooManyConnections', `This stream is currently at the maximum allowed connection limit (${cap} per app).`));
+  const id = randomUUID();
+  const admitted = shared ? await shared.admit(capKey(ctx, app.id), id, cap) : undefined;
+  if (admitted === false) throw tooMany();
+  if (admitted === undefined && ctx.streams.count((c) => c.channel === channel && c.app.id === app.id) >= cap) throw tooMany();
+  // Registered synchronously by open, so two opens at the same moment cannot both pass the local count.
+  const conn: StreamConnection = { id, app, channel, afterSeq: 0, held: null, closed: false };
+  if (admitted) conn.onEnd = () => shared!.release(capKey(ctx, app.id), id);
   await ctx.streams.open(conn, window, request, reply);
 }

@@ -5,7 +5,7 @@ import { ProblemError, problems } from '../../http/problems.js';
 import {
   FixedWindowRateLimiter,
   RATE_LIMIT_HEADERS,
-  RedisRateLimitCounter,
+  sharedRateLimitCounter,
   setRateLimitHeaders,
   type RateLimitRule,
   type RateLimitState,
@@ -40,12 +40,8 @@ export const openApiPath = (url: string): string => url.replace(/:([A-Za-z0-9_]+
  */
 export function installPlatformRateLimits(app: FastifyInstance, ctx: PlatformContext): void {
   if (ctx.config.platformRateLimits === 'off') return;
-  const counter = ctx.config.redisUrl
-    ? new RedisRateLimitCounter(ctx.config.redisUrl, ctx.config.databaseUrl, (err) => ctx.log.warn({ err }, 'rate limits lost Redis; counting in this process'))
-    : undefined;
-  if (counter) app.addHook('onClose', async () => counter.close());
   // The request's world's clock, read at each decision (src/worlds/scope.ts).
-  const limiter = new FixedWindowRateLimiter({ now: () => ctx.clock.now() }, counter);
+  const limiter = new FixedWindowRateLimiter({ now: () => ctx.clock.now() }, sharedRateLimitCounter(app, ctx));
   limiters.set(ctx.config, limiter);
   const tooManyRequests = () => new ProblemError(429, problems.aboutBlank(429, 'Too Many Requests'));
 
