@@ -24,11 +24,12 @@ import type { BroadcastTables } from './schema-broadcasts.js';
 import type { MediaSubtitleTables } from './schema-media-subtitles.js';
 import type { TermHourTables } from './schema-term-hours.js';
 import type { ServerSecretTables } from './schema-server-secret.js';
+import type { MediaBlobTables } from './schema-media-blobs.js';
 import type { WorkerLeaseTables } from './schema-worker-leases.js';
 import type { WorldTables } from './schema-worlds.js';
 
 /** Every table: the foundation's here, each later area's in its own schema file. */
-export interface Database extends FoundationTables, AdsTables, OAuthFlowTables, PostsTables, GraphTables, ActivityTables, EventsTables, AdsMediaTables, AdsAudienceTables, StreamTables, StreamConnectionTables, MediaDmTables, ChatTables, NewsNotesUsageTables, ComplianceMiscTables, ArticlesAnalyticsTables, BroadcastTables, MediaSubtitleTables, TermHourTables, WorkerLeaseTables, WorldTables, ServerSecretTables {}
+export interface Database extends FoundationTables, AdsTables, OAuthFlowTables, PostsTables, GraphTables, ActivityTables, EventsTables, AdsMediaTables, AdsAudienceTables, StreamTables, StreamConnectionTables, MediaDmTables, ChatTables, NewsNotesUsageTables, ComplianceMiscTables, ArticlesAnalyticsTables, BroadcastTables, MediaSubtitleTables, TermHourTables, WorkerLeaseTables, WorldTables, ServerSecretTables, MediaBlobTables {}
 
 export interface FoundationTables {
   apps: AppTable;

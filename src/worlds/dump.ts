@@ -19,8 +19,12 @@ export interface StoreDump {
   counters: Record<string, number>;
 }
 
-/** The migrator's own tables and the process-wide ones of the default store, which no world owns. */
-const NOT_WORLD_DATA = new Set(['kysely_migration', 'kysely_migration_lock', 'worker_leases', 'worlds', 'world_snapshots', 'server_secret']);
+/**
+ * The migrator's own tables and the process-wide ones of the default store, which no world owns;
+ * and the media bytes kept in the store, which a snapshot file carries by file (and a restore
+ * leaves: each is named by a media key no other media takes).
+ */
+const NOT_WORLD_DATA = new Set(['kysely_migration', 'kysely_migration_lock', 'worker_leases', 'worlds', 'world_snapshots', 'server_secret', 'media_blobs']);
 const ROWID = '__rowid';
 
 interface TableShape {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { ProblemError, problems } from '../http/problems.js';
 import { invalidParameter } from '../http/params.js';
-import { mediaDir, worldDir } from '../platform/media/files.js';
+import { worldDir } from '../platform/media/files.js';
+import { mediaBlobs } from '../platform/media/blobs.js';
 import type { CredentialsFile } from '../seed/credentials.js';
 import { rekeyDemoWorkspace, seedDemo } from '../seed/demo.js';
 import { CREDENTIALS_STALE_MS, openStore, type DbOrTx, type Store } from '../store/store.js';
@@ -194,7 +195,7 @@ export class Worlds {
     const text = JSON.stringify(dump);
     // The file first: a path that cannot be written changes nothing.
     if (file) {
-      const snapshot = { format: 'plaza-world-snapshot', seed: row.seed, credentials: JSON.parse(row.credentials) as CredentialsFile, store: dump, media: mediaFilesOf(dump) } as const;
+      const snapshot = { format: 'plaza-world-snapshot', seed: row.seed, credentials: JSON.parse(row.credentials) as CredentialsFile, store: dump, media: await mediaFilesOf(world, dump) } as const;
       writeSnapshotFile(file, snapshot);
     }
     await this.deps.home.db
@@ -392,14 +393,17 @@ function readSnapshotFile(file: string): SnapshotFile {
   return parsed;
 }
 
-/** The media files a dump's rows name that are on this machine: file name to bytes (base64). */
-function mediaFilesOf(dump: StoreDump): Record<string, string> {
+/** The media files a dump's rows name that are kept (on this machine, or in the world's store): file name to bytes (base64). */
+async function mediaFilesOf(world: World, dump: StoreDump): Promise<Record<string, string>> {
   const media = dump.tables.media;
   const at = media?.columns.indexOf('file_path') ?? -1;
+  const blobs = mediaBlobs(world.ctx);
   const files: Record<string, string> = {};
   for (const row of at >= 0 ? media!.rows : []) {
-    const file = row[at];
-    if (typeof file === 'string' && fs.existsSync(file)) files[path.basename(file)] = fs.readFileSync(file).toString('base64');
+    const location = row[at];
+    const bytes = typeof location === 'string' ? await blobs.read(location) : undefined;
+    // Named by the file's own name, whatever kept it (a path's last part, or the name after `store:`).
+    if (bytes) files[path.basename(location as string).replace(/^store:/, '')] = bytes.toString('base64');
   }
   return files;
 }
@@ -411,19 +415,18 @@ function mediaFilesOf(dump: StoreDump): Record<string, string> {
  * the template put them, shared by every world copied from it, read only.)
  */
 async function adoptMedia(world: World, baseUrl: string, file: SnapshotFile | undefined): Promise<void> {
-  const dir = mediaDir(world.ctx);
-  fs.mkdirSync(dir, { recursive: true });
+  const blobs = mediaBlobs(world.ctx);
   const db = world.ctx.store.db;
   const served = /https?:\/\/[^/\s"]+\/media\/(?:w[0-9a-z]{10}~)?/g;
   const adopt = (text: string | null) => text?.replace(served, `${baseUrl}/media/${world.id}~`) ?? null;
   for (const row of await db.selectFrom('media').select(['media_key', 'file_path', 'url', 'preview_image_url', 'variants']).execute()) {
-    const name = row.file_path ? path.basename(row.file_path) : undefined;
+    const name = row.file_path ? path.basename(row.file_path).replace(/^store:/, '') : undefined;
     // Only plain file names the snapshot itself carries: nothing a file says is used as a path.
     const bytes = name && /^[\w.-]+$/.test(name) ? file?.media?.[name] : undefined;
-    if (bytes !== undefined) fs.writeFileSync(path.join(dir, name!), Buffer.from(bytes, 'base64'));
+    const kept = bytes !== undefined ? await blobs.put(name!, Buffer.from(bytes, 'base64')) : row.file_path;
     await db
       .updateTable('media')
-      .set({ file_path: bytes !== undefined ? path.join(dir, name!) : row.file_path, url: adopt(row.url), preview_image_url: adopt(row.preview_image_url), variants: adopt(row.variants) ?? row.variants })
+      .set({ file_path: kept, url: adopt(row.url), preview_image_url: adopt(row.preview_image_url), variants: adopt(row.variants) ?? row.variants })
       .where('media_key', '=', row.media_key)
       .execute();
   }

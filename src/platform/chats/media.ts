@@ -6,7 +6,8 @@ import { invalidValue } from '../../http/params.js';
 import { ProblemError, problems } from '../../http/problems.js';
 import type { ChatMediaTable } from '../../store/schema-chats.js';
 import { requireWriteAccess } from '../graph/access.js';
-import { assemble, listSegments, mediaFilePath, removeQuietly, segmentPath, tempFilePath, uploadDir, writeFileAtomically } from '../media/files.js';
+import type { Readable } from 'node:stream';
+import { assemblyFile, mediaBlobs } from '../media/blobs.js';
 import { MEDIA_EXPIRES_AFTER_SECS, MEDIA_LIMITS } from '../media/service.js';
 import { findChatMedia, findChatMediaByHashKey, findMember, moveChatMedia, insertChatMedia } from './store.js';
 import { requireMembership, resolveConversationId } from './service.js';
@@ -71,11 +72,12 @@ export async function appendChatMedia(
   requireWriteAccess(caller);
   const session = await openSession(ctx, caller, sessionId, input.conversation_id, input.media_hash_key);
   if (input.bytes.length === 0) throw bad('media', undefined, 'The `media` segment is empty.');
-  const others = [...listSegments(ctx, session.id)].filter(([i]) => i !== input.segment_index).reduce((sum, [, s]) => sum + s.size, 0);
+  const blobs = mediaBlobs(ctx);
+  const others = [...(await blobs.segments(session.id))].filter(([i]) => i !== input.segment_index).reduce((sum, [, size]) => sum + size, 0);
   if (others + input.bytes.length > session.total_bytes) {
     throw bad('media', undefined, `The \`media\` segment would bring the upload to ${others + input.bytes.length} bytes, more than its total_bytes of ${session.total_bytes}.`);
   }
-  writeFileAtomically(segmentPath(ctx, session.id, input.segment_index), input.bytes);
+  await blobs.putSegment(session.id, input.segment_index, input.bytes);
   return { expires_at: epochSeconds(session.expires_at) };
 }
 
@@ -102,30 +104,31 @@ export async function finalizeChatMedia(ctx: PlatformContext, caller: UserCaller
   }
   const session = await openSession(ctx, caller, sessionId, input.conversation_id, input.media_hash_key);
   const parts = Number(input.num_parts);
-  const segments = listSegments(ctx, session.id);
+  const blobs = mediaBlobs(ctx);
+  const segments = await blobs.segments(session.id);
   const ordered = [...segments.keys()].sort((a, b) => a - b);
   const missing = Array.from({ length: parts }, (_, i) => i).find((i) => !segments.has(i));
   if (missing !== undefined) throw bad('num_parts', input.num_parts, `The upload [${session.id}] is missing segment ${missing}.`);
   if (ordered.length !== parts) throw bad('num_parts', input.num_parts, `The upload [${session.id}] holds ${ordered.length} segments, not ${parts}.`);
-  const size = ordered.reduce((sum, i) => sum + segments.get(i)!.size, 0);
+  const size = ordered.reduce((sum, i) => sum + segments.get(i)!, 0);
   if (size !== session.total_bytes) throw bad('num_parts', input.num_parts, `The upload [${session.id}] holds ${size} bytes, not the ${session.total_bytes} bytes initialize declared in total_bytes.`);
   // Claimed first, so a concurrent finalize cannot store it twice; a failure gives it back.
   if (!(await moveChatMedia(ctx.store.db, session.id, 'uploading', { state: 'finalizing' }))) throw bad('id', session.id, `The upload [${session.id}] is already being finalized.`);
-  const temp = tempFilePath(ctx, session.id);
-  const file = mediaFilePath(ctx, `chat_${session.id}`, 'bin');
+  const temp = assemblyFile(ctx, session.id);
+  let file: string | undefined;
   try {
-    await assemble(ordered.map((i) => segments.get(i)!), temp);
-    fs.renameSync(temp, file);
+    await blobs.assembleTo(session.id, ordered, temp);
+    file = await blobs.keep(session.id, ordered, temp, `chat_${session.id}.bin`);
     const expires = input.ttl_msec ? new Date(ctx.clock.now().getTime() + Number(input.ttl_msec)).toISOString() : null;
     await moveChatMedia(ctx.store.db, session.id, 'finalizing', { state: 'finalized', file_path: file, size, message_id: input.message_id ?? null, media_expires_at: expires });
   } catch (err) {
-    removeQuietly(file);
+    if (file) await blobs.remove(file).catch(() => {});
     await moveChatMedia(ctx.store.db, session.id, 'finalizing', { state: 'uploading' });
     throw err;
   } finally {
-    removeQuietly(temp);
+    fs.rmSync(temp, { force: true });
   }
-  removeQuietly(uploadDir(ctx, session.id));
+  await blobs.dropUpload(session.id);
   return { success: true };
 }
 
@@ -133,7 +136,7 @@ export async function finalizeChatMedia(ctx: PlatformContext, caller: UserCaller
  * GET /2/chat/media/{id}/{media_hash_key}: the stored bytes, to a member of the conversation the
  * media belongs to once attached to a message, and to its uploader at any time; expired media is gone.
  */
-export async function downloadChatMedia(ctx: PlatformContext, caller: UserCaller, rawId: string, hashKey: string): Promise<{ path: string; size: number }> {
+export async function downloadChatMedia(ctx: PlatformContext, caller: UserCaller, rawId: string, hashKey: string): Promise<{ size: number; stream(): Readable }> {
   const me = caller.user.id;
   const resolved = resolveConversationId(me, rawId);
   const gone = () => new ProblemError(404, problems.aboutBlank(404, 'Not Found', `Could not find chat media [${hashKey}] in conversation [${resolved.id}].`));
@@ -144,6 +147,7 @@ export async function downloadChatMedia(ctx: PlatformContext, caller: UserCaller
     if (media.message_id === null) throw gone();
   }
   if (media.media_expires_at !== null && media.media_expires_at <= ctx.clock.now().toISOString()) throw gone();
-  if (!fs.existsSync(media.file_path)) throw gone();
-  return { path: media.file_path, size: fs.statSync(media.file_path).size };
+  const file = await mediaBlobs(ctx).open(media.file_path);
+  if (!file) throw gone();
+  return file;
 }

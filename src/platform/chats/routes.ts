@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { acceptMultipart } from '../media/routes.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -453,7 +452,7 @@ export async function chatRoutes(app: Listener, ctx: PlatformContext): Promise<v
     async (request, reply) => {
       const params = request.params as { id: string; media_hash_key: string };
       const file = await downloadChatMedia(ctx, userCallerOf(ctx, request), params.id, params.media_hash_key);
-      return reply.type('application/octet-stream').header('content-length', String(file.size)).send(fs.createReadStream(file.path));
+      return reply.type('application/octet-stream').header('content-length', String(file.size)).send(file.stream());
     },
   );
 

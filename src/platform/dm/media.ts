@@ -1,5 +1,6 @@
-import fs from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { UserCaller } from '../../auth/authenticate.js';
+import { mediaBlobs } from '../media/blobs.js';
 import type { PlatformContext } from '../context.js';
 import { ProblemError, problems } from '../../http/problems.js';
 import { fromJson } from '../../store/store.js';
@@ -9,9 +10,9 @@ import { eventsVisibleTo, findMediaByIds } from './store.js';
 
 /** The file of a media attached to a DM, for a participant who may see the message. */
 export interface DmMediaFile {
-  path: string;
   mimeType: string;
   size: number;
+  stream(): Readable;
 }
 
 function notFound(what: string): ProblemError {
@@ -42,6 +43,7 @@ export async function dmMediaFile(ctx: PlatformContext, caller: UserCaller, dmId
   const [media] = (await findMediaByIds(db, [mediaId])).filter((m) => keys.includes(m.media_key));
   if (!media) throw notFound(`DM event ${dmId} has no media with media_id: [${mediaId}].`);
   if (!resourceIdsOf(media).includes(resourceId)) throw notFound(`Media ${mediaId} has no resource [${resourceId}].`);
-  if (!media.file_path || !fs.existsSync(media.file_path)) throw notFound(`The file of media ${mediaId} is no longer stored.`);
-  return { path: media.file_path, mimeType: media.mime_type, size: fs.statSync(media.file_path).size };
+  const file = media.file_path ? await mediaBlobs(ctx).open(media.file_path) : undefined;
+  if (!file) throw notFound(`The file of media ${mediaId} is no longer stored.`);
+  return { ...file, mimeType: media.mime_type };
 }

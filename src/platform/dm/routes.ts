@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { Type } from '@sinclair/typebox';
 import type { PlatformContext } from '../context.js';
 import type { Listener } from '../../http/server.js';
@@ -163,7 +162,7 @@ export async function dmRoutes(app: Listener, ctx: PlatformContext): Promise<voi
     },
     async (request, reply) => {
       const file = await dmMediaFile(ctx, userCallerOf(ctx, request), request.params.dm_id, request.params.media_id, request.params.resource_id);
-      return reply.type(file.mimeType).header('content-length', String(file.size)).header('cache-control', 'private, no-store').send(fs.createReadStream(file.path));
+      return reply.type(file.mimeType).header('content-length', String(file.size)).header('cache-control', 'private, no-store').send(file.stream());
     },
   );
 

@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import { mediaFilePath } from './files.js';
+import { locationBeside, mediaBlobs } from './blobs.js';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -434,17 +433,18 @@ export async function mediaRoutes(app: Listener, ctx: PlatformContext): Promise<
       const [media] = await findMediaByKeys(ctx.store.db, [key]);
       const wanted = `/media/${request.params.file}`;
       // A video's poster frame (preview_image_url) is a file of its own beside the video.
-      const poster = media?.type === 'video' && media.preview_image_url?.endsWith(wanted) ? mediaFilePath(ctx, key, 'png') : undefined;
-      const file = poster ?? (media?.url?.endsWith(wanted) ? media.file_path : undefined);
-      if (!media || !file || !fs.existsSync(file)) {
+      const poster = media?.type === 'video' && media.file_path && media.preview_image_url?.endsWith(wanted) ? locationBeside(media.file_path, `${key}.png`) : undefined;
+      const location = poster ?? (media?.url?.endsWith(wanted) ? media.file_path : undefined);
+      const file = location ? await mediaBlobs(ctx).open(location) : undefined;
+      if (!media || !file) {
         throw new ProblemError(404, problems.aboutBlank(404, 'Not Found', `No media file ${request.params.file}.`));
       }
       if (request.method === 'GET' && !poster) await recordPlayback(ctx, media);
       return reply
         .type(poster ? 'image/png' : media.mime_type)
-        .header('content-length', String(fs.statSync(file).size))
+        .header('content-length', String(file.size))
         .header('cache-control', 'public, max-age=31536000, immutable')
-        .send(fs.createReadStream(file));
+        .send(file.stream());
     },
   );
 }

@@ -7,7 +7,8 @@ import { fromJson, toJson, type DbOrTx } from '../../store/store.js';
 import { requireWriteAccess } from '../graph/access.js';
 import { findUsersByIds } from '../users/store.js';
 import { duskScene } from './png.js';
-import { assemble, listSegments, mediaFilePath, mediaFileUrl, removeQuietly, segmentPath, tempFilePath, uploadDir, writeFileAtomically } from './files.js';
+import { mediaFileUrl } from './files.js';
+import { assemblyFile, mediaBlobs } from './blobs.js';
 import { EXTENSIONS, ProbeError, bufferSource, probe, probeFile, type Probed } from './probe.js';
 import { SUBTITLES_MAX_BYTES } from './srt.js';
 import { findMediaByIdList, findUpload, insertMedia, insertUpload, moveUpload, type MediaUploadRow } from './store.js';
@@ -118,16 +119,16 @@ async function checkAdditionalOwners(db: DbOrTx, ids: readonly string[] | undefi
 
 /** A video's poster frame: Plaza cannot decode video, so it generates one of the video's shape (at most 640 wide). */
 const POSTER_WIDTH = 640;
-function writePoster(ctx: PlatformContext, key: string, probed: Probed): void {
+async function keepPoster(ctx: PlatformContext, key: string, type: MediaType, probed: Probed): Promise<void> {
+  if (type !== 'video') return;
   const width = Math.max(1, Math.min(POSTER_WIDTH, probed.width ?? POSTER_WIDTH));
   const height = Math.max(1, Math.round(width * ((probed.height ?? 360) / Math.max(1, probed.width ?? 640))));
-  writeFileAtomically(mediaFilePath(ctx, key, 'png'), duskScene(width, Math.min(height, 4 * POSTER_WIDTH), [34, 40, 80], [210, 120, 90]));
+  await mediaBlobs(ctx).put(`${key}.png`, duskScene(width, Math.min(height, 4 * POSTER_WIDTH), [34, 40, 80], [210, 120, 90]));
 }
 
 function mediaRow(ctx: PlatformContext, p: { id: string; key: string; owner: string; type: MediaType; probed: Probed; size: number; file: string; category: string; owners: string[]; baseUrl: string }): MediaRow {
   const url = mediaFileUrl(ctx, p.baseUrl, p.key, EXTENSIONS[p.probed.mime]);
-  // A video's preview is its poster frame (writePoster), a GIF's the GIF itself.
-  if (p.type === 'video') writePoster(ctx, p.key, p.probed);
+  // A video's preview is its poster frame (keepPoster), a GIF's the GIF itself.
   const pictured = p.type !== 'subtitles';
   const variants = p.type === 'photo' || !pictured ? [] : [{ ...(p.type === 'video' && p.probed.durationMs ? { bit_rate: Math.round((p.size * 8 * 1000) / p.probed.durationMs) } : {}), content_type: p.probed.mime, url }];
   return {
@@ -193,13 +194,14 @@ export async function storeMediaBytes(
   const owners = await checkAdditionalOwners(db, p.additionalOwners);
   const id = ctx.ids.next();
   const key = `${KEY_PREFIX[type]}_${id}`;
-  const file = mediaFilePath(ctx, key, EXTENSIONS[probed.mime]);
-  writeFileAtomically(file, p.bytes);
+  const blobs = mediaBlobs(ctx);
+  const file = await blobs.put(`${key}.${EXTENSIONS[probed.mime]}`, p.bytes);
   const row = { ...mediaRow(ctx, { id, key, owner: p.ownerId, type, probed, size: p.bytes.length, file, category, owners, baseUrl: p.baseUrl }), alt_text: p.altText ?? null };
   try {
+    await keepPoster(ctx, key, type, probed);
     await insertMedia(db, row);
   } catch (err) {
-    removeQuietly(file);
+    await blobs.remove(file).catch(() => {});
     throw err;
   }
   return row;
@@ -277,11 +279,12 @@ export async function appendUpload(
   if (index === undefined) throw bad('segment_index', undefined, 'The `segment_index` parameter is missing');
   if (!Number.isInteger(index) || index < 0 || index > 999) throw bad('segment_index', String(index), `The \`segment_index\` value [${index}] is not between 0 and 999`);
   if (!input.bytes || input.bytes.length === 0) throw bad(input.parameter, undefined, `The \`${input.parameter}\` segment is missing or empty`);
-  const others = [...listSegments(ctx, session.id)].filter(([i]) => i !== index).reduce((sum, [, s]) => sum + s.size, 0);
+  const blobs = mediaBlobs(ctx);
+  const others = [...(await blobs.segments(session.id))].filter(([i]) => i !== index).reduce((sum, [, size]) => sum + size, 0);
   if (others + input.bytes.length > session.total_bytes) {
     throw bad(input.parameter, undefined, `The \`${input.parameter}\` segment would bring the upload to ${others + input.bytes.length} bytes, more than its total_bytes of ${session.total_bytes}`);
   }
-  writeFileAtomically(segmentPath(ctx, session.id, index), input.bytes);
+  await blobs.putSegment(session.id, index, input.bytes);
   return { expires_at: Math.floor(new Date(session.expires_at).getTime() / 1000) };
 }
 
@@ -289,12 +292,13 @@ export async function appendUpload(
 export async function finalizeUpload(ctx: PlatformContext, caller: UserCaller, mediaId: string | undefined, baseUrl: string): Promise<UploadData> {
   requireWriteAccess(caller);
   const session = await openSession(ctx, caller, mediaId);
-  const segments = listSegments(ctx, session.id);
+  const blobs = mediaBlobs(ctx);
+  const segments = await blobs.segments(session.id);
   const ordered = [...segments.keys()].sort((a, b) => a - b);
   const gap = ordered.findIndex((index, i) => index !== i);
   if (ordered.length === 0) throw bad('segment_index', undefined, `The upload [${session.id}] has no segments: APPEND segment 0 first`);
   if (gap !== -1) throw bad('segment_index', String(gap), `The upload [${session.id}] is missing segment ${gap}`);
-  const size = ordered.reduce((sum, i) => sum + segments.get(i)!.size, 0);
+  const size = ordered.reduce((sum, i) => sum + segments.get(i)!, 0);
   if (size !== session.total_bytes) {
     throw bad('total_bytes', String(session.total_bytes), `The upload [${session.id}] holds ${size} bytes, not the ${session.total_bytes} bytes INIT declared in total_bytes`);
   }
@@ -303,18 +307,18 @@ export async function finalizeUpload(ctx: PlatformContext, caller: UserCaller, m
   if (!(await moveUpload(ctx.store.db, session.id, 'uploading', 'finalizing'))) {
     throw bad('media_id', session.id, `The upload [${session.id}] is already being finalized`);
   }
-  const temp = tempFilePath(ctx, session.id);
+  const temp = assemblyFile(ctx, session.id);
   let file: string | undefined;
   let row: MediaRow;
   try {
-    await assemble(ordered.map((i) => segments.get(i)!), temp);
+    await blobs.assembleTo(session.id, ordered, temp);
     const probed = probeOrRefuse('media', () => probeFile(temp, session.media_category === 'subtitles'));
     if (SUPPORTED_TYPES[session.media_type] !== probed.mime) {
       throw bad('media_type', session.media_type, `The uploaded file is ${probed.mime}, not the ${session.media_type} INIT declared in media_type`);
     }
     const type = mediaTypeOf(probed.mime, session.media_category, 'media_category');
-    file = mediaFilePath(ctx, session.media_key, EXTENSIONS[probed.mime]);
-    fs.renameSync(temp, file);
+    file = await blobs.keep(session.id, ordered, temp, `${session.media_key}.${EXTENSIONS[probed.mime]}`);
+    await keepPoster(ctx, session.media_key, type, probed);
     row = mediaRow(ctx, {
       id: session.id, key: session.media_key, owner: session.owner_user_id, type, probed, size, file,
       category: session.media_category, owners: fromJson<string[]>(session.additional_owners) ?? [], baseUrl,
@@ -324,13 +328,15 @@ export async function finalizeUpload(ctx: PlatformContext, caller: UserCaller, m
       await insertMedia(tx, row);
     });
   } catch (err) {
-    if (file) removeQuietly(file);
+    // A refused file (checked before it is kept) leaves the upload's segments as they were; a
+    // failure after keep (the store's, not the client's) removes what was kept.
+    if (file) await blobs.remove(file).catch(() => {});
     await moveUpload(ctx.store.db, session.id, 'finalizing', 'uploading');
     throw err;
   } finally {
-    removeQuietly(temp);
+    fs.rmSync(temp, { force: true });
   }
-  removeQuietly(uploadDir(ctx, session.id));
+  await blobs.dropUpload(session.id);
   return uploadData(row);
 }
 

@@ -33,6 +33,7 @@ import * as m0036 from './0036-post-reads.js';
 import * as m0037 from './0037-worker-leases.js';
 import * as m0038 from './0038-worlds.js';
 import * as m0039 from './0039-server-secret.js';
+import * as m0040 from './0040-media-blobs.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -73,4 +74,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0037-worker-leases': m0037,
   '0038-worlds': m0038,
   '0039-server-secret': m0039,
+  '0040-media-blobs': m0040,
 };

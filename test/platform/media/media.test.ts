@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { mediaBlobs } from '../../../src/platform/media/blobs.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
@@ -33,7 +34,7 @@ async function multipart(pathAndQuery: string, auth: { bearer: string }, fields:
 const upload = (body: Record<string, unknown>, auth = ada) => p.send('POST', '/2/media/upload', { auth, body });
 const mediaRow = (key: string) => plaza.ctx.store.db.selectFrom('media').selectAll().where('media_key', '=', key).executeTakeFirstOrThrow();
 
-test('simple upload (multipart `media`): 200 with id, media_key, size, expires_after_secs and the real image dimensions read from the file; the bytes are stored under the data folder', async () => {
+test('simple upload (multipart `media`): 200 with id, media_key, size, expires_after_secs and the real image dimensions read from the file; the bytes are stored under the data folder (in the store on PostgreSQL)', async () => {
   const bytes = png(120, 45);
   const res = await multipart('/2/media/upload', ada, { media_category: 'post_image' }, bytes);
   assert.equal(res.status, 200);
@@ -44,8 +45,10 @@ test('simple upload (multipart `media`): 200 with id, media_key, size, expires_a
   });
   const row = await mediaRow(data.media_key);
   assert.equal(row.owner_user_id, p.user('ada').id);
-  assert.equal(path.dirname(row.file_path!), path.join(plaza.dataDir, 'media'));
-  assert.deepEqual(fs.readFileSync(row.file_path!), bytes);
+  // Under the data folder on SQLite; in the store, where every process reaches them, on PostgreSQL.
+  if (plaza.ctx.store.dialect === 'sqlite') assert.equal(path.dirname(row.file_path!), path.join(plaza.dataDir, 'media'));
+  else assert.equal(row.file_path, `store:${data.media_key}.png`);
+  assert.deepEqual(await mediaBlobs(plaza.ctx).read(row.file_path!), bytes);
 });
 
 test('simple upload: base64 `media` in JSON, `media_data` in a form body, and `media_data` in multipart; the type is read from the bytes (JPEG, GIF, WebP, PNG), tweet_* categories are accepted as post_*', async () => {
