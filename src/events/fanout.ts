@@ -1,6 +1,6 @@
 import type { PlatformContext } from '../platform/context.js';
 import type { WebhookDeliveryTable } from '../store/schema-events.js';
-import { eventsAfter, lastEventSeq } from './log.js';
+import { eventsAfter, lastEventSeq, sequenceEvents } from './log.js';
 import { ensureCursor, insertDeliveries, moveCursor, pendingDelivery, readCursor } from './outbox.js';
 import { webhookRouters } from './webhook-routers.js';
 
@@ -19,6 +19,8 @@ export async function initFanOut(ctx: PlatformContext): Promise<void> {
  * Returns how many events it read (0: none new, or another process holds the cursor).
  */
 export async function fanOutOnce(ctx: PlatformContext): Promise<number> {
+  // In a transaction of its own, short: a sequencer's transaction holds back the events of later ones.
+  await sequenceEvents(ctx.store.db, () => ctx.events.notify());
   return ctx.store.db.transaction().execute(async (tx) => {
     const cursor = await readCursor(tx, WEBHOOK_CURSOR, ctx.store.dialect, true);
     if (cursor === undefined) return 0;

@@ -1,16 +1,15 @@
 import { PostgresAdapter, sql } from 'kysely';
-import type { DbOrTx } from '../store/store.js';
+import type { Db, DbOrTx } from '../store/store.js';
 import type { CoreContext } from '../context.js';
 import type { EventTable } from '../store/schema.js';
 
 export type EventRow = { [K in keyof EventTable]: K extends 'seq' ? number : EventTable[K] };
 
 /**
- * The advisory-lock key that serialises appends on PostgreSQL (an arbitrary constant: "plaza
- * events"). Held from the append to the commit, it makes seq order the commit order, so a reader
- * that has seen seq N will never later see a smaller seq commit behind its cursor.
+ * The advisory-lock key of the sequencer on PostgreSQL (an arbitrary constant: "plaza
+ * sequencer"). Only sequencers take it, and only by trying: writers never wait on it.
  */
-const APPEND_LOCK_KEY = 0x706c617a61;
+const SEQUENCER_KEY = 0x706c617a73;
 
 export interface NewEvent {
   type: string;
@@ -20,12 +19,13 @@ export interface NewEvent {
 
 /**
  * Appends to the event log. Call it with the transaction that makes the change, so the event
- * exists exactly when the change does; fan-out reads the log in `seq` order.
+ * exists exactly when the change does; fan-out reads the log in `seq` order. On SQLite (one writer
+ * at a time) the event takes its `seq` at once; on PostgreSQL it is written with its transaction's
+ * id and takes its `seq` from `sequenceEvents` once no older transaction is still running, so
+ * concurrent writers never wait on each other (issue 37 item 2).
  */
 export async function appendEvent(ctx: Pick<CoreContext, 'ids' | 'clock'> & Partial<Pick<CoreContext, 'events'>>, db: DbOrTx, event: NewEvent): Promise<string> {
   const id = ctx.ids.next();
-  // SQLite has one writer at a time, so its seq order is already commit order.
-  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(${APPEND_LOCK_KEY})`.execute(db);
   await db
     .insertInto('events')
     .values({ id, type: event.type, subject: event.subject, payload: JSON.stringify(event.payload), created_at: ctx.clock.now().toISOString() })
@@ -36,10 +36,61 @@ export async function appendEvent(ctx: Pick<CoreContext, 'ids' | 'clock'> & Part
 }
 
 /**
- * The events after the cursor `afterSeq`, in seq order. Appends are serialised until commit (see
- * appendEvent), so what a reader sees past its cursor is a prefix of what will ever be there.
+ * PostgreSQL: gives the next places in the log (`seq`) to the events whose transactions, and every
+ * older one, have ended, in the order of their transactions (then of their ids). An event whose
+ * transaction began after one still running waits for it, so no event ever takes a place behind
+ * one a reader has passed: what a reader sees past its cursor is a prefix of what will ever be
+ * there. One sequencer at a time (the others, finding the lock taken, leave it to that one).
  */
-export async function eventsAfter(db: DbOrTx, afterSeq: number, limit = 500): Promise<EventRow[]> {
+export async function sequenceEvents(db: Db, onPlaced?: () => void): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  const run = async (tx: DbOrTx) => {
+    const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${SEQUENCER_KEY}) as ok`.execute(tx);
+    if (!rows[0]?.ok) return 0;
+    const placed = await sql`
+      with done as (
+        select id, row_number() over (order by xid, id) as n from events
+        where seq is null and xid < pg_snapshot_xmin(pg_current_snapshot())
+      ), last as (select coalesce(max(seq), 0) as seq from events)
+      update events set seq = last.seq + done.n from done, last where events.id = done.id`.execute(tx);
+    return Number(placed.numAffectedRows ?? 0);
+  };
+  // Nothing committed without its place (the usual case between writes) costs one indexed look.
+  const heldIds = async (among?: string[]) => {
+    let q = db.selectFrom('events').select('id').where('seq', 'is', null);
+    if (among) q = q.where('id', 'in', among);
+    return (await q.limit(HELD_BACK_LOOK).execute()).map((r) => r.id);
+  };
+  let held = await heldIds();
+  if (held.length === 0) return;
+  const deadline = Date.now() + HELD_BACK_WAIT_MS;
+  for (let pause = 1; ; pause = Math.min(2 * pause, 20)) {
+    // The readers of every process read again when events took their places: those held back
+    // may be events another process's readers were woken for and did not find.
+    if ((await db.transaction().execute(run)) > 0) onPlaced?.();
+    // Events committed before this reader asked that still have no place wait for an older
+    // transaction (or another sequencer). Most end within milliseconds: the reader waits for
+    // those (not for events committed since, so a steady stream of writes does not keep it), up
+    // to HELD_BACK_WAIT_MS, then goes on without them.
+    held = await heldIds(held);
+    if (held.length === 0 || Date.now() >= deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
+/** At most this many held-back events are followed by one reader's wait. */
+const HELD_BACK_LOOK = 100;
+/** How long a reader waits for events held back by an older transaction still running. */
+const HELD_BACK_WAIT_MS = 1_000;
+
+/**
+ * The events after the cursor `afterSeq`, in seq order: those that have a place in the log, which
+ * is final (on PostgreSQL given by `sequenceEvents`, run first here unless `db` is a transaction,
+ * whose caller runs it before: a sequencer inside a longer transaction would hold back the events
+ * of every transaction that began after it).
+ */
+export async function eventsAfter(db: DbOrTx, afterSeq: number, limit = 500, onPlaced?: () => void): Promise<EventRow[]> {
+  if (!db.isTransaction) await sequenceEvents(db as Db, onPlaced);
   const rows = await db.selectFrom('events').selectAll().where('seq', '>', afterSeq).orderBy('seq').limit(limit).execute();
   return rows as EventRow[];
 }

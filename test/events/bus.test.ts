@@ -95,7 +95,7 @@ test('a consumer woken by the bus reads the log from its cursor and sees an even
   off();
 });
 
-test('reading by cursor is safe on PostgreSQL: appends are serialised until commit, so seq order is commit order and no event commits behind a reader\'s cursor', { skip: process.env.DATABASE_URL ? false : 'needs DATABASE_URL (SQLite has one writer, so its seq order is commit order already)' }, async () => {
+test('reading by cursor is safe on PostgreSQL: an event takes its place in the log only once every older transaction has ended, so none lands behind a reader\'s cursor', { skip: process.env.DATABASE_URL ? false : 'needs DATABASE_URL (SQLite has one writer, so its seq order is commit order already)' }, async () => {
   const plaza = await startTestPlaza();
   const { ctx } = plaza;
   const db = ctx.store.db;
@@ -123,11 +123,52 @@ test('reading by cursor is safe on PostgreSQL: appends are serialised until comm
       }),
     ),
   );
-  const all = (await eventsAfter(db, start, 1000)).filter((r) => r.type === 'test.concurrent');
+  // Every one takes its place once no older transaction (Plaza's own background work too) is running.
+  const all = await eventually(async () => {
+    const placed = (await eventsAfter(db, start, 1000)).filter((r) => r.type === 'test.concurrent');
+    return placed.length === 40 ? placed : undefined;
+  }, 'all 40 events in the log', 5_000);
   await eventually(() => all.every((r) => seen.has(Number(r.seq))), 'the reader to catch up', 5_000);
   stop = true;
   await reader;
   assert.equal(all.length, 40);
   assert.equal(behind, 0);
   assert.ok(all.every((r) => seen.has(Number(r.seq))), 'the reader, moving its cursor as it went, missed no event');
+});
+
+test('"writers never wait on each other" (issue 37 item 2): a transaction that appended and stays open does not hold back another\'s append and commit; readers get the later event only once the older transaction ends, then both, the older first', { skip: process.env.DATABASE_URL ? false : 'needs DATABASE_URL (SQLite has one writer at a time)' }, async () => {
+  const plaza = await startTestPlaza();
+  try {
+    const { ctx } = plaza;
+    const db = ctx.store.db;
+    const start = await lastEventSeq(db);
+    let releaseOlder!: () => void;
+    const held = new Promise<void>((resolve) => (releaseOlder = resolve));
+    let olderAppended!: () => void;
+    const appended = new Promise<void>((resolve) => (olderAppended = resolve));
+    const older = db.transaction().execute(async (tx) => {
+      await appendEvent(ctx, tx, { type: 'test.older', subject: 'older', payload: {} });
+      olderAppended();
+      await held;
+    });
+    await appended;
+    // Before: a global lock held to commit made this wait for the older transaction.
+    const later = await Promise.race([
+      db.transaction().execute((tx) => appendEvent(ctx, tx, { type: 'test.later', subject: 'later', payload: {} })).then(() => 'committed'),
+      new Promise((resolve) => setTimeout(resolve, 5_000, 'waited')),
+    ]);
+    assert.equal(later, 'committed', 'the later writer did not wait for the older one');
+    const early = (await eventsAfter(db, start)).filter((e) => e.type.startsWith('test.'));
+    assert.deepEqual(early, [], 'the later event has no place yet: an older transaction is still running');
+    releaseOlder();
+    await older;
+    const after = await eventually(async () => {
+      const placed = (await eventsAfter(db, start)).filter((e) => e.type.startsWith('test.'));
+      return placed.length === 2 ? placed : undefined;
+    }, 'both events in the log once the older transaction ended', 5_000);
+    assert.deepEqual(after.map((e) => e.type), ['test.older', 'test.later'], 'in the order of their transactions, once both have ended');
+    assert.ok(Number(after[0].seq) < Number(after[1].seq));
+  } finally {
+    await plaza.close();
+  }
 });
