@@ -95,8 +95,12 @@ export async function eventsAfter(db: DbOrTx, afterSeq: number, limit = 500, onP
   return rows as EventRow[];
 }
 
-/** The newest seq in the log (0 when empty): where a consumer that wants only new events starts. */
+/**
+ * The newest seq in the log (0 when empty): where a consumer that wants only new events starts.
+ * Events committed before it asked take their places first, so none of them is news to it later.
+ */
 export async function lastEventSeq(db: DbOrTx): Promise<number> {
+  if (!db.isTransaction) await sequenceEvents(db as Db);
   const row = await db.selectFrom('events').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
   return Number(row?.seq ?? 0);
 }

@@ -1,3 +1,4 @@
+import { sequenceEvents } from '../events/log.js';
 import { sql } from 'kysely';
 import type { DbOrTx, Store } from '../store/store.js';
 
@@ -35,6 +36,9 @@ interface TableShape {
 }
 
 export async function dumpStore(store: Store): Promise<StoreDump> {
+  // Events committed before the dump take their places in the log first (PostgreSQL): a dump
+  // holds the log as its readers see it.
+  await sequenceEvents(store.db);
   return store.db.transaction().execute(async (tx) => {
     const tables: StoreDump['tables'] = {};
     for (const shape of await tableShapes(store, tx)) {

@@ -32,10 +32,11 @@ export async function startChildPlaza(opts: { db: string; dataDir: string; crede
     const timer = setTimeout(() => reject(new Error(`the child Plaza did not start within ${opts.timeoutMs ?? 60_000} ms: ${err}`)), opts.timeoutMs ?? 60_000);
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
-      const m = /platform interface v2:\s+(\S+)/.exec(out);
-      if (m) {
+      // Its own address: the platform line's, or with a public URL (a balancer's) on that line, its "listens on" line's.
+      const own = opts.env?.PLAZA_PUBLIC_URL ? /this process listens on:\s+(\S+)/.exec(out) : /platform interface v2:\s+(\S+)/.exec(out);
+      if (own) {
         clearTimeout(timer);
-        resolve(m[1]!);
+        resolve(own[1]!);
       }
     });
     child.once('exit', (code) => {

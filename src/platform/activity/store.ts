@@ -105,7 +105,3 @@ export async function loggedEventsBetween(db: DbOrTx, logTypes: readonly string[
   return q.orderBy('seq').limit(limit).execute();
 }
 
-export async function lastLogSeq(db: DbOrTx): Promise<number> {
-  const row = await db.selectFrom('events').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
-  return Number(row?.seq ?? 0);
-}

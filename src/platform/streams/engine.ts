@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppRow } from '../../auth/store.js';
 import type { CoreContext } from '../../context.js';
-import { eventsAfter } from '../../events/log.js';
+import { eventsAfter, lastEventSeq } from '../../events/log.js';
 import { ProblemError, type DisconnectType, type Problem, problems, renderProblemBase } from '../../http/problems.js';
 import { parseLogged, type LoggedEvent } from '../activity/event-types.js';
-import { lastLogSeq, loggedEventsBetween } from '../activity/store.js';
+import { loggedEventsBetween } from '../activity/store.js';
 import type { StreamWindow } from './window.js';
 
 /**
@@ -123,7 +123,7 @@ export class StreamEngine {
     this.add(conn);
     try {
       await this.enqueue(async () => {
-        if (this.cursor === undefined) this.cursor = await lastLogSeq(this.ctx.store.db);
+        if (this.cursor === undefined) this.cursor = await lastEventSeq(this.ctx.store.db);
         conn.afterSeq = this.cursor;
       });
     } catch (err) {
