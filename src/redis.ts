@@ -11,3 +11,17 @@ export function redisClient(url: string, options: RedisOptions): Redis {
   const { Redis: Client } = require('ioredis') as typeof import('ioredis');
   return new Client(url, options);
 }
+
+/**
+ * The two clients of a pub/sub user: one that publishes (commands fail at once while Redis is
+ * away) and one that subscribes (its commands wait for the reconnect; ioredis subscribes again by
+ * itself). Their errors go to `onError`.
+ */
+export function redisPubSub(url: string, onError: (err: Error) => void): { publisher: Redis; subscriber: Redis } {
+  const options = { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false };
+  const publisher = redisClient(url, options);
+  const subscriber = redisClient(url, { ...options, enableOfflineQueue: true });
+  publisher.on('error', onError);
+  subscriber.on('error', onError);
+  return { publisher, subscriber };
+}

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { redisClient } from '../redis.js';
+import { redisPubSub } from '../redis.js';
 
 /**
  * Wakes the consumers of the event log when it may have grown. It carries no content: a listener
@@ -92,11 +92,7 @@ export class RedisEventBus implements EventBus {
 
   constructor(redisUrl: string, storeKey: string, private readonly onError: (err: Error) => void = () => {}) {
     this.channel = `plaza:events:${createHash('sha256').update(storeKey).digest('hex').slice(0, 24)}`;
-    const options = { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false };
-    this.publisher = redisClient(redisUrl, options);
-    this.subscriber = redisClient(redisUrl, { ...options, enableOfflineQueue: true });
-    this.publisher.on('error', (err) => this.onError(err));
-    this.subscriber.on('error', (err) => this.onError(err));
+    ({ publisher: this.publisher, subscriber: this.subscriber } = redisPubSub(redisUrl, (err) => this.onError(err)));
     this.subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel && message !== this.origin) this.local.wake();
     });

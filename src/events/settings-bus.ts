@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { redisClient } from '../redis.js';
+import { redisPubSub } from '../redis.js';
 
 /**
  * Tells the other processes on a store that an admin setting changed (the clock, faults and usage
@@ -47,11 +47,7 @@ class RedisSettingsBus implements SettingsBus {
   constructor(redisUrl: string, storeKey: string, private readonly onError: (err: Error) => void) {
     this.channel = settingsChannel(storeKey);
     this.ackChannel = `${this.channel}:ack`;
-    const options = { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false };
-    this.publisher = redisClient(redisUrl, options);
-    this.subscriber = redisClient(redisUrl, { ...options, enableOfflineQueue: true });
-    this.publisher.on('error', (err) => this.onError(err));
-    this.subscriber.on('error', (err) => this.onError(err));
+    ({ publisher: this.publisher, subscriber: this.subscriber } = redisPubSub(redisUrl, (err) => this.onError(err)));
     this.subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel) void this.applyAnnouncement(message);
       else if (channel === this.ackChannel) this.acknowledged(message);

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CredentialsFile } from '../../src/seed/credentials.js';
 import { startChildPlaza, type ChildPlaza } from '../support/child-plaza.js';
+import { freePort, startHaproxy, type Balancer } from '../support/haproxy.js';
 import { mp4 } from '../support/media-files.js';
 import { dropPostgresDatabase, freshPostgresDatabase } from '../support/postgres.js';
 import { call } from '../support/server.js';
@@ -22,72 +21,33 @@ const skip = process.env.DATABASE_URL ? false : 'needs DATABASE_URL: several pro
 const REDIS_URL = 'redis://127.0.0.1:6379';
 let root: string;
 let database: string;
-let haproxy: ChildProcess | undefined;
+let haproxy: Balancer | undefined;
 let balancer: string;
 const plazas: ChildPlaza[] = [];
 let creds: CredentialsFile;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function haproxyConfig(port: number, backends: string[]): string {
-  return [
-    'global',
-    '    maxconn 4000',
-    'defaults',
-    '    mode http',
-    '    option forwardfor',
-    '    option http-no-delay',
-    '    timeout connect 2s',
-    '    timeout client 60s',
-    '    timeout server 60s',
-    '    timeout tunnel 60s',
-    'frontend platform',
-    `    bind 127.0.0.1:${port}`,
-    '    default_backend plaza',
-    'backend plaza',
-    '    balance roundrobin',
-    '    option httpchk GET /readyz',
-    '    http-check expect status 200',
-    '    default-server inter 200ms fall 2 rise 1',
-    ...backends.map((b, i) => `    server p${i} ${new URL(b).host} check`),
-    '',
-  ].join('\n');
-}
 
 before(async () => {
   if (skip) return;
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'plaza-balanced-'));
   database = await freshPostgresDatabase(process.env.DATABASE_URL!);
+  // The public URL is the balancer's, which must exist before its backends: its port is taken first.
   const port = await freePort();
-  balancer = `http://127.0.0.1:${port}`;
-  const env = { REDIS_URL, PLAZA_TRUST_PROXY: '127.0.0.1', PLAZA_PUBLIC_URL: balancer, PLAZA_DRAIN_MS: '1500', PLAZA_RATE_LIMITS: 'off', LOG_LEVEL: 'warn',
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const env = { REDIS_URL, PLAZA_TRUST_PROXY: '127.0.0.1', PLAZA_PUBLIC_URL: publicUrl, PLAZA_DRAIN_MS: '1500', PLAZA_RATE_LIMITS: 'off', LOG_LEVEL: 'warn',
     // A client gone behind the balancer is noticed when a keep-alive cannot be written: each second here.
     PLAZA_ACTIVITY_KEEPALIVE_MS: '1000' };
   // "Started together on an empty database": each on a machine of its own (a data directory each).
   const started = await Promise.all([0, 1, 2].map((i) => startChildPlaza({ db: database, dataDir: path.join(root, `p${i}`), env, timeoutMs: 90_000 })));
   plazas.push(...started);
-  const cfg = path.join(root, 'haproxy.cfg');
-  fs.writeFileSync(cfg, haproxyConfig(port, plazas.map((p) => p.baseUrl)));
-  haproxy = spawn(fs.existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy', ['-f', cfg, '-db'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let herr = '';
-  haproxy.stderr!.on('data', (c: Buffer) => (herr += c.toString()));
-  await eventually(async () => (await call(balancer, '/readyz').catch(() => undefined))?.status === 200, () => `HAProxy to answer: ${herr}`, 20_000);
+  haproxy = await startHaproxy(root, port, plazas.map((p) => p.baseUrl), { balance: 'roundrobin', checkMs: 200 });
+  balancer = haproxy.url;
   const files = [0, 1, 2].map((i) => path.join(root, `p${i}`, 'credentials.json')).filter((f) => fs.existsSync(f));
   assert.equal(files.length, 1, 'one process seeded and wrote the credentials file');
   creds = JSON.parse(fs.readFileSync(files[0]!, 'utf8')) as CredentialsFile;
 });
 
 after(async () => {
-  if (haproxy && haproxy.exitCode === null) {
-    haproxy.kill('SIGKILL');
-    await new Promise((resolve) => haproxy!.once('exit', resolve));
-  }
+  await haproxy?.close();
   await Promise.all(plazas.map((p) => p.stop()));
   if (database) await dropPostgresDatabase(database);
   if (root) fs.rmSync(root, { recursive: true, force: true });

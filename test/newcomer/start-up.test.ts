@@ -10,6 +10,7 @@ import type { CredentialsFile } from '../../src/seed/credentials.js';
 import { call } from '../support/server.js';
 import { plazaArgs } from '../support/cli.js';
 import { eventually } from '../support/wait.js';
+import { freePort } from '../support/haproxy.js';
 
 /**
  * `plaza` as a newcomer runs it (a child process each): its help, its version, its start-up
@@ -94,14 +95,6 @@ async function takenPort(): Promise<number> {
   servers.add(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as net.AddressInfo).port;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Files and folders under `dir`, or [] when it does not exist. */
