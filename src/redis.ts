@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Redis, RedisOptions } from 'ioredis';
 
@@ -24,4 +25,13 @@ export function redisPubSub(url: string, onError: (err: Error) => void): { publi
   publisher.on('error', onError);
   subscriber.on('error', onError);
   return { publisher, subscriber };
+}
+
+/**
+ * A Redis name of the processes sharing one store, `plaza:<kind>:<hash of the store's URL>`: the
+ * store's URL (which may hold a password) never reaches Redis, and processes on other stores
+ * sharing the Redis never meet.
+ */
+export function storeRedisName(kind: string, storeKey: string): string {
+  return `plaza:${kind}:${createHash('sha256').update(storeKey).digest('hex').slice(0, 24)}`;
 }

@@ -1,6 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { redisPubSub } from '../redis.js';
+import { redisPubSub, storeRedisName } from '../redis.js';
 
 /**
  * Wakes the consumers of the event log when it may have grown. It carries no content: a listener
@@ -91,7 +91,7 @@ export class RedisEventBus implements EventBus {
   private readonly publishTimers: Array<NodeJS.Timeout | undefined> = [undefined, undefined];
 
   constructor(redisUrl: string, storeKey: string, private readonly onError: (err: Error) => void = () => {}) {
-    this.channel = `plaza:events:${createHash('sha256').update(storeKey).digest('hex').slice(0, 24)}`;
+    this.channel = storeRedisName('events', storeKey);
     ({ publisher: this.publisher, subscriber: this.subscriber } = redisPubSub(redisUrl, (err) => this.onError(err)));
     this.subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel && message !== this.origin) this.local.wake();

@@ -1,6 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { redisPubSub } from '../redis.js';
+import { redisPubSub, storeRedisName } from '../redis.js';
 
 /**
  * Tells the other processes on a store that an admin setting changed (the clock, faults and usage
@@ -118,7 +118,7 @@ class RedisSettingsBus implements SettingsBus {
 
 /** The channel of the processes on one store (named by its database URL). */
 export function settingsChannel(storeKey: string): string {
-  return `plaza:settings:${createHash('sha256').update(storeKey).digest('hex').slice(0, 24)}`;
+  return storeRedisName('settings', storeKey);
 }
 
 /** The settings bus of this process: Redis when a URL is configured, alone otherwise. */

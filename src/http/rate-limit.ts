@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { redisClient } from '../redis.js';
+import { redisClient, storeRedisName } from '../redis.js';
 import type { Clock } from '../clock.js';
 import { sendProblem } from './platform-errors.js';
 import { problems } from './problems.js';
@@ -82,7 +81,7 @@ export class RedisRateLimitCounter implements RateLimitCounter {
   private readonly fallback = new MemoryRateLimitCounter();
 
   constructor(redisUrl: string, storeKey: string, private readonly onError: (err: Error) => void = () => {}) {
-    this.prefix = `plaza:rate:${createHash('sha256').update(storeKey).digest('hex').slice(0, 24)}:`;
+    this.prefix = `${storeRedisName('rate', storeKey)}:`;
     this.redis = redisClient(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false });
     this.redis.on('error', (err) => this.onError(err));
     this.redis.defineCommand('plazaHit', {

@@ -6,7 +6,7 @@ import type { DbOrTx } from '../../store/store.js';
 import { findAccountAccess } from '../accounts/store.js';
 import { WRITE_PERMISSIONS, type AccountAccess, type AccountRow, type AdsActor } from '../actor.js';
 import { authenticateAds, type AdsCaller } from './auth.js';
-import { bodyInPostNames } from './dialect.js';
+import { adsBodyInPostNames } from './dialect.js';
 import { AdsError } from './errors.js';
 import { checkTotalCountExclusive, type Page } from './list.js';
 import { ADS_ID, parseParams, type ParamSpec, type Parsed } from './params.js';
@@ -135,7 +135,7 @@ export class AdsRoutes {
     request.adsEcho = echo;
 
     const caller = await authenticateAds(ctx, request);
-    bodyInPostNames(request, caller.app.dialect);
+    adsBodyInPostNames(request, caller.app.dialect);
     reply.header('x-access-level', caller.accessLevel);
     const write = def.method !== 'GET';
     if (write && caller.accessLevel === 'read') {

@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sentToPublicHost } from './hosts.js';
 import { isJsonBody, markJsonBody } from '../lazy-schemas.js';
-import { bodyToPost, bodyUsesTweetNames, jsonTextToTweet, urlToPost } from './translate.js';
+import { bodyToPost, bodyUsesTweetNames, jsonTextToTweet, urlToPost, type Translation } from './translate.js';
+
+const PLATFORM_NAMES = { bodyUsesTweetNames, bodyToPost };
 
 /**
  * The 'tweet' dialect at the edge of the platform listener (issues 15 and 34), declared once in
@@ -32,16 +34,40 @@ export function inTweetDialect(request: FastifyRequest): boolean {
 }
 
 /**
- * Fastify's rewriteUrl for the platform listener: the URL routed is in Plaza's names; the URL as
- * sent stays `request.originalUrl`, which is what an OAuth 1.0a signature covers.
+ * A Fastify rewriteUrl for a listener with its own table of names (the platform's here, the
+ * advertising interface's in src/ads/http/dialect.ts): a request sent to one of the public hosts,
+ * or whose URL uses a name of the dialect, is marked; the URL routed is in Plaza's names; the URL
+ * as sent stays `request.originalUrl`, which is what an OAuth 1.0a signature covers.
  */
-export function rewriteTweetUrl(req: IncomingMessage): string {
-  const url = req.url ?? '/';
-  if (sentToPublicHost(req)) (req as Marked)[DIALECT] = true;
-  const post = urlToPost(url);
-  if (post === undefined) return url;
-  (req as Marked)[DIALECT] = true;
-  return post;
+export function tweetUrlRewriter(sentToPublic: (req: IncomingMessage) => boolean, toPost: (url: string) => string | undefined): (req: IncomingMessage) => string {
+  return (req) => {
+    const url = req.url ?? '/';
+    if (sentToPublic(req)) (req as Marked)[DIALECT] = true;
+    const post = toPost(url);
+    if (post === undefined) return url;
+    (req as Marked)[DIALECT] = true;
+    return post;
+  };
+}
+
+/** The platform listener's rewriteUrl. */
+export const rewriteTweetUrl = tweetUrlRewriter(sentToPublicHost, urlToPost);
+
+/**
+ * The request's body in Plaza's names once the caller is known: the requests of a 'tweet' app,
+ * and any whose body uses a name of the dialect, are in the dialect from here on. A JSON body
+ * stays one (its members keep their JSON types); a JSON array (a batch of data) is left as it is.
+ */
+export function bodyInPostNames(request: FastifyRequest, appDialect: string | undefined, names: Pick<Translation, 'bodyUsesTweetNames' | 'bodyToPost'>): void {
+  const raw = request.raw as Marked;
+  if (appDialect === 'tweet') raw[DIALECT] = true;
+  const body = request.body;
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return;
+  if (raw[DIALECT] !== true && !names.bodyUsesTweetNames(body)) return;
+  raw[DIALECT] = true;
+  const renamed = names.bodyToPost(body);
+  if (isJsonBody(body)) markJsonBody(renamed);
+  request.body = renamed;
 }
 
 /** Installs the body and answer translations; call before the routes are registered, after the route auth hook. */
@@ -49,17 +75,8 @@ export function installTweetDialect(app: FastifyInstance): void {
   // After authentication (installed before this): the caller's app is known, and a signed form
   // body is verified as it was sent.
   app.addHook('preValidation', (request, reply, done) => {
-    const raw = request.raw as Marked;
-    if (request.caller?.app.dialect === 'tweet') raw[DIALECT] = true;
-    const body = request.body;
-    if (body !== undefined && body !== null && typeof body === 'object' && (raw[DIALECT] === true || bodyUsesTweetNames(body))) {
-      raw[DIALECT] = true;
-      const renamed = bodyToPost(body);
-      // A JSON body stays one (its members keep their JSON types).
-      if (isJsonBody(body)) markJsonBody(renamed);
-      request.body = renamed;
-    }
-    if (raw[DIALECT] !== true) return done();
+    bodyInPostNames(request, request.caller?.app.dialect, PLATFORM_NAMES);
+    if (!inTweetDialect(request)) return done();
     withTweetDefaults(request);
     // Streams write their lines to the socket themselves (reply.hijack): those lines are translated as written.
     if (STREAM_ROUTE.test(request.routeOptions.url ?? '')) translateLinesOf(reply.raw);

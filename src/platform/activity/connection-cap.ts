@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { redisClient } from '../../redis.js';
+import { redisClient, storeRedisName } from '../../redis.js';
 import type { PlatformContext } from '../context.js';
 
 /**
@@ -16,7 +15,7 @@ export class SharedConnectionCap {
   private readonly prefix: string;
 
   constructor(redisUrl: string, storeKey: string, private readonly leaseMs: number, private readonly onError: (err: Error) => void) {
-    this.prefix = `plaza:conns:${createHash('sha256').update(storeKey).digest('hex').slice(0, 24)}:`;
+    this.prefix = `${storeRedisName('conns', storeKey)}:`;
     this.redis = redisClient(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false });
     this.redis.on('error', (err) => this.onError(err));
     this.redis.defineCommand('plazaAdmit', {
