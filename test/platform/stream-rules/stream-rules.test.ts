@@ -3,6 +3,7 @@ import { before, test } from 'node:test';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { fixtures } from '../../support/fixtures.js';
 import { problemType } from '../../support/problems.js';
+import { withEventsPlaced } from '../../support/event-log.js';
 
 /**
  * The filtered stream's rules (issue #12 "Rules"; shared/reference/platform.md §6 and the spec's
@@ -264,7 +265,7 @@ test('"GET /2/enterprise_stream/rules for enterprise apps: the rules configured 
 test('a rule change "appends an event to the event log" so other processes learn of it', async () => {
   await deleteAll(selfServe);
   const latest = async () => {
-    const [event] = await plaza.ctx.store.db.selectFrom('events').selectAll().where('type', '=', 'stream.rules.change').where('subject', '=', f.selfServe.id).orderBy('seq', 'desc').limit(1).execute();
+    const [event] = await (await withEventsPlaced(plaza.ctx.store.db)).selectFrom('events').selectAll().where('type', '=', 'stream.rules.change').where('subject', '=', f.selfServe.id).orderBy('seq', 'desc').limit(1).execute();
     return JSON.parse(event!.payload);
   };
   await add(selfServe, [{ value: 'logged' }, { value: 'logged too' }]);

@@ -6,6 +6,7 @@ import { partitionOf } from '../../../src/platform/streams/posts.js';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import type { StreamClient } from '../../support/streams.js';
 import { streamFixtures } from './support.js';
+import { withEventsPlaced } from '../../support/event-log.js';
 
 /**
  * The lines of the streams against the 200 responses the served description (/2/openapi.json)
@@ -113,7 +114,7 @@ test('a like on the likes firehose, every field and expansion selected, and its 
   const auth = await f.g.enterpriseAs('chen');
   const liked = await f.g.send('POST', `/2/users/${chen.id}/likes`, { auth, body: { post_id: target.id } });
   assert.equal(liked.status, 200, liked.text);
-  const [logged] = await plaza.ctx.store.db.selectFrom('events').select('payload').where('type', '=', 'like.create').orderBy('seq', 'desc').limit(1).execute();
+  const [logged] = await (await withEventsPlaced(plaza.ctx.store.db)).selectFrom('events').select('payload').where('type', '=', 'like.create').orderBy('seq', 'desc').limit(1).execute();
   const likeId: string = JSON.parse(logged.payload).id;
   // The like is already in the log: its partition replays it.
   const likes = await f.open(`${firehose}?partition=${partitionOf(likeId, 20)}&backfill_minutes=1&${everyField(firehose)}`, enterprise);

@@ -9,6 +9,7 @@ import { eventually } from '../../support/wait.js';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { streamFixtures } from './support.js';
 import { problemType } from '../../support/problems.js';
+import { withEventsPlaced } from '../../support/event-log.js';
 
 /**
  * The other Stream-tagged operations (issue #12): sample and sample10, the firehose and its
@@ -125,7 +126,7 @@ test('"the compliance streams (posts, users, likes: deletes, protects, suspensio
   const target = await f.post('ada', 'liked, then not');
   const chenAuth = await f.g.enterpriseAs('chen');
   assert.equal((await f.g.send('POST', `/2/users/${chen.id}/likes`, { auth: chenAuth, body: { post_id: target.id } })).status, 200);
-  const [logged] = await plaza.ctx.store.db.selectFrom('events').select('payload').where('type', '=', 'like.create').orderBy('seq', 'desc').limit(1).execute();
+  const [logged] = await (await withEventsPlaced(plaza.ctx.store.db)).selectFrom('events').select('payload').where('type', '=', 'like.create').orderBy('seq', 'desc').limit(1).execute();
   const unliked = await f.g.send('DELETE', `/2/users/${chen.id}/likes/${target.id}`, { auth: chenAuth });
   assert.equal(unliked.status, 200, unliked.text);
   await likes.until(() => likes.events().length >= 1, 'the unlike');
@@ -154,7 +155,7 @@ test('"the likes firehose and sample10 streams": every like of a public post as 
   const liked = await f.g.send('POST', `/2/users/${chen.id}/likes`, { auth: await f.g.enterpriseAs('chen'), body: { post_id: target.id } });
   assert.equal(liked.status, 200, liked.text);
   await eventually(() => streams.some((s) => s.events().length > 0), 'the like on some partition');
-  const [logged] = await plaza.ctx.store.db.selectFrom('events').select('payload').where('type', '=', 'like.create').orderBy('seq', 'desc').limit(1).execute();
+  const [logged] = await (await withEventsPlaced(plaza.ctx.store.db)).selectFrom('events').select('payload').where('type', '=', 'like.create').orderBy('seq', 'desc').limit(1).execute();
   const likeId = JSON.parse(logged.payload).id;
   const stream = streams[partitionOf(likeId, 20) - 1];
   await stream.until(() => stream.events().length >= 1, 'the like on its partition');

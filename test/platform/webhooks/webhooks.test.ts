@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import { startTestPlaza, type CallOptions, type CallResult, type TestPlaza } from '../../support/server.js';
 import { fixtures } from '../../support/fixtures.js';
 import { problemType } from '../../support/problems.js';
+import { withEventsPlaced } from '../../support/event-log.js';
 
 /**
  * Webhook configs (spec 000 "Validate webhook", shared/reference/platform.md §1) against a real
@@ -500,7 +501,7 @@ test('the event log: creating, validating and deleting a webhook append webhook.
   assert.equal((await f.send('PUT', `/2/webhooks/${id}`, { auth: f.appAuth })).status, 200);
   assert.equal((await f.send('DELETE', `/2/webhooks/${id}`, { auth: f.appAuth })).status, 200);
 
-  const rows = await plaza.ctx.store.db
+  const rows = await (await withEventsPlaced(plaza.ctx.store.db))
     .selectFrom('events')
     .select(['seq', 'type', 'subject', 'payload'])
     .where('subject', '=', id)
