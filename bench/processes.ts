@@ -10,7 +10,11 @@
  *     each time: the demo's and those just written); reads per second and their p50/p99, which
  *     the global lock of the event log held up to about a second before (issue #37 item 2);
  *   - CPU: Plaza's (its processes' user+system time) and PostgreSQL's (every postgres process)
- *     per request, read from /proc before and after.
+ *     per request, read from /proc before and after;
+ *   - after WARMUP_SECONDS unmeasured (cold processes compile code and open connections);
+ *   - then one reader alone, and the same reader while posts are sent at PACED_RATE a second on
+ *     a timer (what writes cost a read, apart from a saturated machine's queue);
+ *   - then posts sent to the first process only: the CPU the other processes spend on them.
  * The clients run in this process (fetch, closed loop): on this 2-core machine they share the
  * cores with Plaza, PostgreSQL, Redis and HAProxy, so throughput cannot grow with processes here;
  * the figures to read are the write rate (no longer capped by a lock), the read p99 during the
@@ -32,6 +36,13 @@ const READERS = Number(process.env.BENCH_READERS ?? 4);
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TICKS = 100; // USER_HZ on Linux
+/** Which process counts to run (`BENCH_PROCESSES=1,3`); Node options for the Plaza processes only (`BENCH_PLAZA_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'`). */
+const COUNTS = (process.env.BENCH_PROCESSES ?? '1,2,3').split(',').map(Number);
+const PLAZA_NODE_ARGS = process.env.BENCH_PLAZA_NODE_ARGS?.split(' ').filter(Boolean);
+/** The paced phase: posts per second sent on a timer, as a steady stream of users would, not as fast as answers come. */
+const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 100);
+const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 5);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 
 /** user+system CPU seconds of the processes whose pid is given, or whose name is `comm`. */
 function cpuSeconds(select: { pids?: number[]; comm?: string }): number {
@@ -68,6 +79,15 @@ interface Row {
   failures: number;
   plazaCpuMs: number;
   pgCpuMs: number;
+  /** One reader alone, then the same reader during writes paced at PACED_RATE posts/s (sent on time, not on answers). */
+  quietReadP99: number;
+  pacedReadP50: number;
+  pacedReadP99: number;
+  pacedWrites: number;
+  pacedPlazaCpuMs: number;
+  pacedPgCpuMs: number;
+  /** CPU ms of the processes that took no request, per post written through the first one. */
+  bystanderCpuMs: number;
 }
 
 async function run(processes: number): Promise<Row> {
@@ -79,8 +99,8 @@ async function run(processes: number): Promise<Row> {
   const plazas: ChildPlaza[] = [];
   let haproxy: Balancer | undefined;
   try {
-    plazas.push(await startChildPlaza({ db: database, dataDir: path.join(root, 'p0'), env, timeoutMs: 120_000 }));
-    for (let i = 1; i < processes; i++) plazas.push(await startChildPlaza({ db: database, dataDir: path.join(root, `p${i}`), env, timeoutMs: 120_000 }));
+    plazas.push(await startChildPlaza({ db: database, dataDir: path.join(root, 'p0'), env, timeoutMs: 120_000, nodeArgs: PLAZA_NODE_ARGS }));
+    for (let i = 1; i < processes; i++) plazas.push(await startChildPlaza({ db: database, dataDir: path.join(root, `p${i}`), env, timeoutMs: 120_000, nodeArgs: PLAZA_NODE_ARGS }));
     haproxy = await startHaproxy(root, port, plazas.map((p) => p.baseUrl), { balance: 'leastconn', checkMs: 1000 });
     const creds = JSON.parse(fs.readFileSync(path.join(root, 'p0', 'credentials.json'), 'utf8')) as CredentialsFile;
     const writers = creds.users.filter((u) => u.oauth2_access_token).map((u) => u.oauth2_access_token);
@@ -91,42 +111,90 @@ async function run(processes: number): Promise<Row> {
     const readTimes: number[] = [];
     let failures = 0;
     let n = 0;
-    const deadline = performance.now() + SECONDS * 1000;
-    const plazaCpu0 = cpuSeconds({ pids: plazas.map((p) => p.child.pid!) });
-    const pgCpu0 = cpuSeconds({ comm: 'postgres' });
-    const writer = async (w: number) => {
-      while (performance.now() < deadline) {
-        const started = performance.now();
-        const res = await fetch(`${balancer}/2/posts`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${writers[w % writers.length]}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ text: `bench post ${w} ${n++} ${Date.now()}` }),
-        }).catch(() => undefined);
-        const body = res ? await res.text() : '';
-        if (res?.status !== 201) {
-          failures++;
-          continue;
-        }
-        writeTimes.push(performance.now() - started);
-        postIds.push((JSON.parse(body) as { data: { id: string } }).data.id);
+    /** One post as writer `w`; its time goes into `times`. */
+    const post = async (w: number, times: number[], to = balancer) => {
+      const started = performance.now();
+      const res = await fetch(`${to}/2/posts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${writers[w % writers.length]}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ text: `bench post ${w} ${n++} ${Date.now()}` }),
+      }).catch(() => undefined);
+      const body = res ? await res.text() : '';
+      if (res?.status !== 201) {
+        failures++;
+        return;
       }
+      times.push(performance.now() - started);
+      postIds.push((JSON.parse(body) as { data: { id: string } }).data.id);
     };
-    const reader = async (r: number) => {
+    /** Reads single posts, a different one each time, until `until`; times into `times`. */
+    const reader = async (r: number, until: number, times: number[]) => {
       let i = r;
-      while (performance.now() < deadline) {
+      while (performance.now() < until) {
         const id = postIds[(i += 7919) % postIds.length];
         const started = performance.now();
         const res = await fetch(`${balancer}/2/posts/${id}?post.fields=created_at,author_id,public_metrics&expansions=author_id`, { headers: { authorization: `Bearer ${bearer}` } }).catch(() => undefined);
         await res?.arrayBuffer();
         if (res?.status !== 200) failures++;
-        else readTimes.push(performance.now() - started);
+        else times.push(performance.now() - started);
       }
     };
-    await Promise.all([...Array.from({ length: WRITERS }, (_, w) => writer(w)), ...Array.from({ length: READERS }, (_, r) => reader(r))]);
+    const writer = async (w: number, until: number, times: number[]) => {
+      while (performance.now() < until) await post(w, times);
+    };
+    const burst = (until: number, writes: number[], reads: number[]) =>
+      Promise.all([...Array.from({ length: WRITERS }, (_, w) => writer(w, until, writes)), ...Array.from({ length: READERS }, (_, r) => reader(r, until, reads))]);
+    // Unmeasured: the first seconds of a process (code compiled and optimised, pool connections
+    // opened, statements prepared) are not what a running deployment sees.
+    await burst(performance.now() + WARMUP_SECONDS * 1000, [], []);
+    const plazaCpu0 = cpuSeconds({ pids: plazas.map((p) => p.child.pid!) });
+    const pgCpu0 = cpuSeconds({ comm: 'postgres' });
+    await burst(performance.now() + SECONDS * 1000, writeTimes, readTimes);
     const plazaCpu = cpuSeconds({ pids: plazas.map((p) => p.child.pid!) }) - plazaCpu0;
     const pgCpu = cpuSeconds({ comm: 'postgres' }) - pgCpu0;
     writeTimes.sort((a, b) => a - b);
     readTimes.sort((a, b) => a - b);
+
+    // One reader with no writes; then the same reader while posts arrive at PACED_RATE a second.
+    const quiet: number[] = [];
+    await reader(1, performance.now() + PACED_SECONDS * 1000, quiet);
+    quiet.sort((a, b) => a - b);
+    const paced: number[] = [];
+    const pacedWrites: number[] = [];
+    const pacedPlaza0 = cpuSeconds({ pids: plazas.map((p) => p.child.pid!) });
+    const pacedPg0 = cpuSeconds({ comm: 'postgres' });
+    const pacedEnd = performance.now() + PACED_SECONDS * 1000;
+    const sent: Array<Promise<void>> = [];
+    const pacer = (async () => {
+      const start = performance.now();
+      for (let k = 0; performance.now() < pacedEnd; k++) {
+        sent.push(post(k, pacedWrites));
+        const next = start + ((k + 1) * 1000) / PACED_RATE;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
+      }
+    })();
+    await Promise.all([pacer, reader(2, pacedEnd, paced)]);
+    await Promise.all(sent);
+    const pacedRequests = pacedWrites.length + paced.length;
+    const pacedPlazaCpu = cpuSeconds({ pids: plazas.map((p) => p.child.pid!) }) - pacedPlaza0;
+    const pacedPgCpu = cpuSeconds({ comm: 'postgres' }) - pacedPg0;
+    paced.sort((a, b) => a - b);
+
+    // What the others spend on one process's writes: posts sent to the first process alone.
+    const bystanders = async () => {
+      if (plazas.length < 2) return Number.NaN;
+      const others = plazas.slice(1).map((p) => p.child.pid!);
+      const cpu0 = cpuSeconds({ pids: others });
+      const written: number[] = [];
+      const end = performance.now() + PACED_SECONDS * 1000;
+      const all: Array<Promise<void>> = [];
+      for (let k = 0, start = performance.now(); performance.now() < end; k++) {
+        all.push(post(k, written, plazas[0]!.baseUrl));
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, start + ((k + 1) * 1000) / PACED_RATE - performance.now())));
+      }
+      await Promise.all(all);
+      return ((cpuSeconds({ pids: others }) - cpu0) * 1000) / written.length;
+    };
     const requests = writeTimes.length + readTimes.length;
     return {
       processes,
@@ -139,6 +207,13 @@ async function run(processes: number): Promise<Row> {
       failures,
       plazaCpuMs: (plazaCpu * 1000) / requests,
       pgCpuMs: (pgCpu * 1000) / requests,
+      quietReadP99: percentile(quiet, 99),
+      pacedReadP50: percentile(paced, 50),
+      pacedReadP99: percentile(paced, 99),
+      pacedWrites: pacedWrites.length / PACED_SECONDS,
+      pacedPlazaCpuMs: (pacedPlazaCpu * 1000) / pacedRequests,
+      pacedPgCpuMs: (pacedPgCpu * 1000) / pacedRequests,
+      bystanderCpuMs: await bystanders(),
     };
   } finally {
     await haproxy?.close();
@@ -149,7 +224,7 @@ async function run(processes: number): Promise<Row> {
 }
 
 const rows: Row[] = [];
-for (const processes of [1, 2, 3]) {
+for (const processes of COUNTS) {
   rows.push(await run(processes));
   const r = rows.at(-1)!;
   process.stderr.write(`${processes} process(es): ${r.writes.toFixed(0)} posts/s, reads p99 ${r.readP99.toFixed(1)} ms\n`);
@@ -161,4 +236,8 @@ console.log('|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   console.log(`| ${r.processes} | ${f(r.writes, 0)} | ${f(r.writeP50)} / ${f(r.writeP99)} | ${f(r.reads, 0)} | ${f(r.readP50)} / ${f(r.readP99)} | ${r.failures} | ${f(r.plazaCpuMs, 2)} | ${f(r.pgCpuMs, 2)} |`);
 }
+console.log(`\nOne reader alone for ${PACED_SECONDS} s, then the same reader while posts are sent at ${PACED_RATE}/s (on a timer, not on answers):\n`);
+console.log('| processes | read p99 ms, no writes | posts/s answered | read p50 / p99 ms during the paced writes | Plaza CPU ms/request | PostgreSQL CPU ms/request | CPU ms of the other processes per post sent to one |');
+console.log('|---|---|---|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.processes} | ${f(r.quietReadP99)} | ${f(r.pacedWrites, 0)} | ${f(r.pacedReadP50)} / ${f(r.pacedReadP99)} | ${f(r.pacedPlazaCpuMs, 2)} | ${f(r.pacedPgCpuMs, 2)} | ${f(r.bystanderCpuMs, 3)} |`);
 process.exit(0);

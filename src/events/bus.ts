@@ -10,8 +10,20 @@ import { redisPubSub, storeRedisName } from '../redis.js';
 export interface EventBus {
   /** Calls `listener` (soon after commit) whenever the log may have grown; returns the unsubscribe. */
   onAppend(listener: () => void): () => void;
+  /**
+   * Calls `listener` when this process appended (at once, and again after the commit has most
+   * likely happened), not when another process did: for work that any one process can do for all,
+   * such as the webhook fan-out, which the appending process does, so that the others do not all
+   * race for it on every write. Their poll covers an appender that died before it got there.
+   */
+  onOwnAppend(listener: () => void): () => void;
   /** Says the log may have grown (an append in this process, usually before its commit). */
   notify(): void;
+  /**
+   * Says committed events took their places in the log (src/events/log.ts): wakes the readers of
+   * every process (`onAppend`), not the work of this process's own appends (`onOwnAppend`).
+   */
+  placed(): void;
   /** Resolves when what carries the wake-ups can be reached (Redis answers PING); in-process, always. */
   reachable(): Promise<void>;
   close(): Promise<void>;
@@ -29,8 +41,9 @@ export class LocalEventBus implements EventBus {
   async reachable(): Promise<void> {}
 
   private readonly listeners = new Set<() => void>();
+  private readonly ownListeners = new Set<() => void>();
   private immediate: NodeJS.Immediate | undefined;
-  private trailing: NodeJS.Timeout[] = [];
+  private readonly trailing: Array<NodeJS.Timeout | undefined> = [];
   private closed = false;
 
   onAppend(listener: () => void): () => void {
@@ -38,29 +51,48 @@ export class LocalEventBus implements EventBus {
     return () => void this.listeners.delete(listener);
   }
 
+  onOwnAppend(listener: () => void): () => void {
+    this.ownListeners.add(listener);
+    return () => void this.ownListeners.delete(listener);
+  }
+
   notify(): void {
     if (this.closed) return;
+    // The readers at once (the append may have committed by then); the own-append work with the
+    // trailing wakes only, after the commit: run at once, it mostly finds nothing yet.
     this.wake();
-    // A later notify restarts the trailing wakes: the last append's commit is what they wait for.
-    for (const t of this.trailing) clearTimeout(t);
-    this.trailing = TRAILING_WAKES_MS.map((ms) => {
-      const t = setTimeout(() => this.fire(), ms);
+    // A trailing wake already pending stays (during a burst of appends they keep firing, each
+    // reading what committed meanwhile); the last restarts, so one always follows the last
+    // append's commit.
+    TRAILING_WAKES_MS.forEach((ms, slot) => {
+      const last = slot === TRAILING_WAKES_MS.length - 1;
+      if (this.trailing[slot] && !last) return;
+      clearTimeout(this.trailing[slot]);
+      const t = setTimeout(() => {
+        this.trailing[slot] = undefined;
+        this.fire(true);
+      }, ms);
       t.unref();
-      return t;
+      this.trailing[slot] = t;
     });
   }
 
-  /** One coalesced call of every listener on the next turn of the event loop. */
+  placed(): void {
+    this.wake();
+  }
+
+  /** One coalesced call of every reader (`onAppend`) on the next turn of the event loop. */
   wake(): void {
     if (this.closed || this.immediate) return;
     this.immediate = setImmediate(() => {
       this.immediate = undefined;
-      this.fire();
+      this.fire(false);
     });
   }
 
-  private fire(): void {
-    for (const listener of [...this.listeners]) {
+  /** Calls the readers, and the own-append listeners too when `own`. */
+  private fire(own: boolean): void {
+    for (const listener of own ? [...this.listeners, ...this.ownListeners] : [...this.listeners]) {
       try {
         listener();
       } catch {
@@ -74,12 +106,16 @@ export class LocalEventBus implements EventBus {
     if (this.immediate) clearImmediate(this.immediate);
     for (const t of this.trailing) clearTimeout(t);
     this.listeners.clear();
+    this.ownListeners.clear();
   }
 }
 
 /**
  * The bus across processes: local wake-ups as LocalEventBus, plus a Redis pub/sub message per
  * notify so that processes sharing the store (same database URL, hence the same channel) wake too.
+ * A process listens on the channel only while it has listeners (a stream open here, rules loaded
+ * for one): the others are not woken by every write of every process, which on a busy deployment
+ * costs each of them a wake-up per write for nothing.
  * Redis is only a doorbell: if it is down, other processes fall back on their poll.
  */
 export class RedisEventBus implements EventBus {
@@ -89,6 +125,9 @@ export class RedisEventBus implements EventBus {
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
   private readonly publishTimers: Array<NodeJS.Timeout | undefined> = [undefined, undefined];
+  private listening = 0;
+  /** The last SUBSCRIBE or UNSUBSCRIBE sent: ready() waits for it. */
+  private subscription: Promise<unknown> = Promise.resolve();
 
   constructor(redisUrl: string, storeKey: string, private readonly onError: (err: Error) => void = () => {}) {
     this.channel = storeRedisName('events', storeKey);
@@ -96,23 +135,39 @@ export class RedisEventBus implements EventBus {
     this.subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel && message !== this.origin) this.local.wake();
     });
-    // Subscribing again after a reconnect is ioredis's own job (autoResubscribe).
-    this.subscriber.subscribe(this.channel).catch((err: Error) => this.onError(err));
   }
 
-  /** Resolves once the subscription is live, so a test can start writing on another process. */
+  /** Resolves once the subscription of the listeners so far is live, so a test can start writing on another process. */
   async ready(): Promise<void> {
     if (this.subscriber.status !== 'ready') await new Promise<void>((resolve) => this.subscriber.once('ready', () => resolve()));
-    await this.subscriber.subscribe(this.channel);
+    await this.subscription;
   }
 
   onAppend(listener: () => void): () => void {
-    return this.local.onAppend(listener);
+    const off = this.local.onAppend(listener);
+    // Subscribing again after a reconnect is ioredis's own job (autoResubscribe).
+    if (this.listening++ === 0) this.subscription = this.subscriber.subscribe(this.channel).catch((err: Error) => this.onError(err));
+    let on = true;
+    return () => {
+      if (!on) return;
+      on = false;
+      off();
+      if (--this.listening === 0) this.subscription = this.subscriber.unsubscribe(this.channel).catch((err: Error) => this.onError(err));
+    };
+  }
+
+  onOwnAppend(listener: () => void): () => void {
+    return this.local.onOwnAppend(listener);
   }
 
   async reachable(): Promise<void> {
     if (this.publisher.status !== 'ready') throw new Error(`Redis is ${this.publisher.status}`);
     await this.publisher.ping();
+  }
+
+  placed(): void {
+    this.local.placed();
+    if (this.publisher.status === 'ready') this.publisher.publish(this.channel, this.origin).catch((err: Error) => this.onError(err));
   }
 
   notify(): void {

@@ -84,7 +84,9 @@ export async function startEventWorkers(ctx: PlatformContext): Promise<EventWork
     await pruneDeliveries(ctx.store.db, new Date(now - KEEP_DELIVERIES_MS).toISOString());
   }, onError);
 
-  const unsubscribe = ctx.events.onAppend(() => fanOut.run());
+  // This process fans out what it appended (and whatever else is in the log then); another
+  // process's appends are its own to fan out, and the poll covers one that died first.
+  const unsubscribe = ctx.events.onOwnAppend(() => fanOut.run());
   const tick = () => {
     fanOut.run();
     deliver.run();

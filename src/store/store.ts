@@ -101,6 +101,10 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     // An idle connection the server drops (a restart, an administrator) is an 'error' event on the
     // pool; unheard, it would end the process. The pool has already discarded that connection.
     pool.on('error', onConnectionError);
+    // A connection dropped while checked out between two queries (inside a transaction) is an
+    // 'error' event on that client, which the pool does not hear: heard here, the transaction's
+    // next query fails (and the pool discards the client on release) instead of the process ending.
+    pool.on('connect', (client) => client.on('error', onConnectionError));
     nameMarkedStatements(pool);
     closePool = connectionsClosed(pool);
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writes] });

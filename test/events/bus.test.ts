@@ -53,9 +53,11 @@ test('Redis pub/sub when REDIS_URL is set: a notify on one bus wakes the listene
   const b = new RedisEventBus(REDIS_URL, store);
   const other = new RedisEventBus(REDIS_URL, `${store}-other`);
   try {
-    await Promise.all([a.ready(), b.ready(), other.ready()]);
+    // A bus listens on the channel while it has listeners: each has one standing here.
+    const standing = [a.onAppend(() => {}), b.onAppend(() => {})];
     let otherCalls = 0;
     const offOther = other.onAppend(() => otherCalls++);
+    await Promise.all([a.ready(), b.ready(), other.ready()]);
     const woken = nextWake(b);
     a.notify();
     await woken;
@@ -64,6 +66,7 @@ test('Redis pub/sub when REDIS_URL is set: a notify on one bus wakes the listene
     b.notify();
     await back;
     offOther();
+    for (const off of standing) off();
     assert.equal(otherCalls, 0, 'another store\'s bus hears nothing');
   } finally {
     await Promise.all([a.close(), b.close(), other.close()]);

@@ -18,10 +18,10 @@ export interface ChildPlaza {
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-export async function startChildPlaza(opts: { db: string; dataDir: string; credentialsFile?: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<ChildPlaza> {
+export async function startChildPlaza(opts: { db: string; dataDir: string; credentialsFile?: string; env?: Record<string, string | undefined>; timeoutMs?: number; nodeArgs?: string[] }): Promise<ChildPlaza> {
   const child = spawn(
     process.execPath,
-    plazaArgs('serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--db', opts.db, '--data-dir', opts.dataDir, '--credentials-file', opts.credentialsFile ?? path.join(opts.dataDir, 'credentials.json')),
+    [...(opts.nodeArgs ?? []), ...plazaArgs('serve', '--port', '0', '--ads-port', '0', '--ads-sandbox-port', '0', '--proxy-port', '0', '--db', opts.db, '--data-dir', opts.dataDir, '--credentials-file', opts.credentialsFile ?? path.join(opts.dataDir, 'credentials.json'))],
     { cwd: ROOT, env: { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

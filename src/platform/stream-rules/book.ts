@@ -65,15 +65,14 @@ export class StreamRuleBook {
   /** Loads run one at a time, in order, so a slower older load never replaces a newer set. */
   private queue: Promise<void> = Promise.resolve();
   private checkQueued = false;
-  private readonly unsubscribe: () => void;
+  /** Listening to the log's wake-ups while anyone listens to changes (nothing to check for otherwise). */
+  private unsubscribe: (() => void) | undefined;
   private closed = false;
 
   constructor(private readonly ctx: CoreContext) {
     let books = booksOfStore.get(ctx.store);
     if (!books) booksOfStore.set(ctx.store, (books = new Set()));
     books.add(this);
-    // Another process's change appends an event; its wake-up (Redis) tells the loaded sets to check.
-    this.unsubscribe = ctx.events.onAppend(() => this.scheduleCheck());
   }
 
   /**
@@ -99,12 +98,20 @@ export class StreamRuleBook {
   /** Called after an app's rule set changed (added/deleted rules), in this process or another. */
   onChange(listener: (appId: string) => void): () => void {
     this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
+    // Another process's change appends an event; its wake-up (Redis) tells the loaded sets to check.
+    this.unsubscribe ??= this.ctx.events.onAppend(() => this.scheduleCheck());
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size > 0) return;
+      this.unsubscribe?.();
+      this.unsubscribe = undefined;
+    };
   }
 
   close(): void {
     this.closed = true;
-    this.unsubscribe();
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
     this.listeners.clear();
     this.sets.clear();
     booksOfStore.get(this.ctx.store)?.delete(this);
