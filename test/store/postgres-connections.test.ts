@@ -5,7 +5,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { preparedOnPostgres } from '../../src/store/prepared-statements.js';
 import { openStore } from '../../src/store/store.js';
 import { dropPostgresDatabase, freshPostgresDatabase } from '../support/server.js';
-import { within } from '../support/wait.js';
+import { eventually, within } from '../support/wait.js';
 
 const adminUrl = process.env.DATABASE_URL;
 const skip = adminUrl ? false : 'PostgreSQL only: run with DATABASE_URL';
@@ -31,6 +31,34 @@ test('an idle PostgreSQL connection the server terminates is reported, not fatal
     await sql`SELECT 1`.execute(store.db);
     assert.ok((await terminateBackends(url)) >= 1);
     assert.match(String(await within(dropped, 'the lost connection to be reported')), /terminat/);
+    const row = await sql<{ one: number }>`SELECT 1 AS one`.execute(store.db);
+    assert.equal(row.rows[0].one, 1);
+  } finally {
+    await store.close();
+    await dropPostgresDatabase(url);
+  }
+});
+
+test('a connection the server terminates inside a transaction, between two queries, fails that transaction and is reported; the process goes on and the store reconnects', { skip }, async () => {
+  const url = await freshPostgresDatabase(adminUrl!);
+  const reported: Error[] = [];
+  const store = await openStore(url, (err) => reported.push(err));
+  try {
+    const failed = await store.db
+      .transaction()
+      .execute(async (tx) => {
+        await sql`SELECT 1`.execute(tx);
+        assert.ok((await terminateBackends(url)) >= 1);
+        // The client hears the drop while checked out, between queries: unheard, an uncaught 'error'.
+        await eventually(() => reported.length > 0, 'the dropped connection to be reported', 5_000);
+        await sql`SELECT 2`.execute(tx);
+      })
+      .then(
+        () => undefined,
+        (err: Error) => err,
+      );
+    assert.ok(failed, 'the transaction fails');
+    assert.match(String(reported[0]), /terminat/);
     const row = await sql<{ one: number }>`SELECT 1 AS one`.execute(store.db);
     assert.equal(row.rows[0].one, 1);
   } finally {
