@@ -15,6 +15,7 @@ import { categoryRoutes } from './categories/routes.js';
 import { fundingInstrumentRoutes } from './funding-instruments/routes.js';
 import { historyRoutes } from './history/routes.js';
 import { installAdsTweetDialect, rewriteAdsUrl } from './http/dialect.js';
+import { installIdsAsNumbers } from './http/json-numbers.js';
 import { AdsError, installAdsErrors } from './http/errors.js';
 import { AdsRateLimiter } from './http/rate-limit.js';
 import { AdsRoutes } from './http/route.js';
@@ -40,6 +41,7 @@ export async function buildAds(ctx: PlatformContext, metrics: Metrics, environme
   if (routing) installWorldRouting(app, routing);
   installAdsErrors(app);
   installAdsTweetDialect(app);
+  installIdsAsNumbers(app);
   acceptJsonBodies(app);
   app.addHook('onSend', async (_request, reply) => {
     reply.header('x-current-api-version', ADS_API_VERSION);

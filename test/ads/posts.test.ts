@@ -5,6 +5,22 @@ import { normalise } from '../support/normalise.js';
 import { creativesKit, startAdsPlaza, type AdsKit } from './support.js';
 import { eventually } from '../support/wait.js';
 
+/**
+ * Ada as the v1.1 user object the ads post carries (shared/reference: the SDK's fixtures), with the
+ * counts that the file's other tests move taken from the answer.
+ */
+function adaV1User(answered: { statuses_count: number; media_count: number }) {
+  return {
+    id: '<ada>', id_str: '<ada>', name: 'Ada Example', screen_name: 'ada', location: 'London', url: null,
+    description: 'Writes about #engineering and pays for Premium.', protected: false, verified: true, followers_count: 2,
+    friends_count: 2, listed_count: 0, favourites_count: 2, statuses_count: answered.statuses_count, media_count: answered.media_count,
+    created_at: '<v1-time>', utc_offset: null, time_zone: null, geo_enabled: false, lang: null, contributors_enabled: false, is_translator: false,
+    profile_image_url: 'http://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png',
+    profile_image_url_https: 'https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png',
+    default_profile: true, default_profile_image: false, following: null, follow_request_sent: null, notifications: null,
+  };
+}
+
 /** Issue #13: posts through the advertising interface, scheduled posts and draft posts. */
 let k: AdsKit;
 let c: ReturnType<typeof creativesKit>;
@@ -55,7 +71,7 @@ test('POST accounts/:account_id/post answers the fields of spec 001 "Post create
       },
     },
     data: {
-      created_at: '<time>', id: '<post>', id_str: '<post>', text: 'Hello from the ads side #launch @bruno https://example.com', name: 'First',
+      created_at: '<v1-time>', id: '<post>', id_str: '<post>', text: 'Hello from the ads side #launch @bruno https://example.com', name: 'First',
       truncated: false,
       entities: {
         hashtags: [{ text: 'launch', indices: [24, 31] }], symbols: [],
@@ -64,13 +80,7 @@ test('POST accounts/:account_id/post answers the fields of spec 001 "Post create
       },
       source: 'Plaza Demo', in_reply_to_status_id: null, in_reply_to_status_id_str: null, in_reply_to_user_id: null, in_reply_to_user_id_str: null,
       in_reply_to_screen_name: null,
-      user: {
-        id: '<ada>', id_str: '<ada>', name: 'Ada Example', screen_name: 'ada', location: 'London',
-        description: 'Writes about #engineering and pays for Premium.', url: null, protected: false, verified: true, followers_count: 2,
-        friends_count: 2, listed_count: 0, favourites_count: 2, created_at: '<time>',
-        statuses_count: d.user.statuses_count, // the file's other tests post too
-        profile_image_url_https: 'https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png',
-      },
+      user: adaV1User(d.user), // the v1.1 user object
       geo: null, coordinates: null, place: null, contributors: null, retweet_count: 0, favorite_count: 0, favorited: false, retweeted: false,
       scopes: { followers: false }, lang: 'en', card_uri: null, media_keys: [],
     },
@@ -161,7 +171,7 @@ test('conversation_settings EVERYONE|FOLLOWING|MENTIONED_USERS: not in the POST 
   const platform = await c.p.get(`/2/posts/${made.body.data.id}?post.fields=reply_settings`, { auth: c.p.appAuth });
   assert.equal(platform.body.data.reply_settings, 'following');
   assert.equal((await make({ text: 'x', conversation_settings: 'NOBODY' })).body.errors[0].parameter, 'conversation_settings');
-  const list = await k.sandbox.get(`/12/accounts/${account}/posts`, { query: { post_ids: made.body.data.id } });
+  const list = await k.sandbox.get(`/12/accounts/${account}/posts`, { query: { post_type: 'PUBLISHED', post_ids: made.body.data.id } });
   assert.equal(list.body.data[0].conversation_settings, 'FOLLOWING');
 });
 
@@ -183,16 +193,10 @@ test('PUT accounts/:account_id/posts/:post_id/name (name ≤80) returns the post
   assert.deepEqual(normalise(res.body, { [account]: 'account', [adaId]: 'ada', [made.id]: 'post' }), {
     request: { params: { account_id: '<account>', post_id: '<post>', name: 'Renamed' } },
     data: {
-      created_at: '<time>', id: '<post>', id_str: '<post>', text: 'Rename me', name: 'Renamed', truncated: false,
+      created_at: '<v1-time>', id: '<post>', id_str: '<post>', text: 'Rename me', name: 'Renamed', truncated: false,
       entities: { hashtags: [], symbols: [], urls: [], user_mentions: [] }, source: 'Plaza Demo', in_reply_to_status_id: null,
       in_reply_to_status_id_str: null, in_reply_to_user_id: null, in_reply_to_user_id_str: null, in_reply_to_screen_name: null,
-      user: {
-        id: '<ada>', id_str: '<ada>', name: 'Ada Example', screen_name: 'ada', location: 'London',
-        description: 'Writes about #engineering and pays for Premium.', url: null, protected: false, verified: true, followers_count: 2,
-        friends_count: 2, listed_count: 0, favourites_count: 2, created_at: '<time>',
-        statuses_count: d.user.statuses_count, // the file's other tests post too
-        profile_image_url_https: 'https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png',
-      },
+      user: adaV1User(d.user), // the v1.1 user object
       geo: null, coordinates: null, place: null, contributors: null, retweet_count: 0, favorite_count: 0, favorited: false, retweeted: false,
       scopes: { followers: false }, lang: 'und', card_uri: null, media_keys: [], conversation_settings: 'EVERYONE', nullcast: true,
       post_type: 'PUBLISHED', scheduled_at: null, scheduled_status: null, full_text: 'Rename me', display_text_range: [0, 9], post_id: '<post>',
@@ -295,7 +299,7 @@ test('the demo seed gives each demo ads account a media library with an image an
     assert.deepEqual(library.map((m: any) => m.media_type).sort(), ['IMAGE', 'VIDEO'], as);
     const cards = (await k.ads.get(`/12/accounts/${acc}/cards`, { as })).body.data;
     assert.equal(cards.length, 1, as);
-    const posts = (await k.ads.get(`/12/accounts/${acc}/posts`, { as })).body.data;
+    const posts = (await k.ads.get(`/12/accounts/${acc}/posts`, { as, query: { post_type: 'PUBLISHED' } })).body.data;
     assert.equal(posts.length, 1, as);
     assert.equal(posts[0].card_uri, cards[0].card_uri);
     assert.equal(posts[0].nullcast, true);
@@ -312,23 +316,17 @@ test('the public platform\'s paths work for the SDKs: POST …/tweet (tweet_mode
   assert.deepEqual(normalise(renamed.body, { [account]: 'account', [adaId]: 'ada', [made.body.data.id]: 'post' }), {
     request: { params: { account_id: '<account>', tweet_id: '<post>', name: 'Tweet name' } },
     data: {
-      created_at: '<time>', id: '<post>', id_str: '<post>', text: 'Via the tweet path', name: 'Tweet name', truncated: false,
+      created_at: '<v1-time>', id: '<post>', id_str: '<post>', text: 'Via the tweet path', name: 'Tweet name', truncated: false,
       entities: { hashtags: [], symbols: [], urls: [], user_mentions: [] }, source: 'Plaza Demo', in_reply_to_status_id: null,
       in_reply_to_status_id_str: null, in_reply_to_user_id: null, in_reply_to_user_id_str: null, in_reply_to_screen_name: null,
-      user: {
-        id: '<ada>', id_str: '<ada>', name: 'Ada Example', screen_name: 'ada', location: 'London',
-        description: 'Writes about #engineering and pays for Premium.', url: null, protected: false, verified: true, followers_count: 2,
-        friends_count: 2, listed_count: 0, favourites_count: 2, created_at: '<time>',
-        statuses_count: renamed.body.data.user.statuses_count, // the file's other tests post too
-        profile_image_url_https: 'https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png',
-      },
+      user: adaV1User(renamed.body.data.user), // the v1.1 user object
       geo: null, coordinates: null, place: null, contributors: null, retweet_count: 0, favorite_count: 0, favorited: false, retweeted: false,
       scopes: { followers: false }, lang: 'und', card_uri: null, media_keys: [], conversation_settings: 'EVERYONE', nullcast: true,
       tweet_type: 'PUBLISHED', scheduled_at: null, scheduled_status: null, full_text: 'Via the tweet path', display_text_range: [0, 18],
       tweet_id: '<post>',
     },
   });
-  assert.equal((await k.sandbox.get(`/12/accounts/${account}/tweets`, { query: { tweet_ids: made.body.data.id } })).body.data[0].name, 'Tweet name');
+  assert.equal((await k.sandbox.get(`/12/accounts/${account}/tweets`, { query: { tweet_type: 'PUBLISHED', tweet_ids: made.body.data.id } })).body.data[0].name, 'Tweet name');
   const at = new Date(k.clock.now().getTime() + 3_600_000).toISOString();
   const scheduled = await k.sandbox.post(`/12/accounts/${account}/scheduled_tweets`, { query: { as_user_id: adaId, text: 'Scheduled tweet', scheduled_at: at } });
   assert.equal(scheduled.status, 200, scheduled.text);
@@ -336,4 +334,49 @@ test('the public platform\'s paths work for the SDKs: POST …/tweet (tweet_mode
   assert.equal((await k.sandbox.get(`/12/accounts/${account}/scheduled_posts/${scheduled.body.data.id}`)).body.data.text, 'Scheduled tweet', 'one store behind both names');
   assert.equal((await k.sandbox.del(`/12/accounts/${account}/scheduled_tweets/${scheduled.body.data.id}`)).status, 200);
   assert.equal((await k.sandbox.post(`/12/accounts/${account}/draft_tweets`, { query: { as_user_id: adaId, text: 'Draft tweet' } })).status, 200);
+});
+
+test('GET accounts/:account_id/posts takes post_type (required: DRAFT, PUBLISHED, SCHEDULED), timeline_type (ALL, NULLCAST by default, ORGANIC), user_id, name, trim_user echoed as a boolean', async () => {
+  const list = (query: Record<string, string | number | boolean>) => k.sandbox.get(`/12/accounts/${account}/posts`, { query });
+  const missing = await list({});
+  assert.equal(missing.status, 400, missing.text);
+  assert.equal(missing.body.errors[0].parameter, 'post_type');
+  assert.equal((await list({ post_type: 'LIVE' })).body.errors[0].parameter, 'post_type');
+  assert.equal((await list({ post_type: 'PUBLISHED', timeline_type: 'SOME' })).body.errors[0].parameter, 'timeline_type');
+
+  const tag = `tl${Date.now()}`;
+  const promotedOnly = await make({ text: `${tag} promoted only`, name: `${tag} promoted` });
+  const organic = await make({ text: `${tag} organic`, name: `${tag} organic`, nullcast: false });
+  assert.equal(organic.status, 200, organic.text);
+  const ids = `${promotedOnly.body.data.id},${organic.body.data.id}`;
+  const idsOf = (res: { body: { data: Array<{ id: string }> } }) => res.body.data.map((p) => p.id).sort();
+  assert.deepEqual(idsOf(await list({ post_type: 'PUBLISHED', post_ids: ids })), [promotedOnly.body.data.id], 'promoted-only posts by default');
+  assert.deepEqual(idsOf(await list({ post_type: 'PUBLISHED', post_ids: ids, timeline_type: 'ORGANIC' })), [organic.body.data.id]);
+  assert.deepEqual(idsOf(await list({ post_type: 'PUBLISHED', post_ids: ids, timeline_type: 'ALL' })), [promotedOnly.body.data.id, organic.body.data.id].sort());
+  assert.deepEqual(idsOf(await list({ post_type: 'PUBLISHED', timeline_type: 'ALL', name: `${tag.toUpperCase()} ORG` })), [organic.body.data.id], 'name: a case-insensitive prefix');
+  assert.deepEqual(idsOf(await list({ post_type: 'PUBLISHED', post_ids: ids, timeline_type: 'ALL', user_id: brunoId })), []);
+
+  const trimmed = await list({ post_type: 'PUBLISHED', post_ids: promotedOnly.body.data.id, trim_user: 'true' });
+  assert.equal(trimmed.status, 200, trimmed.text);
+  assert.deepEqual(trimmed.body.request.params, { account_id: account, post_type: 'PUBLISHED', post_ids: [promotedOnly.body.data.id], trim_user: true });
+  const [one] = trimmed.body.data;
+  assert.deepEqual(one.user, { id: adaId, id_str: adaId });
+  assert.equal(normalise(one.created_at), '<v1-time>');
+  assert.equal(one.post_type, 'PUBLISHED');
+
+  // Scheduled and draft posts, each in its own object, marked with the type asked for.
+  const at = new Date(k.clock.now().getTime() + 3_600_000).toISOString();
+  const scheduled = await k.sandbox.post(`/12/accounts/${account}/scheduled_posts`, { query: { as_user_id: adaId, text: `${tag} later`, scheduled_at: at } });
+  const draft = await k.sandbox.post(`/12/accounts/${account}/draft_posts`, { query: { as_user_id: adaId, text: `${tag} draft` } });
+  const scheduledList = await list({ post_type: 'SCHEDULED', post_ids: scheduled.body.data.id });
+  assert.deepEqual(scheduledList.body.data.map((p: any) => [p.id, p.post_type, p.text]), [[scheduled.body.data.id, 'SCHEDULED', `${tag} later`]]);
+  const draftList = await list({ post_type: 'DRAFT', post_ids: draft.body.data.id });
+  assert.deepEqual(draftList.body.data.map((p: any) => [p.id, p.post_type, p.text]), [[draft.body.data.id, 'DRAFT', `${tag} draft`]]);
+
+  // The public platform's names, as its SDK sends them (its recorded fixture: tweet_type, tweet_ids, trim_user true).
+  const sdk = await k.sandbox.get(`/12/accounts/${account}/tweets`, { query: { tweet_ids: promotedOnly.body.data.id, tweet_type: 'PUBLISHED', trim_user: 'true' } });
+  assert.equal(sdk.status, 200, sdk.text);
+  assert.deepEqual(sdk.body.request.params, { account_id: account, tweet_ids: [promotedOnly.body.data.id], tweet_type: 'PUBLISHED', trim_user: true });
+  assert.equal(sdk.body.data[0].tweet_type, 'PUBLISHED');
+  assert.equal(sdk.body.data[0].tweet_id, promotedOnly.body.data.id);
 });

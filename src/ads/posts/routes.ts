@@ -81,14 +81,29 @@ export function adsPostRoutes(ads: AdsRoutes): void {
     url: `${account}/posts`,
     rate: 'entity-read',
     params: {
-      post_ids: idList({ pattern: PLATFORM_ID, patternText: 'Long' }),
+      // The public platform's `tweet_type`: which of the account's posts (published, scheduled or draft).
+      post_type: oneOf(['DRAFT', 'PUBLISHED', 'SCHEDULED'] as const).required(),
+      timeline_type: oneOf(['ALL', 'NULLCAST', 'ORGANIC'] as const).default('NULLCAST'),
+      user_id: platformId(),
+      name: text({ max: 80 }),
+      // Post ids for PUBLISHED; the scheduled or draft posts' own ids for the others.
+      post_ids: idList(),
       count: count(),
       cursor: cursor(),
       sort_by: sortBy(Object.keys(ADS_POST_SORTING.fields)),
       with_total_count: flag(),
-      trim_user: flag(),
+      trim_user: bool().default(false),
     },
-    handler: async (call) => page(await listAdsPosts(call.db, call.account, call.params), (p) => adsPostWire(p, { full: true, trimUser: call.params.trim_user })),
+    handler: async (call) => {
+      const p = call.params;
+      const notPostId = p.post_type === 'PUBLISHED' ? p.post_ids?.find((id) => !PLATFORM_ID.test(id)) : undefined;
+      if (notPostId !== undefined) throw AdsError.invalidParameter('post_ids', `Expected Long, got ${JSON.stringify(notPostId)} for post_ids`);
+      if (p.post_type === 'PUBLISHED') return page(await listAdsPosts(call.db, call.account, p), (post) => adsPostWire(post, { full: true, trimUser: p.trim_user }));
+      // Scheduled and draft posts are not posts yet: their own objects, marked with their type.
+      const kind: PostKind = p.post_type === 'SCHEDULED' ? 'scheduled' : 'draft';
+      const wire = kind === 'scheduled' ? scheduledPostWire : draftPostWire;
+      return page(await listScheduled(call.db, call.account, kind, { ...p, ids: p.post_ids }), (row) => ({ ...wire(row), post_type: p.post_type }));
+    },
   });
 
   ads.route({

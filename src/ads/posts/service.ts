@@ -12,7 +12,7 @@ import { runList, type ListRequest } from '../http/list.js';
 import { requireLibraryMedia } from '../media-library/service.js';
 import { markPosted } from '../media-library/store.js';
 import { accountUserIds } from '../promoted/store.js';
-import { ADS_POST_SORTING, adsPostsOf, findAdsPost, insertAdsPost, updateAdsPost, type AdsPostRow } from './store.js';
+import { ADS_POST_SORTING, adsPostsOf, findAdsPost, insertAdsPost, updateAdsPost, type AdsPostRow, type TimelineType } from './store.js';
 
 /**
  * Posts through the advertising interface (spec 001 "Posts through the advertising interface"):
@@ -159,8 +159,8 @@ export async function renameAdsPost(actor: AdsActor, db: DbOrTx, account: Accoun
   return { ...current, adsPost };
 }
 
-export async function listAdsPosts(db: DbOrTx, account: AccountRow, p: ListRequest & { post_ids?: string[] }) {
-  const page = await runList(db, adsPostsOf(db, account.id, p.post_ids), ADS_POST_SORTING, p);
+export async function listAdsPosts(db: DbOrTx, account: AccountRow, p: ListRequest & { post_ids?: string[]; timeline_type?: TimelineType; user_id?: string; name?: string }) {
+  const page = await runList(db, adsPostsOf(db, account.id, { ids: p.post_ids, timelineType: p.timeline_type, userId: p.user_id, name: p.name }), ADS_POST_SORTING, p);
   const posts = new Map(
     page.rows.length ? (await db.selectFrom('posts').selectAll().where('id', 'in', page.rows.map((r) => r.post_id)).execute()).map((r) => [r.id, r]) : [],
   );

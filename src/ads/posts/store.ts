@@ -1,6 +1,6 @@
 import type { AdsPostTable, AdsScheduledPostTable } from '../../store/schema-ads-media.js';
 import type { DbOrTx } from '../../store/store.js';
-import type { Sorting } from '../http/list.js';
+import { namePrefix, type Sorting } from '../http/list.js';
 
 export type AdsPostRow = AdsPostTable;
 export type ScheduledPostRow = AdsScheduledPostTable;
@@ -12,9 +12,30 @@ export const ADS_POST_SORTING: Sorting = {
   default: { field: 'created_at', dir: 'desc' },
 };
 
-export function adsPostsOf(db: DbOrTx, accountId: string, ids?: string[]) {
+/** Which of a timeline's posts: promoted-only (nullcast), organic, or both. */
+export type TimelineType = 'ALL' | 'NULLCAST' | 'ORGANIC';
+
+export interface AdsPostFilter {
+  ids?: string[];
+  timelineType?: TimelineType;
+  /** The author (a promotable user of the account). */
+  userId?: string;
+  /** A name prefix, matched case-insensitively. */
+  name?: string;
+}
+
+export function adsPostsOf(db: DbOrTx, accountId: string, f: AdsPostFilter = {}) {
   let query = db.selectFrom('ads_posts').selectAll().where('account_id', '=', accountId);
-  if (ids) query = query.where('post_id', 'in', ids);
+  if (f.ids) query = query.where('post_id', 'in', f.ids);
+  if (f.name) query = query.where(namePrefix('name', f.name));
+  if ((f.timelineType && f.timelineType !== 'ALL') || f.userId) {
+    query = query.where('post_id', 'in', (eb) => {
+      let posts = eb.selectFrom('posts').select('id');
+      if (f.timelineType && f.timelineType !== 'ALL') posts = posts.where('nullcast', '=', f.timelineType === 'NULLCAST' ? 1 : 0);
+      if (f.userId) posts = posts.where('author_id', '=', f.userId);
+      return posts;
+    });
+  }
   return query;
 }
 

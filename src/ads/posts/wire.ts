@@ -3,6 +3,7 @@ import type { PostEntities } from '../../platform/posts/entities.js';
 import type { UserTable } from '../../store/schema.js';
 import { fromJson } from '../../store/store.js';
 import { wireTime } from '../http/time.js';
+import { v1Time, v1User } from '../../platform/v1/wire.js';
 import { conversationSettingsOf, type AdsPost } from './service.js';
 import type { ScheduledPostRow } from './store.js';
 
@@ -11,26 +12,9 @@ const COMPAT_LENGTH = 140;
 
 export type PostMode = 'compat' | 'extended';
 
+/** The author: the v1.1 user object, or only its ids with `trim_user`. */
 function userWire(u: UserTable, trim: boolean) {
-  if (trim) return { id: u.id, id_str: u.id };
-  return {
-    id: u.id,
-    id_str: u.id,
-    name: u.name,
-    screen_name: u.username,
-    location: u.location,
-    description: u.description,
-    url: u.url,
-    protected: u.protected === 1,
-    verified: u.verified === 1,
-    followers_count: u.followers_count,
-    friends_count: u.following_count,
-    listed_count: u.listed_count,
-    favourites_count: u.like_count,
-    statuses_count: u.post_count,
-    created_at: wireTime(u.created_at),
-    profile_image_url_https: u.profile_image_url,
-  };
+  return trim ? { id: u.id, id_str: u.id } : v1User(u);
 }
 
 /**
@@ -45,7 +29,8 @@ export function adsPostWire(p: AdsPost, o: { mode?: PostMode; trimUser?: boolean
   const extended = o.mode === 'extended';
   const textFields = extended && !o.full ? { full_text: post.text, display_text_range: [0, chars.length] } : { text: cut ? `${chars.slice(0, COMPAT_LENGTH - 1).join('')}…` : post.text };
   const base = {
-    created_at: wireTime(post.created_at),
+    // The v1.1 form (`Tue Aug 27 22:22:12 +0000 2019`), as the public platform writes its posts' times here.
+    created_at: v1Time(post.created_at),
     id: post.id,
     id_str: post.id,
     ...textFields,

@@ -1,5 +1,6 @@
 import { flag, standardList } from '../http/list.js';
 import { adsId, idList, PLATFORM_ID, platformId } from '../http/params.js';
+import { IdAsNumber } from '../http/json-numbers.js';
 import { one, page, pathId, type AdsRoutes } from '../http/route.js';
 import {
   MAX_POSTS_PER_REQUEST,
@@ -43,7 +44,13 @@ export function promotedRoutes(ads: AdsRoutes): void {
     method: 'POST',
     url: base,
     rate: 'write',
-    params: { line_item_id: adsId().required(), post_ids: idList({ max: MAX_POSTS_PER_REQUEST, pattern: PLATFORM_ID, patternText: 'Long' }).required() },
+    params: {
+      line_item_id: adsId().required(),
+      // Echoed as numbers, as the public platform writes them here.
+      post_ids: idList({ max: MAX_POSTS_PER_REQUEST, pattern: PLATFORM_ID, patternText: 'Long' })
+        .echoAs((ids) => ids.map((id) => new IdAsNumber(id)))
+        .required(),
+    },
     handler: async (call) => {
       const rows = await promotePosts(call.actor, call.db, call.account, call.params);
       // The public platform answers this one with an array and its total_count.
