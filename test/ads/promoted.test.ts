@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { linkAccountUser } from '../../src/ads/accounts/store.js';
 import { normalise } from '../support/normalise.js';
 import { lineItemQuery, startAdsPlaza, type AdsKit } from './support.js';
 
@@ -173,4 +174,28 @@ test('POST promoted_accounts attaches a user to a PROMOTED_ACCOUNT line item (ag
   assert.equal((await k.sandbox.del(`${path}/${res.body.data.id}`)).status, 404);
   assert.deepEqual((await k.sandbox.get(path, { query: { line_item_ids: item } })).body.data, []);
   assert.equal((await k.sandbox.get(path, { query: { line_item_ids: item, with_deleted: 'true' } })).body.data.length, 1);
+});
+
+test('GET promotable_users lists the users whose posts the account may promote: its own user FULL, a user who joined it RETWEETS_ONLY; by id too, 404 for another', async () => {
+  const ada = k.user('ada').id;
+  const bruno = k.user('bruno').id;
+  await linkAccountUser(k.plaza.ctx.store.db, s.account, bruno, ['TWEET_COMPOSER'], k.clock.now().toISOString());
+  const res = await k.sandbox.get(`/12/accounts/${s.account}/promotable_users`);
+  assert.equal(res.status, 200, res.text);
+  const byUser = new Map<string, any>(res.body.data.map((u: any) => [u.user_id, u]));
+  assert.deepEqual(normalise(byUser.get(ada), { [s.account]: 'account', [ada]: 'ada' }), {
+    id: normalise(byUser.get(ada).id), account_id: '<account>', user_id: '<ada>', promotable_user_type: 'FULL', created_at: '<time>', updated_at: '<time>', deleted: false,
+  });
+  assert.equal(byUser.get(bruno).promotable_user_type, 'RETWEETS_ONLY');
+  const brunoId = byUser.get(bruno).id;
+  assert.match(brunoId, /^[0-9a-z]+$/);
+  const one = await k.sandbox.get(`/12/accounts/${s.account}/promotable_users/${brunoId}`);
+  assert.equal(one.status, 200, one.text);
+  assert.equal(one.body.data.user_id, bruno);
+  const filtered = await k.sandbox.get(`/12/accounts/${s.account}/promotable_users`, { query: { promotable_user_ids: brunoId } });
+  assert.deepEqual(filtered.body.data.map((u: any) => u.user_id), [bruno]);
+  assert.equal((await k.sandbox.get(`/12/accounts/${s.account}/promotable_users/zzz1`)).status, 404);
+  // Promoting a post of each works; the rule and the list agree.
+  const [brunoPost] = (await k.plaza.ctx.store.db.selectFrom('posts').select('id').where('author_id', '=', bruno).where('deleted_at', 'is', null).execute()).map((r) => r.id);
+  if (brunoPost) assert.equal((await k.sandbox.post(pp(), { query: { line_item_id: lineItem, post_ids: brunoPost } })).status, 200);
 });

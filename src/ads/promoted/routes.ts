@@ -4,6 +4,8 @@ import { IdAsNumber } from '../http/json-numbers.js';
 import { one, page, pathId, type AdsRoutes } from '../http/route.js';
 import {
   MAX_POSTS_PER_REQUEST,
+  getPromotableUser,
+  listPromotableUsers,
   PROMOTED_ACCOUNT_SORTING,
   PROMOTED_POST_SORTING,
   deletePromotedAccount,
@@ -15,7 +17,8 @@ import {
   promoteAccount,
   promotePosts,
 } from './service.js';
-import { promotedAccountWire, promotedPostWire } from './wire.js';
+import { PROMOTABLE_USER_SORTING } from './store.js';
+import { promotableUserWire, promotedAccountWire, promotedPostWire } from './wire.js';
 
 /**
  * Promoted posts (post_ids, post_id; the public platform's promoted_tweets, tweet_ids and tweet_id
@@ -96,5 +99,22 @@ export function promotedRoutes(ads: AdsRoutes): void {
     rate: 'write',
     params: {},
     handler: async (call) => one(promotedAccountWire(await deletePromotedAccount(call.actor, call.db, call.account, pathId(call, 'promoted_account_id')))),
+  });
+
+  // The users whose posts the account may promote (the public platform's promotable_users).
+  ads.route({
+    method: 'GET',
+    url: '/accounts/:account_id/promotable_users',
+    rate: 'entity-read',
+    params: { promotable_user_ids: idList(), ...standardList(Object.keys(PROMOTABLE_USER_SORTING.fields)) },
+    handler: async (call) => page(await listPromotableUsers(call.db, call.account, call.params), promotableUserWire),
+  });
+
+  ads.route({
+    method: 'GET',
+    url: '/accounts/:account_id/promotable_users/:promotable_user_id',
+    rate: 'entity-read',
+    params: {},
+    handler: async (call) => one(promotableUserWire(await getPromotableUser(call.db, call.account, call.path.promotable_user_id))),
   });
 }

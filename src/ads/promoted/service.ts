@@ -7,7 +7,7 @@ import { AdsError } from '../http/errors.js';
 import { entitySorting, runList, type ListRequest } from '../http/list.js';
 import { getLineItem } from '../line-items/service.js';
 import { findLineItems } from '../line-items/store.js';
-import { accountUserIds, findPromotedPost, livePromotedAccount, livePromotedPostsOfLineItem, promotedAccountsOf, promotedPostsOf, type PromotedAccountRow, type PromotedPostRow } from './store.js';
+import { PROMOTABLE_USER_SORTING, accountUserIds, promotableUserId, findPromotedPost, promotableUsersOf, livePromotedAccount, livePromotedPostsOfLineItem, promotedAccountsOf, promotedPostsOf, type PromotedAccountRow, type PromotedPostRow } from './store.js';
 import { promotedAccountWire, promotedPostWire } from './wire.js';
 
 /**
@@ -114,4 +114,20 @@ export async function promoteAccount(actor: AdsActor, db: DbOrTx, account: Accou
 
 export function deletePromotedAccount(actor: AdsActor, db: DbOrTx, account: AccountRow, id: string | undefined): Promise<PromotedAccountRow> {
   return PROMOTED_ACCOUNTS.delete(actor, db, account, id);
+}
+
+export async function listPromotableUsers(db: DbOrTx, account: AccountRow, p: ListRequest & { promotable_user_ids?: string[] }) {
+  let userIds: string[] | undefined;
+  if (p.promotable_user_ids) {
+    const wanted = new Set(p.promotable_user_ids);
+    userIds = (await accountUserIds(db, account.id)).filter((u) => wanted.has(promotableUserId(account.id, u)));
+  }
+  return runList(db, promotableUsersOf(db, account.id, userIds), PROMOTABLE_USER_SORTING, p);
+}
+
+export async function getPromotableUser(db: DbOrTx, account: AccountRow, id: string | undefined) {
+  const userId = (await accountUserIds(db, account.id)).find((u) => promotableUserId(account.id, u) === id);
+  const row = userId === undefined ? undefined : await promotableUsersOf(db, account.id, [userId]).executeTakeFirst();
+  if (!row) throw AdsError.notFound(`Promotable user ${id ?? ''} was not found for account ${account.id}`);
+  return row;
 }

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { AdsPromotedAccountTable, AdsPromotedPostTable } from '../../store/schema-ads.js';
 import type { DbOrTx } from '../../store/store.js';
 import { entitiesOf } from '../account-entity.js';
+import type { Sorting } from '../http/list.js';
 
 export type PromotedPostRow = AdsPromotedPostTable;
 export type PromotedAccountRow = AdsPromotedAccountTable;
@@ -46,6 +48,28 @@ export function promotedAccountsOf(db: DbOrTx, accountId: string, f: { ids?: str
 
 export async function livePromotedAccount(db: DbOrTx, lineItemId: string, userId: string): Promise<PromotedAccountRow | undefined> {
   return db.selectFrom('ads_promoted_accounts').selectAll().where('line_item_id', '=', lineItemId).where('user_id', '=', userId).where('deleted', '=', 0).executeTakeFirst();
+}
+
+/** The account's promotable users, oldest first: its own user, then those who joined it (keyed by user id). */
+export const PROMOTABLE_USER_SORTING: Sorting = {
+  fields: { created_at: { column: 'created_at' } },
+  id: 'user_id',
+  default: { field: 'created_at', dir: 'asc' },
+};
+
+/**
+ * A promotable user's id. The public platform gives each its own id; Plaza's promotable users are
+ * the account's users (ads_account_users), so the id is derived from the account and the user:
+ * stable, and unique within the account, without a row of its own.
+ */
+export function promotableUserId(accountId: string, userId: string): string {
+  return BigInt(`0x${createHash('sha256').update(`${accountId}:${userId}`).digest('hex').slice(0, 13)}`).toString(36);
+}
+
+export function promotableUsersOf(db: DbOrTx, accountId: string, userIds?: string[]) {
+  let query = db.selectFrom('ads_account_users').selectAll().where('account_id', '=', accountId);
+  if (userIds) query = query.where('user_id', 'in', userIds);
+  return query;
 }
 
 /** Users associated with an account: whose posts it may promote. */
