@@ -32,7 +32,11 @@ test('POST cards takes JSON only (Content-Type application/json, else a clear er
   const res = await post({ name: 'Website card', components: [media(images[0]), details()] });
   assert.equal(res.status, 200, res.text);
   const d = res.body.data;
-  assert.deepEqual(normalise(res.body, { [account]: 'account', [d.id]: 'card', [`card://${d.id}`]: 'card_uri', [images[0]]: 'image' }), {
+  // A media component carries its media's metadata (below); the rest is as it was sent.
+  const { media_metadata: metadata, ...mediaComponent } = d.components[0];
+  assert.deepEqual(Object.keys(metadata), [images[0]]);
+  const answered = { ...res.body, data: { ...d, components: [mediaComponent, ...d.components.slice(1)] } };
+  assert.deepEqual(normalise(answered, { [account]: 'account', [d.id]: 'card', [`card://${d.id}`]: 'card_uri', [images[0]]: 'image' }), {
     request: {
       params: {
         account_id: '<account>', name: 'Website card',
@@ -277,4 +281,27 @@ test('video conversation cards: list and get', async () => {
   const one = list.body.data[0];
   assert.deepEqual((await k.sandbox.get(cards(`/video_conversation/${one.id}`))).body.data, one);
   assert.equal((await k.sandbox.get(cards(`/poll/${one.id}`))).status, 404);
+});
+
+test('GET cards: MEDIA and SWIPEABLE_MEDIA components carry media_metadata, each media key\'s type, url, width and height (a video\'s video_duration in ms and video_aspect_ratio too)', async () => {
+  const made = await post({ name: 'With metadata', components: [media(video), details()] });
+  assert.equal(made.status, 200, made.text);
+  const got = await k.sandbox.get(`${cards()}/${made.body.data.id}`);
+  assert.equal(got.status, 200, got.text);
+  const library = await k.plaza.ctx.store.db.selectFrom('media').selectAll().where('media_key', 'in', [video, ...images.slice(0, 2)]).execute();
+  const row = (key: string) => library.find((m) => m.media_key === key)!;
+  const v = row(video);
+  const meta = got.body.data.components[0].media_metadata[video];
+  assert.equal(meta.type, 'VIDEO');
+  assert.equal(typeof meta.url, 'string');
+  assert.deepEqual([meta.width, meta.height, meta.video_duration], [v.width, v.height, v.duration_ms]);
+  assert.match(meta.video_aspect_ratio, /^\d+:\d+$/);
+  const [w, h] = meta.video_aspect_ratio.split(':').map(Number);
+  assert.equal(w / h, v.width! / v.height!);
+  const swipe = await post({ name: 'Swipe', components: [{ type: 'SWIPEABLE_MEDIA', media_keys: images.slice(0, 2) }, details()] });
+  assert.equal(swipe.status, 200, swipe.text);
+  const listed = await k.sandbox.get(cards(), { query: { card_ids: swipe.body.data.id } });
+  const swipeMeta = listed.body.data[0].components[0].media_metadata;
+  assert.deepEqual(Object.keys(swipeMeta).sort(), images.slice(0, 2).sort());
+  for (const key of images.slice(0, 2)) assert.deepEqual({ ...swipeMeta[key], url: undefined }, { type: 'IMAGE', url: undefined, width: row(key).width, height: row(key).height });
 });

@@ -7,7 +7,7 @@ import { aspectRatio } from '../media-library/wire.js';
 import { requireLibraryMedia } from '../media-library/service.js';
 import { CARD_TYPES, MAX_CARD_NAME, defineCard } from './components.js';
 import { cardsOf, findCard, insertCard, updateCardRow, type CardKind, type CardRow } from './store.js';
-import { cardIdOf, cardWire, pollCardWire, videoConversationCardWire, type CardMedia, type PollContent, type VideoConversationContent } from './wire.js';
+import { cardIdOf, cardWire, componentMediaKeys, pollCardWire, videoConversationCardWire, type CardMedia, type PollContent, type VideoConversationContent } from './wire.js';
 
 /**
  * Cards (spec 001 "Cards"), poll cards (shared/reference/ads.md §3) and video conversation cards
@@ -27,7 +27,10 @@ const cardNotFound = (id: string, account: AccountRow, kind?: CardKind) =>
 export async function mediaOfCards(db: DbOrTx, rows: readonly CardRow[]): Promise<CardMedia> {
   const keys = new Set<string>();
   for (const row of rows) {
-    if (row.kind === 'card') continue;
+    if (row.kind === 'card') {
+      for (const key of componentMediaKeys(row)) keys.add(key);
+      continue;
+    }
     const c = JSON.parse(row.content) as { media_key?: string | null; poster_media_key?: string | null };
     if (c.media_key) keys.add(c.media_key);
     if (c.poster_media_key) keys.add(c.poster_media_key);
@@ -39,7 +42,7 @@ export async function mediaOfCards(db: DbOrTx, rows: readonly CardRow[]): Promis
 
 /** Any kind of card as its own wire object. */
 export function anyCardWire(row: CardRow, media: CardMedia) {
-  return row.kind === 'poll' ? pollCardWire(row, media) : row.kind === 'video_conversation' ? videoConversationCardWire(row, media) : cardWire(row);
+  return row.kind === 'poll' ? pollCardWire(row, media) : row.kind === 'video_conversation' ? videoConversationCardWire(row, media) : cardWire(row, media);
 }
 
 function checkName(name: unknown): string {

@@ -22,11 +22,63 @@ const common = (c: CardRow) => ({
 /** Numbers of poll and video conversation cards are strings on the wire (shared/reference/ads.md §3). */
 const str = (n: number | null | undefined) => (n === null || n === undefined ? null : String(n));
 
+interface StoredComponent {
+  type: string;
+  media_key?: string;
+  media_keys?: string[];
+  [other: string]: unknown;
+}
+
+function storedComponents(c: CardRow): { components?: StoredComponent[]; slides?: StoredComponent[][] } {
+  return JSON.parse(c.content) as { components?: StoredComponent[]; slides?: StoredComponent[][] };
+}
+
+/** The media keys of a card's MEDIA and SWIPEABLE_MEDIA components (slides too). */
+export function componentMediaKeys(c: CardRow): string[] {
+  const content = storedComponents(c);
+  return [...(content.components ?? []), ...(content.slides ?? []).flat()].flatMap((k) => (k.media_key ? [k.media_key] : (k.media_keys ?? [])));
+}
+
+const MEDIA_TYPE: Record<MediaTable['type'], string> = { photo: 'IMAGE', video: 'VIDEO', animated_gif: 'GIF', subtitles: 'SUBTITLES' };
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
+/**
+ * What a media component shows of each of its media (the public platform's `media_metadata`):
+ * type, file URL and dimensions; for a video its duration in milliseconds and aspect ratio.
+ */
+function mediaMetadata(keys: readonly string[], media: CardMedia) {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const key of keys) {
+    const m = media.get(key);
+    if (!m) continue;
+    const variants = JSON.parse(m.variants) as Array<{ bit_rate?: number; content_type: string; url: string }>;
+    const file = m.url ?? variants.filter((v) => v.content_type === 'video/mp4').sort((a, b) => (b.bit_rate ?? 0) - (a.bit_rate ?? 0))[0]?.url ?? null;
+    const entry: Record<string, unknown> = { type: MEDIA_TYPE[m.type], url: file, width: m.width, height: m.height };
+    if (m.type === 'video') {
+      entry.video_duration = m.duration_ms;
+      const d = m.width && m.height ? gcd(m.width, m.height) : 0;
+      entry.video_aspect_ratio = d ? `${m.width! / d}:${m.height! / d}` : null;
+    }
+    out[key] = entry;
+  }
+  return out;
+}
+
+/** A component as answered: media components carry their media's metadata. */
+function componentWire(k: StoredComponent, media: CardMedia) {
+  if (k.type === 'MEDIA' && k.media_key) return { ...k, media_metadata: mediaMetadata([k.media_key], media) };
+  if (k.type === 'SWIPEABLE_MEDIA' && k.media_keys) return { ...k, media_metadata: mediaMetadata(k.media_keys, media) };
+  return k;
+}
+
 /** The card object (spec 001 "Card"): components (or slides) in render order. */
-export function cardWire(c: CardRow) {
-  const content = JSON.parse(c.content) as { components?: unknown[]; slides?: unknown[][] };
+export function cardWire(c: CardRow, media: CardMedia) {
+  const content = storedComponents(c);
   const { id, card_uri, card_type, created_at, updated_at, deleted } = common(c);
-  return { name: c.name, ...(content.slides ? { slides: content.slides } : { components: content.components }), card_uri, id, card_type, created_at, updated_at, deleted };
+  const components = content.slides
+    ? { slides: content.slides.map((slide) => slide.map((k) => componentWire(k, media))) }
+    : { components: (content.components ?? []).map((k) => componentWire(k, media)) };
+  return { name: c.name, ...components, card_uri, id, card_type, created_at, updated_at, deleted };
 }
 
 export interface PollContent {
