@@ -16,6 +16,11 @@ try {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
   process.stdout.write(`wrote ${path.relative(root, file)}\n`);
+  // The advertising interface's, from its production listener (the sandbox's differs only in title and the sandbox-only 200s).
+  const ads = await (await fetch(`${plaza.urls.ads_url}/12/openapi.json`)).json();
+  const adsFile = path.join(root, 'openapi', 'ads.json');
+  fs.writeFileSync(adsFile, `${JSON.stringify(ads, null, 2)}\n`);
+  process.stdout.write(`wrote ${path.relative(root, adsFile)}\n`);
   // The coverage table needs the public description's list, which shared/ beside the project holds.
   const reference = path.join(root, '..', 'shared', 'reference', 'coverage.md');
   if (fs.existsSync(reference)) {

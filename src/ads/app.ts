@@ -16,6 +16,7 @@ import { fundingInstrumentRoutes } from './funding-instruments/routes.js';
 import { historyRoutes } from './history/routes.js';
 import { installAdsTweetDialect, rewriteAdsUrl } from './http/dialect.js';
 import { installIdsAsNumbers } from './http/json-numbers.js';
+import { serveAdsOpenApi } from './http/openapi.js';
 import { AdsError, installAdsErrors } from './http/errors.js';
 import { AdsRateLimiter } from './http/rate-limit.js';
 import { AdsRoutes } from './http/route.js';
@@ -69,6 +70,7 @@ export async function buildAds(ctx: PlatformContext, metrics: Metrics, environme
   doNotReachRoutes(ads);
   catalogRoutes(ads);
   keywordInsightRoutes(ads);
+  serveAdsOpenApi(app, environment, ADS_API_VERSION);
   return app;
 }
 

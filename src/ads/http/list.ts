@@ -51,7 +51,7 @@ export function cursor(): Param<string> {
     const value = scalar(raw, name).trim();
     if (value.length === 0 || value.length > 2000) throw AdsError.invalidParameter(name, `Expected a cursor from next_cursor, got ${JSON.stringify(value)} for ${name}`);
     return value;
-  });
+  }).describedAs({ type: 'string', minLength: 1, maxLength: 2000, description: 'the next_cursor of the page before' });
 }
 
 export function sortBy(fields: readonly string[]): Param<Sort> {
@@ -65,6 +65,7 @@ export function sortBy(fields: readonly string[]): Param<Sort> {
       return { field: m[1], dir: m[2] as 'asc' | 'desc' };
     },
     { required: false, nullable: false, echo: (_v, raw) => scalar(raw, 'sort_by').trim() },
+    { type: 'string', enum: fields.flatMap((f) => [`${f}-asc`, `${f}-desc`]) },
   );
 }
 

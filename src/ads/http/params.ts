@@ -24,29 +24,47 @@ interface ParamOptions<T> {
   echo: (value: T, raw: Raw) => unknown;
 }
 
+/** What a parameter accepts, as a JSON Schema (for the OpenAPI description, src/ads/http/openapi.ts). */
+export type ParamSchema = Record<string, unknown>;
+
+const ANY_TEXT: ParamSchema = { type: 'string' };
+
 /** One declared parameter: `T` parsed, `R` always present, `N` may be null (unset). */
 export class Param<T, R extends boolean = false, N extends boolean = false> {
   constructor(
     readonly parseValue: (raw: Raw, name: string) => T,
     readonly opts: ParamOptions<T> = { required: false, nullable: false, echo: (v) => v },
+    /** What it accepts, for the description; the parser is the rule. */
+    readonly schema: ParamSchema = ANY_TEXT,
   ) {}
 
   required(): Param<T, true, N> {
-    return new Param(this.parseValue, { ...this.opts, required: true });
+    return new Param(this.parseValue, { ...this.opts, required: true }, this.schema);
   }
 
   nullable(): Param<T, R, true> {
-    return new Param(this.parseValue, { ...this.opts, nullable: true });
+    return new Param(this.parseValue, { ...this.opts, nullable: true }, this.schema);
   }
 
   /** The value when the parameter is absent (not echoed). */
   default(value: T): Param<T, true, N> {
-    return new Param(this.parseValue, { ...this.opts, fallback: value });
+    const shown = typeof value === 'object' && value !== null ? {} : { default: value };
+    return new Param(this.parseValue, { ...this.opts, fallback: value }, { ...this.schema, ...shown });
   }
 
   echoAs(echo: (value: T, raw: Raw) => unknown): Param<T, R, N> {
-    return new Param(this.parseValue, { ...this.opts, echo });
+    return new Param(this.parseValue, { ...this.opts, echo }, this.schema);
   }
+
+  /** The same parameter, described as `schema`. */
+  describedAs(schema: ParamSchema): Param<T, R, N> {
+    return new Param(this.parseValue, this.opts, schema);
+  }
+}
+
+/** A comma-separated list (or repeated keys) of items described by `items`. */
+function listSchema(items: ParamSchema, max?: number): ParamSchema {
+  return { type: 'array', items, minItems: 1, ...(max !== undefined ? { maxItems: max } : {}) };
 }
 
 type Out<P> = P extends Param<infer T, infer R, infer N> ? (R extends true ? T : T | undefined) | (N extends true ? null : never) : never;
@@ -149,6 +167,11 @@ export function text(opts: { min?: number; max?: number; pattern?: RegExp; patte
       throw AdsError.invalidParameter(name, `Expected ${opts.patternText ?? 'a valid value'}, got ${quote(value)} for ${name}`);
     }
     return value;
+  }).describedAs({
+    type: 'string',
+    minLength: opts.min ?? 1,
+    ...(opts.max !== undefined ? { maxLength: opts.max } : {}),
+    ...(opts.pattern ? { pattern: opts.pattern.source } : {}),
   });
 }
 
@@ -159,7 +182,7 @@ export function oneOf<const V extends string>(values: readonly V[], aliases: Rec
     if ((values as readonly string[]).includes(value)) return value as V;
     if (Object.hasOwn(aliases, value)) return aliases[value];
     throw AdsError.invalidParameter(name, `Expected a value in ${values.join(', ')}, got ${quote(value)} for ${name}`);
-  });
+  }).describedAs({ type: 'string', enum: [...values] });
 }
 
 /** A list whose every item is one of `values` (or an alias); duplicates folded. */
@@ -175,7 +198,7 @@ export function oneOfList<const V extends string>(values: readonly V[], aliases:
     }
     if (opts.max !== undefined && out.length > opts.max) throw AdsError.invalidParameter(name, `Expected at most ${opts.max} values for ${name}, got ${out.length}`);
     return out;
-  });
+  }).describedAs(listSchema({ type: 'string', enum: [...values] }, opts.max));
 }
 
 /** A whole number (`Int`) within bounds, or one of `allowed`. */
@@ -192,6 +215,11 @@ export function int(opts: { min?: number; max?: number; allowed?: readonly numbe
       throw AdsError.invalidParameter(name, `Expected a value ${range}, got ${quote(value)} for ${name}`);
     }
     return n;
+  }).describedAs({
+    type: 'integer',
+    ...(opts.allowed ? { enum: [...opts.allowed] } : {}),
+    ...(opts.min !== undefined ? { minimum: opts.min } : {}),
+    ...(opts.max !== undefined ? { maximum: opts.max } : {}),
   });
 }
 
@@ -205,7 +233,7 @@ export function micros(): Param<number> {
     const n = Number(value);
     if (n < 0) throw AdsError.invalidParameter(name, `${name} must not be negative, got ${value}`);
     return n;
-  });
+  }).describedAs({ type: 'integer', format: 'int64', minimum: 0, description: 'micros: 5.50 in the currency is 5500000' });
 }
 
 /** A boolean: "true" or "false" (or a JSON boolean). */
@@ -215,7 +243,7 @@ export function bool(): Param<boolean> {
     if (value === 'true') return true;
     if (value === 'false') return false;
     throw AdsError.invalidParameter(name, `Expected Boolean, got ${quote(value)} for ${name}`);
-  });
+  }).describedAs({ type: 'boolean' });
 }
 
 /** An ISO 8601 time; stored with milliseconds, echoed as `YYYY-MM-DDTHH:MM:SSZ`. */
@@ -228,6 +256,7 @@ export function time(): Param<string> {
       return date.toISOString();
     },
     { required: false, nullable: false, echo: (v: string) => wireTime(v) },
+    { type: 'string', format: 'date-time' },
   );
 }
 
@@ -258,7 +287,7 @@ export function idList(opts: { max?: number; pattern?: RegExp; patternText?: str
     const bad = unique.find((i) => !pattern.test(i));
     if (bad !== undefined) throw AdsError.invalidParameter(name, `Expected ${opts.patternText ?? 'an id'}, got ${quote(bad)} for ${name}`);
     return unique;
-  });
+  }).describedAs(listSchema({ type: 'string', pattern: pattern.source }, max));
 }
 
 /** Two-letter ISO 3166 country codes, up to 200, upper-cased. */
@@ -271,5 +300,5 @@ export function countryCodes(): Param<string[]> {
     const bad = unique.find((c) => !/^[A-Z]{2}$/.test(c));
     if (bad !== undefined) throw AdsError.invalidParameter(name, `Expected a two-letter ISO country code, got ${quote(bad)} for ${name}`);
     return unique;
-  });
+  }).describedAs(listSchema({ type: 'string', pattern: '^[A-Za-z]{2}$' }, 200));
 }

@@ -91,14 +91,17 @@ export interface AdsRouteEntry {
   method: AdsMethod;
   url: string;
   params: string[];
+  /** The declarations themselves (what each accepts: src/ads/http/openapi.ts describes them). */
+  spec: ParamSpec;
   sandboxOnly: boolean;
+  rate: RateCategory;
 }
 
 const routeTables = new WeakMap<object, AdsRouteEntry[]>();
 
 /**
- * The routes declared on an ads listener, with their parameters (the ads listener serves no
- * OpenAPI document; tools such as the fuzz test walk this instead).
+ * The routes declared on an ads listener, with their parameters: what GET /12/openapi.json
+ * describes and the fuzz test walks.
  */
 export function adsRouteTable(app: object): readonly AdsRouteEntry[] {
   return routeTables.get(app) ?? [];
@@ -116,7 +119,7 @@ export class AdsRoutes {
     const url = `/${def.version ?? 12}${def.url}`;
     let table = routeTables.get(this.app);
     if (!table) routeTables.set(this.app, (table = []));
-    table.push({ method: def.method, url, params: Object.keys(def.params), sandboxOnly: def.sandboxOnly ?? false });
+    table.push({ method: def.method, url, params: Object.keys(def.params), spec: def.params, sandboxOnly: def.sandboxOnly ?? false, rate: def.rate });
     this.app.route({
       method: def.method,
       url,
