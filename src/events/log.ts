@@ -47,10 +47,26 @@ export async function sequenceEvents(db: Db, onPlaced?: () => void): Promise<voi
   const run = async (tx: DbOrTx) => {
     const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${SEQUENCER_KEY}) as ok`.execute(tx);
     if (!rows[0]?.ok) return 0;
+    // The horizon: the oldest transaction still running in this database (the snapshot's xmax when
+    // none). Transactions of other databases on the server write no events here, and a long one
+    // there (a bulk load, another application's batch) must not hold this log back: so the
+    // snapshot's running transactions are taken only where a backend of this database runs them
+    // (pg_stat_activity's 32-bit backend_xid against the low half of each 64-bit id).
     const placed = await sql`
-      with done as (
-        select id, row_number() over (order by xid, id) as n from events
-        where seq is null and xid < pg_snapshot_xmin(pg_current_snapshot())
+      with snap as (select pg_current_snapshot() as s),
+      here as (
+        select backend_xid::text::bigint as xid32 from pg_stat_activity
+        where datname = current_database() and backend_xid is not null
+      ),
+      horizon as (
+        select coalesce(
+          (select min(x) from snap, pg_snapshot_xip(snap.s) as x where (x::text::bigint % 4294967296) in (select xid32 from here)),
+          (select pg_snapshot_xmax(s) from snap)
+        ) as h
+      ),
+      done as (
+        select id, row_number() over (order by xid, id) as n from events, horizon
+        where seq is null and xid < horizon.h
       ), last as (select coalesce(max(seq), 0) as seq from events)
       update events set seq = last.seq + done.n from done, last where events.id = done.id`.execute(tx);
     return Number(placed.numAffectedRows ?? 0);

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { LocalEventBus, RedisEventBus } from '../../src/events/bus.js';
 import { appendEvent, eventsAfter, lastEventSeq } from '../../src/events/log.js';
-import { startTestPlaza } from '../support/server.js';
+import pg from 'pg';
+import { dropPostgresDatabase, freshPostgresDatabase, startTestPlaza } from '../support/server.js';
 import { eventually } from '../support/wait.js';
 
 /**
@@ -172,6 +173,30 @@ test('"writers never wait on each other" (issue 37 item 2): a transaction that a
     assert.deepEqual(after.map((e) => e.type), ['test.older', 'test.later'], 'in the order of their transactions, once both have ended');
     assert.ok(Number(after[0].seq) < Number(after[1].seq));
   } finally {
+    await plaza.close();
+  }
+});
+
+test('a writing transaction held open in another database of the same PostgreSQL server does not hold this log back: events are placed and read at once', { skip: process.env.DATABASE_URL ? false : 'needs DATABASE_URL' }, async () => {
+  const plaza = await startTestPlaza();
+  const { ctx } = plaza;
+  const elsewhere = await freshPostgresDatabase(process.env.DATABASE_URL!);
+  const other = new pg.Client({ connectionString: elsewhere });
+  await other.connect();
+  try {
+    const cursor = await lastEventSeq(ctx.store.db);
+    // Another database's transaction with a transaction id, older than the append below, left open.
+    await other.query('begin');
+    await other.query('create table held (n int)');
+    await other.query('insert into held values (1)');
+    await ctx.store.db.transaction().execute((tx) => appendEvent(ctx, tx, { type: 'test.beside-other-database', subject: '1', payload: {} }));
+    // Held back, the reader would give up on it (after its bounded wait) with the other transaction still open.
+    const rows = await eventsAfter(ctx.store.db, cursor);
+    assert.deepEqual(rows.map((r) => r.type), ['test.beside-other-database']);
+  } finally {
+    await other.query('rollback').catch(() => {});
+    await other.end();
+    await dropPostgresDatabase(elsewhere);
     await plaza.close();
   }
 });
