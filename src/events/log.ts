@@ -47,20 +47,22 @@ export async function sequenceEvents(db: Db, onPlaced?: () => void): Promise<voi
   const run = async (tx: DbOrTx) => {
     const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${SEQUENCER_KEY}) as ok`.execute(tx);
     if (!rows[0]?.ok) return 0;
-    // The horizon: the oldest transaction still running in this database (the snapshot's xmax when
-    // none). Transactions of other databases on the server write no events here, and a long one
-    // there (a bulk load, another application's batch) must not hold this log back: so the
-    // snapshot's running transactions are taken only where a backend of this database runs them
-    // (pg_stat_activity's 32-bit backend_xid against the low half of each 64-bit id).
+    // The horizon: the oldest transaction still running that may be this database's (the
+    // snapshot's xmax when none). Transactions of other databases on the server write no events
+    // here, and a long one there (a bulk load, another application's batch) must not hold this log
+    // back: the snapshot's running transactions that a backend of another database runs
+    // (pg_stat_activity's 32-bit backend_xid against the low half of each 64-bit id) are left out.
+    // Only those: pg_stat_activity is read a moment after the snapshot, and a transaction of this
+    // database that ended in between must still count (its events are not in the snapshot).
     const placed = await sql`
       with snap as (select pg_current_snapshot() as s),
-      here as (
+      elsewhere as (
         select backend_xid::text::bigint as xid32 from pg_stat_activity
-        where datname = current_database() and backend_xid is not null
+        where datname is distinct from current_database() and datname is not null and backend_xid is not null
       ),
       horizon as (
         select coalesce(
-          (select min(x) from snap, pg_snapshot_xip(snap.s) as x where (x::text::bigint % 4294967296) in (select xid32 from here)),
+          (select min(x) from snap, pg_snapshot_xip(snap.s) as x where (x::text::bigint % 4294967296) not in (select xid32 from elsewhere)),
           (select pg_snapshot_xmax(s) from snap)
         ) as h
       ),

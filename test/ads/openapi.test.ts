@@ -51,9 +51,10 @@ test('every declared route is an operation, with its path variables and every de
 test('a sample answer of every GET list of an account validates against the description, asked with only the required parameters it names', async () => {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
-  for (const [name, schema] of Object.entries<any>(sandbox.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
-  const envelope = ajv.compile({ $ref: '#/components/schemas/Envelope' });
+  // Each operation's answer schema, its references resolved within the description's components.
+  const answerOf = (op: any) => ajv.compile({ ...op.responses['200'].content['application/json'].schema, components: sandbox.components });
   let asked = 0;
+  let typed = 0;
   for (const [path, ops] of Object.entries<any>(sandbox.paths)) {
     const op = ops.get;
     if (!op) continue;
@@ -69,8 +70,29 @@ test('a sample answer of every GET list of an account validates against the desc
     if (!answerable) continue;
     const res = await k.sandbox.get(path.replace('{account_id}', account).replace(/^\/12/, '/12'), { query });
     assert.equal(res.status, 200, `${path}: ${res.text}`);
-    assert.ok(envelope(res.body), `${path}: ${JSON.stringify(envelope.errors)}`);
+    const valid = answerOf(op);
+    assert.ok(valid(res.body), `${path}: ${JSON.stringify(valid.errors)}`);
     asked++;
+    if (JSON.stringify(op.responses['200']).includes('"data"')) typed++;
   }
   assert.ok(asked >= 20, `${asked} lists asked`);
+  assert.ok(typed >= 4, `${typed} of them with their entity's schema`);
+});
+
+test('entities are declared once and closed: an answer with a field the declaration lacks, or without one it names, does not validate', async () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  const campaignSchema = sandbox.components.schemas.Campaign;
+  assert.equal(campaignSchema.additionalProperties, false);
+  const valid = ajv.compile({ ...campaignSchema, components: sandbox.components });
+  const list = await k.sandbox.get(`/12/accounts/${account}/campaigns`);
+  const campaign: Record<string, unknown> = (list.body.data as Array<Record<string, unknown>>)[0]!;
+  assert.ok(valid(campaign), JSON.stringify(valid.errors));
+  assert.equal(valid({ ...campaign, surprise: 1 }), false);
+  const { servable: _s, ...without } = campaign;
+  assert.equal(valid(without), false);
+  const get = sandbox.paths['/12/accounts/{account_id}/campaigns/{campaign_id}'].get;
+  const one = await k.sandbox.get(`/12/accounts/${account}/campaigns/${campaign.id}`);
+  const answer = ajv.compile({ ...get.responses['200'].content['application/json'].schema, components: sandbox.components });
+  assert.ok(answer(one.body), JSON.stringify(answer.errors));
 });

@@ -199,3 +199,10 @@ test('GET promotable_users lists the users whose posts the account may promote: 
   const [brunoPost] = (await k.plaza.ctx.store.db.selectFrom('posts').select('id').where('author_id', '=', bruno).where('deleted_at', 'is', null).execute()).map((r) => r.id);
   if (brunoPost) assert.equal((await k.sandbox.post(pp(), { query: { line_item_id: lineItem, post_ids: brunoPost } })).status, 200);
 });
+
+test('promotable_user_ids that name no promotable user list nothing (400 for what is not an id)', async () => {
+  const none = await k.sandbox.get(`/12/accounts/${s.account}/promotable_users`, { query: { promotable_user_ids: 'zz9,zz8' } });
+  assert.equal(none.status, 200, none.text);
+  assert.deepEqual(none.body.data, []);
+  assert.equal((await k.sandbox.get(`/12/accounts/${s.account}/promotable_users`, { query: { promotable_user_ids: 'X!' } })).body.errors[0].parameter, 'promotable_user_ids');
+});

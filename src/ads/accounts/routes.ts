@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { flag, q, standardList } from '../http/list.js';
 import { idList, oneOf, oneOfList, text } from '../http/params.js';
 import { one, page, type AdsRoutes } from '../http/route.js';
@@ -15,7 +16,7 @@ import {
   listAccounts,
   updateAccount,
 } from './service.js';
-import { accountAppWire, accountWire } from './wire.js';
+import { accountAppWire, AccountSchema, accountWire } from './wire.js';
 
 /** Accounts and what hangs directly off them (spec 001 "Accounts and related"). */
 export function accountRoutes(ads: AdsRoutes): void {
@@ -24,6 +25,7 @@ export function accountRoutes(ads: AdsRoutes): void {
     url: '/accounts',
     rate: 'global-read',
     params: { account_ids: idList(), q: q(), ...standardList(Object.keys(ACCOUNT_SORTING.fields)) },
+    response: Type.Array(AccountSchema),
     handler: async (call) => page(await listAccounts(call.actor, call.db, call.params), accountWire),
   });
 
@@ -33,6 +35,7 @@ export function accountRoutes(ads: AdsRoutes): void {
     rate: 'entity-read',
     deletedAccount: true,
     params: { with_deleted: flag() },
+    response: AccountSchema,
     handler: async (call) => one(accountWire(accountToShow(call.access, call.params.with_deleted))),
   });
 
@@ -41,6 +44,7 @@ export function accountRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id',
     rate: 'write',
     params: { name: text({ max: 255 }), industry_type: oneOf(INDUSTRY_TYPES) },
+    response: AccountSchema,
     handler: async (call) => one(accountWire(await updateAccount(call.actor, call.db, call.account, call.params))),
   });
 
@@ -51,6 +55,7 @@ export function accountRoutes(ads: AdsRoutes): void {
     sandboxOnly: true,
     params: {},
     // The public platform answers this one with an array (shared/reference/ads.md §2).
+    response: Type.Array(AccountSchema),
     handler: async (call) => ({ next_cursor: null, data: [accountWire(await createSandboxAccount(call.actor, call.db))] }),
   });
 
@@ -61,6 +66,7 @@ export function accountRoutes(ads: AdsRoutes): void {
     sandboxOnly: true,
     deletedAccount: true,
     params: {},
+    response: AccountSchema,
     handler: async (call) => one(accountWire(await deleteAccount(call.actor, call.db, call.account))),
   });
 

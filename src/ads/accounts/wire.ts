@@ -1,8 +1,24 @@
+import { Type, type Static } from '@sinclair/typebox';
 import type { AdsAccountAppTable, AdsAccountTable } from '../../store/schema-ads.js';
+import { AdsId, AdsTime, Entity, Nullable } from '../http/entity-schema.js';
 import { wireTime } from '../http/time.js';
 
+export const AccountSchema = Entity('Account', 'An advertising account (spec 001 "Account")', {
+  name: Type.String(),
+  business_name: Nullable(Type.String()),
+  timezone: Type.String(),
+  timezone_switch_at: Nullable(AdsTime),
+  id: AdsId,
+  created_at: AdsTime,
+  updated_at: AdsTime,
+  industry_type: Nullable(Type.String()),
+  business_id: Nullable(Type.String()),
+  approval_status: Type.String(),
+  deleted: Type.Boolean(),
+});
+
 /** The account object (spec 001 "Account"). */
-export function accountWire(a: AdsAccountTable) {
+export function accountWire(a: AdsAccountTable): Static<typeof AccountSchema> {
   return {
     name: a.name,
     business_name: a.business_name,

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { flag } from '../http/list.js';
 import { AdsError } from '../http/errors.js';
 import { one, pathId, type AdsRoutes } from '../http/route.js';
@@ -12,6 +13,7 @@ import {
   listCampaigns,
   updateCampaign,
 } from './service.js';
+import { CampaignSchema } from './wire.js';
 
 /** Campaigns: create (or copy), update, list, get, delete (shared/reference/ads.md §3). */
 export function campaignRoutes(ads: AdsRoutes): void {
@@ -20,6 +22,7 @@ export function campaignRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/campaigns',
     rate: 'entity-read',
     params: LIST_PARAMS,
+    response: Type.Array(CampaignSchema),
     handler: async (call) => {
       const p = await listCampaigns(call.db, call.account, call.params);
       return { next_cursor: p.next_cursor, data: await campaignsWire(call.db, p.rows), ...(p.total_count !== undefined ? { total_count: p.total_count } : {}) };
@@ -31,6 +34,7 @@ export function campaignRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/campaigns/:campaign_id',
     rate: 'entity-read',
     params: { with_deleted: flag() },
+    response: CampaignSchema,
     handler: async (call) => one(await campaignWireOf(call.db, await getCampaign(call.db, call.account, pathId(call, 'campaign_id'), call.params.with_deleted))),
   });
 
@@ -39,6 +43,7 @@ export function campaignRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/campaigns',
     rate: 'write',
     params: CREATE_PARAMS,
+    response: CampaignSchema,
     handler: async (call) => {
       const { copy_from_campaign_id: source, funding_instrument_id, name, ...rest } = call.params;
       if (source !== undefined) {
@@ -55,6 +60,7 @@ export function campaignRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/campaigns/:campaign_id',
     rate: 'write',
     params: UPDATE_PARAMS,
+    response: CampaignSchema,
     handler: async (call) =>
       one(await campaignWireOf(call.db, await updateCampaign(call.actor, call.db, call.account, pathId(call, 'campaign_id'), call.params, call.warn))),
   });
@@ -64,6 +70,7 @@ export function campaignRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/campaigns/:campaign_id',
     rate: 'write',
     params: {},
+    response: CampaignSchema,
     handler: async (call) => one(await campaignWireOf(call.db, await deleteCampaign(call.actor, call.db, call.account, pathId(call, 'campaign_id')))),
   });
 }

@@ -1,10 +1,33 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { AdsId, AdsTime, Entity, Micros, Nullable } from '../http/entity-schema.js';
 import { wireTime } from '../http/time.js';
 import type { CampaignRow } from './store.js';
+
+export const CampaignSchema = Entity('Campaign', 'A campaign: budget and funding for its line items (shared/reference/ads.md §3)', {
+  name: Type.String(),
+  budget_optimization: Type.String(),
+  reasons_not_servable: Type.Array(Type.String()),
+  servable: Nullable(Type.Boolean()),
+  purchase_order_number: Nullable(Type.String()),
+  effective_status: Type.String(),
+  daily_budget_amount_local_micro: Nullable(Micros),
+  funding_instrument_id: AdsId,
+  duration_in_days: Nullable(Type.Integer()),
+  standard_delivery: Nullable(Type.Boolean()),
+  total_budget_amount_local_micro: Nullable(Micros),
+  id: AdsId,
+  entity_status: Type.String(),
+  frequency_cap: Nullable(Type.Integer()),
+  currency: Type.String(),
+  created_at: AdsTime,
+  updated_at: AdsTime,
+  deleted: Type.Boolean(),
+});
 
 const bool = (n: number | null) => (n === null ? null : n === 1);
 
 /** The campaign object (shared/reference/ads.md §3). `activeLineItems` decides whether it can serve. */
-export function campaignWire(c: CampaignRow, activeLineItems: number) {
+export function campaignWire(c: CampaignRow, activeLineItems: number): Static<typeof CampaignSchema> {
   const reasons: string[] = [];
   if (c.entity_status === 'PAUSED') reasons.push('PAUSED_BY_ADVERTISER');
   if (c.entity_status === 'DRAFT' || activeLineItems === 0) reasons.push('INCOMPLETE');

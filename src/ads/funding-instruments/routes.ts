@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { flag, standardList } from '../http/list.js';
 import { idList, micros, oneOf, text, time } from '../http/params.js';
 import { one, page, pathId, type AdsRoutes } from '../http/route.js';
@@ -9,7 +10,7 @@ import {
   getFundingInstrument,
   listFundingInstruments,
 } from './service.js';
-import { fundingInstrumentWire } from './wire.js';
+import { FundingInstrumentSchema, fundingInstrumentWire } from './wire.js';
 
 /** Funding instruments: read everywhere, created and deleted only in the sandbox. */
 export function fundingInstrumentRoutes(ads: AdsRoutes): void {
@@ -19,6 +20,7 @@ export function fundingInstrumentRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/funding_instruments',
     rate: 'entity-read',
     params: { funding_instrument_ids: idList(), ...standardList(Object.keys(FUNDING_INSTRUMENT_SORTING.fields)) },
+    response: Type.Array(FundingInstrumentSchema),
     handler: async (call) => page(await listFundingInstruments(call.db, call.account, call.params), (fi) => fundingInstrumentWire(fi, now())),
   });
 
@@ -27,6 +29,7 @@ export function fundingInstrumentRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/funding_instruments/:funding_instrument_id',
     rate: 'entity-read',
     params: { with_deleted: flag() },
+    response: FundingInstrumentSchema,
     handler: async (call) =>
       one(fundingInstrumentWire(await getFundingInstrument(call.db, call.account, pathId(call, 'funding_instrument_id'), call.params.with_deleted), now())),
   });
@@ -44,6 +47,7 @@ export function fundingInstrumentRoutes(ads: AdsRoutes): void {
       credit_limit_local_micro: micros(),
       funded_amount_local_micro: micros(),
     },
+    response: FundingInstrumentSchema,
     handler: async (call) => one(fundingInstrumentWire(await createFundingInstrument(call.actor, call.db, call.account, call.params), now())),
   });
 
@@ -53,6 +57,7 @@ export function fundingInstrumentRoutes(ads: AdsRoutes): void {
     rate: 'write',
     sandboxOnly: true,
     params: {},
+    response: FundingInstrumentSchema,
     handler: async (call) =>
       one(fundingInstrumentWire(await deleteFundingInstrument(call.actor, call.db, call.account, pathId(call, 'funding_instrument_id')), now())),
   });

@@ -1,5 +1,27 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { AdsId, AdsTime, Entity, Micros, Nullable } from '../http/entity-schema.js';
 import { wireTime } from '../http/time.js';
 import type { FundingInstrumentRow } from './store.js';
+
+export const FundingInstrumentSchema = Entity('FundingInstrument', 'What pays for an account\'s campaigns (shared/reference/ads.md §3)', {
+  start_time: AdsTime,
+  description: Type.String(),
+  credit_limit_local_micro: Nullable(Micros),
+  end_time: Nullable(AdsTime),
+  id: AdsId,
+  entity_status: Type.String(),
+  account_id: AdsId,
+  reasons_not_able_to_fund: Type.Array(Type.String()),
+  io_header: Nullable(Type.String()),
+  currency: Type.String(),
+  funded_amount_local_micro: Nullable(Micros),
+  created_at: AdsTime,
+  type: Type.String(),
+  able_to_fund: Type.Boolean(),
+  updated_at: AdsTime,
+  credit_remaining_local_micro: Nullable(Micros),
+  deleted: Type.Boolean(),
+});
 
 /** Why an instrument cannot fund campaigns now: deleted, or its end time has passed. */
 export function reasonsNotAbleToFund(fi: FundingInstrumentRow, now: Date): string[] {
@@ -10,7 +32,7 @@ export function reasonsNotAbleToFund(fi: FundingInstrumentRow, now: Date): strin
 }
 
 /** The funding instrument object (shared/reference/ads.md §3). */
-export function fundingInstrumentWire(fi: FundingInstrumentRow, now: Date) {
+export function fundingInstrumentWire(fi: FundingInstrumentRow, now: Date): Static<typeof FundingInstrumentSchema> {
   const reasons = reasonsNotAbleToFund(fi, now);
   return {
     start_time: wireTime(fi.start_time),

@@ -44,7 +44,26 @@ const errorBody = {
   },
 };
 
-function operation(route: AdsRouteEntry, environment: AdsEnvironmentName) {
+/**
+ * The schema of an answer's `data` as JSON, each entity (an object with a title) moved into the
+ * description's components and referred to from where it appears.
+ */
+function dataSchema(schema: unknown, components: Record<string, unknown>): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => dataSchema(s, components));
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = dataSchema(value, components);
+  if (typeof out.title === 'string' && out.type === 'object') {
+    components[out.title] = out;
+    return { $ref: `#/components/schemas/${out.title}` };
+  }
+  return out;
+}
+
+function operation(route: AdsRouteEntry, environment: AdsEnvironmentName, components: Record<string, unknown>) {
+  const answer = route.response
+    ? { allOf: [{ $ref: '#/components/schemas/Envelope' }, { type: 'object', properties: { data: dataSchema(JSON.parse(JSON.stringify(route.response)), components) } }] }
+    : { $ref: '#/components/schemas/Envelope' };
   const pathNames = [...route.url.matchAll(/:([a-z_]+)/g)].map((m) => m[1]!);
   const parameters = [
     ...pathNames.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
@@ -70,7 +89,7 @@ function operation(route: AdsRouteEntry, environment: AdsEnvironmentName) {
     security: [{ oauth1: [] }],
     parameters,
     responses: {
-      ...(sandboxOnly ? {} : { '200': { description: 'The envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } } }),
+      ...(sandboxOnly ? {} : { '200': { description: 'The envelope', content: { 'application/json': { schema: answer } } } }),
       ...Object.fromEntries(
         Object.entries({ ...ERROR_CODES, ...(route.sandboxOnly ? { '405': 'Available on the sandbox listener only' } : {}) }).map(([code, description]) => [
           code,
@@ -84,9 +103,10 @@ function operation(route: AdsRouteEntry, environment: AdsEnvironmentName) {
 /** The description of the routes declared on `app`. */
 export function adsOpenApi(app: object, environment: AdsEnvironmentName, version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const entities: Record<string, unknown> = {};
   for (const route of adsRouteTable(app)) {
     const path = route.url.replace(/:([a-z_]+)/g, '{$1}');
-    (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, environment);
+    (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, environment, entities);
   }
   return {
     openapi: '3.1.0',
@@ -97,7 +117,7 @@ export function adsOpenApi(app: object, environment: AdsEnvironmentName, version
     },
     components: {
       securitySchemes: { oauth1: { type: 'http', scheme: 'OAuth', description: 'OAuth 1.0a, user context' } },
-      schemas: { Envelope: envelope, Errors: errorBody },
+      schemas: { Envelope: envelope, Errors: errorBody, ...Object.fromEntries(Object.entries(entities).sort(([a], [b]) => a.localeCompare(b))) },
     },
     paths,
   };

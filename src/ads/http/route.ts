@@ -1,3 +1,4 @@
+import type { TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PlatformContext } from '../../platform/context.js';
 import type { Listener } from '../../http/server.js';
@@ -71,6 +72,8 @@ export interface AdsRouteDef<S extends ParamSpec> {
   bodyLimit?: number;
   /** The permissions on the account that may call this write; WRITE_PERMISSIONS when absent. */
   writePermissions?: readonly string[];
+  /** What `data` holds in the answer: an entity's declaration (src/ads/http/entity-schema.ts), or an array of them for a list. */
+  response?: TSchema;
   handler(call: AdsCall<Parsed<S>>): Promise<AdsBody>;
 }
 
@@ -95,6 +98,7 @@ export interface AdsRouteEntry {
   spec: ParamSpec;
   sandboxOnly: boolean;
   rate: RateCategory;
+  response?: TSchema;
 }
 
 const routeTables = new WeakMap<object, AdsRouteEntry[]>();
@@ -119,7 +123,7 @@ export class AdsRoutes {
     const url = `/${def.version ?? 12}${def.url}`;
     let table = routeTables.get(this.app);
     if (!table) routeTables.set(this.app, (table = []));
-    table.push({ method: def.method, url, params: Object.keys(def.params), spec: def.params, sandboxOnly: def.sandboxOnly ?? false, rate: def.rate });
+    table.push({ method: def.method, url, params: Object.keys(def.params), spec: def.params, sandboxOnly: def.sandboxOnly ?? false, rate: def.rate, response: def.response });
     this.app.route({
       method: def.method,
       url,

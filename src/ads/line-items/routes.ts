@@ -1,10 +1,11 @@
+import { Type } from '@sinclair/typebox';
 import { flag } from '../http/list.js';
 import { oneOf } from '../http/params.js';
 import { one, page, pathId, type AdsRoutes } from '../http/route.js';
 import { CREATE_PARAMS, LIST_PARAMS, UPDATE_PARAMS } from './entity.js';
 import { createLineItem, deleteLineItem, getLineItem, listLineItems, placementsFor, updateLineItem } from './service.js';
 import { PRODUCT_TYPES, PRODUCT_TYPE_ALIASES } from './vocabulary.js';
-import { lineItemWire } from './wire.js';
+import { LineItemSchema, lineItemWire } from './wire.js';
 
 /** Line items: create, update with every rule of the spec, list, get, delete; and placements. */
 export function lineItemRoutes(ads: AdsRoutes): void {
@@ -13,6 +14,7 @@ export function lineItemRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/line_items',
     rate: 'entity-read',
     params: LIST_PARAMS,
+    response: Type.Array(LineItemSchema),
     handler: async (call) => page(await listLineItems(call.db, call.account, call.params), lineItemWire),
   });
 
@@ -21,6 +23,7 @@ export function lineItemRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/line_items/:line_item_id',
     rate: 'entity-read',
     params: { with_deleted: flag() },
+    response: LineItemSchema,
     handler: async (call) => one(lineItemWire(await getLineItem(call.db, call.account, pathId(call, 'line_item_id'), call.params.with_deleted))),
   });
 
@@ -29,6 +32,7 @@ export function lineItemRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/line_items',
     rate: 'write',
     params: CREATE_PARAMS,
+    response: LineItemSchema,
     handler: async (call) => one(lineItemWire(await createLineItem(call.actor, call.db, call.account, call.params))),
   });
 
@@ -37,6 +41,7 @@ export function lineItemRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/line_items/:line_item_id',
     rate: 'write',
     params: UPDATE_PARAMS,
+    response: LineItemSchema,
     handler: async (call) => one(lineItemWire(await updateLineItem(call.actor, call.db, call.account, pathId(call, 'line_item_id'), call.params))),
   });
 
@@ -45,6 +50,7 @@ export function lineItemRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/line_items/:line_item_id',
     rate: 'write',
     params: {},
+    response: LineItemSchema,
     handler: async (call) => one(lineItemWire(await deleteLineItem(call.actor, call.db, call.account, pathId(call, 'line_item_id')))),
   });
 

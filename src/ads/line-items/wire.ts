@@ -1,9 +1,47 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { AdsId, AdsTime, Entity, Micros, Nullable, PlatformIdText } from '../http/entity-schema.js';
 import { wireTime } from '../http/time.js';
 import { decodeFlag, decodeList } from './entity.js';
 import type { LineItemRow } from './store.js';
 
+const text = Type.String();
+export const LineItemSchema = Entity('LineItem', 'A line item: what a campaign buys, where and at what bid (spec 001 "Line item")', {
+  advertiser_user_id: Nullable(PlatformIdText),
+  name: Nullable(text),
+  placements: Type.Array(text),
+  start_time: Nullable(AdsTime),
+  end_time: Nullable(AdsTime),
+  bid_amount_local_micro: Nullable(Micros),
+  advertiser_domain: Nullable(text),
+  target_cpa_local_micro: Nullable(Micros),
+  primary_web_event_tag: Nullable(text),
+  goal: text,
+  daily_budget_amount_local_micro: Nullable(Micros),
+  total_budget_amount_local_micro: Nullable(Micros),
+  product_type: text,
+  bid_strategy: text,
+  duration_in_days: Nullable(Type.Integer()),
+  standard_delivery: Nullable(Type.Boolean()),
+  objective: text,
+  id: AdsId,
+  entity_status: text,
+  automatic_post_promotion: Nullable(Type.Boolean()),
+  frequency_cap: Nullable(Type.Integer()),
+  audience_expansion: Nullable(text),
+  android_app_store_identifier: Nullable(text),
+  ios_app_store_identifier: Nullable(text),
+  categories: Type.Array(text),
+  currency: text,
+  pay_by: text,
+  created_at: AdsTime,
+  updated_at: AdsTime,
+  campaign_id: AdsId,
+  creative_source: text,
+  deleted: Type.Boolean(),
+});
+
 /** The line item object (spec 001 "Line item"). */
-export function lineItemWire(l: LineItemRow) {
+export function lineItemWire(l: LineItemRow): Static<typeof LineItemSchema> {
   return {
     advertiser_user_id: l.advertiser_user_id,
     name: l.name,

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { flag, standardList } from '../http/list.js';
 import { adsId, idList, PLATFORM_ID, platformId } from '../http/params.js';
 import { IdAsNumber } from '../http/json-numbers.js';
@@ -18,7 +19,7 @@ import {
   promotePosts,
 } from './service.js';
 import { PROMOTABLE_USER_SORTING } from './store.js';
-import { promotableUserWire, promotedAccountWire, promotedPostWire } from './wire.js';
+import { PromotableUserSchema, promotableUserWire, PromotedAccountSchema, promotedAccountWire, PromotedPostSchema, promotedPostWire } from './wire.js';
 
 /**
  * Promoted posts (post_ids, post_id; the public platform's promoted_tweets, tweet_ids and tweet_id
@@ -32,6 +33,7 @@ export function promotedRoutes(ads: AdsRoutes): void {
     url: base,
     rate: 'entity-read',
     params: { line_item_ids: idList(), promoted_post_ids: idList(), ...standardList(Object.keys(PROMOTED_POST_SORTING.fields)) },
+    response: Type.Array(PromotedPostSchema),
     handler: async (call) => page(await listPromotedPosts(call.db, call.account, call.params), promotedPostWire),
   });
 
@@ -40,6 +42,7 @@ export function promotedRoutes(ads: AdsRoutes): void {
     url: `${base}/:promoted_post_id`,
     rate: 'entity-read',
     params: { with_deleted: flag() },
+    response: PromotedPostSchema,
     handler: async (call) => one(promotedPostWire(await getPromotedPost(call.db, call.account, pathId(call, 'promoted_post_id'), call.params.with_deleted))),
   });
 
@@ -54,6 +57,7 @@ export function promotedRoutes(ads: AdsRoutes): void {
         .echoAs((ids) => ids.map((id) => new IdAsNumber(id)))
         .required(),
     },
+    response: Type.Array(PromotedPostSchema),
     handler: async (call) => {
       const rows = await promotePosts(call.actor, call.db, call.account, call.params);
       // The public platform answers this one with an array and its total_count.
@@ -66,6 +70,7 @@ export function promotedRoutes(ads: AdsRoutes): void {
     url: `${base}/:promoted_post_id`,
     rate: 'write',
     params: {},
+    response: PromotedPostSchema,
     handler: async (call) => one(promotedPostWire(await deletePromotedPost(call.actor, call.db, call.account, pathId(call, 'promoted_post_id')))),
   });
 
@@ -74,6 +79,7 @@ export function promotedRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/promoted_accounts',
     rate: 'entity-read',
     params: { line_item_ids: idList(), promoted_account_ids: idList(), ...standardList(Object.keys(PROMOTED_ACCOUNT_SORTING.fields)) },
+    response: Type.Array(PromotedAccountSchema),
     handler: async (call) => page(await listPromotedAccounts(call.db, call.account, call.params), promotedAccountWire),
   });
 
@@ -82,6 +88,7 @@ export function promotedRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/promoted_accounts/:promoted_account_id',
     rate: 'entity-read',
     params: { with_deleted: flag() },
+    response: PromotedAccountSchema,
     handler: async (call) => one(promotedAccountWire(await getPromotedAccount(call.db, call.account, pathId(call, 'promoted_account_id'), call.params.with_deleted))),
   });
 
@@ -90,6 +97,7 @@ export function promotedRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/promoted_accounts',
     rate: 'write',
     params: { line_item_id: adsId().required(), user_id: platformId().required() },
+    response: PromotedAccountSchema,
     handler: async (call) => one(promotedAccountWire(await promoteAccount(call.actor, call.db, call.account, call.params))),
   });
 
@@ -98,6 +106,7 @@ export function promotedRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/promoted_accounts/:promoted_account_id',
     rate: 'write',
     params: {},
+    response: PromotedAccountSchema,
     handler: async (call) => one(promotedAccountWire(await deletePromotedAccount(call.actor, call.db, call.account, pathId(call, 'promoted_account_id')))),
   });
 
@@ -107,6 +116,7 @@ export function promotedRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/promotable_users',
     rate: 'entity-read',
     params: { promotable_user_ids: idList(), ...standardList(Object.keys(PROMOTABLE_USER_SORTING.fields)) },
+    response: Type.Array(PromotableUserSchema),
     handler: async (call) => page(await listPromotableUsers(call.db, call.account, call.params), promotableUserWire),
   });
 
@@ -115,6 +125,7 @@ export function promotedRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/promotable_users/:promotable_user_id',
     rate: 'entity-read',
     params: {},
+    response: PromotableUserSchema,
     handler: async (call) => one(promotableUserWire(await getPromotableUser(call.db, call.account, call.path.promotable_user_id))),
   });
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import type { AdsPromotedAccountTable, AdsPromotedPostTable } from '../../store/schema-ads.js';
 import type { DbOrTx } from '../../store/store.js';
 import { entitiesOf } from '../account-entity.js';
@@ -68,7 +69,8 @@ export function promotableUserId(accountId: string, userId: string): string {
 
 export function promotableUsersOf(db: DbOrTx, accountId: string, userIds?: string[]) {
   let query = db.selectFrom('ads_account_users').selectAll().where('account_id', '=', accountId);
-  if (userIds) query = query.where('user_id', 'in', userIds);
+  // An empty list (ids that name no promotable user) matches nothing; SQL has no empty IN list.
+  if (userIds) query = userIds.length > 0 ? query.where('user_id', 'in', userIds) : query.where(sql<boolean>`false`);
   return query;
 }
 
