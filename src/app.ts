@@ -1,5 +1,4 @@
 import type http from 'node:http';
-import { sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
 import { buildAds } from './ads/app.js';
 import { startAdmin, type Admin } from './admin/index.js';
@@ -139,7 +138,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
   let proxy: http.Server | undefined;
   for (const listener of listeners) registerReadyz(listener, readiness);
   // Ready only while the store (and Redis, when configured) answers.
-  readiness.depend('store', () => sql`select 1`.execute(store.db));
+  readiness.depend('store', () => store.reachable());
   if (config.redisUrl) readiness.depend('redis', () => home.ctx.events.reachable());
   readiness.mark('store_migrated');
   let credentials: CredentialsFile | undefined;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type pg from 'pg';
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, type Driver, type Migration, type SqliteDialectConfig, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, sql, Migrator, PostgresDialect, SqliteDialect, type Driver, type Migration, type SqliteDialectConfig, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import { WriteCounter } from './generation.js';
 import { withStatementCache } from './statement-cache.js';
@@ -42,6 +42,13 @@ export interface Store {
   changesElsewhere(): number;
   /** An SQLite file's checkpoints, run on a worker thread (see sqlite-checkpoints.ts); none on PostgreSQL or in memory. */
   checkpoints?: BackgroundCheckpoints;
+  /**
+   * Resolves when the database answers (what /readyz asks). On PostgreSQL through a connection of
+   * its own, not the pool's: under load every pooled connection is busy and a check queued behind
+   * them would report a reachable database as gone, and a balancer would then take every process
+   * out at once.
+   */
+  reachable(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -83,6 +90,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   const dialect = dialectOf(url);
   let db: Db;
   let closePool = async () => {};
+  let reachable = async () => void (await sql`select 1`.execute(db));
   let checkpoints: BackgroundCheckpoints | undefined;
   const writes = new WriteCounter(WRITTEN_BESIDE_ANSWERS);
   let generation: () => string | undefined = () => undefined;
@@ -107,6 +115,16 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     pool.on('connect', (client) => client.on('error', onConnectionError));
     nameMarkedStatements(pool);
     closePool = connectionsClosed(pool);
+    reachable = async () => {
+      const client = new pgModule.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+      client.on('error', () => {});
+      try {
+        await client.connect();
+        await client.query('select 1');
+      } finally {
+        await client.end().catch(() => {});
+      }
+    };
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writes] });
   } else {
     if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
@@ -152,6 +170,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     changedElsewhere: () => void elsewhere++,
     changesElsewhere: () => elsewhere,
     checkpoints,
+    reachable: () => reachable(),
     close: async () => {
       await checkpoints?.close();
       await db.destroy();

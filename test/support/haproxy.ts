@@ -34,6 +34,10 @@ export async function startHaproxy(folder: string, port: number, backends: reado
       '    timeout connect 2s', '    timeout client 60s', '    timeout server 60s', '    timeout tunnel 60s',
       'frontend platform', `    bind 127.0.0.1:${port}`, '    default_backend plaza',
       'backend plaza', `    balance ${opts.balance}`, '    option httpchk GET /readyz', '    http-check expect status 200',
+      // A check waits for /readyz up to 3 s (it answers within about a second even when a
+      // dependency hangs): without it HAProxy waits only `inter`, and a process busy with a burst
+      // of writes would be taken out for answering its check in more than a few hundred ms.
+      '    timeout check 3s',
       `    default-server inter ${opts.checkMs}ms fall 2 rise 1`,
       ...backends.map((b, i) => `    server p${i} ${new URL(b).host} check`),
       '',
