@@ -11,8 +11,8 @@ export interface EventBus {
   /** Calls `listener` (soon after commit) whenever the log may have grown; returns the unsubscribe. */
   onAppend(listener: () => void): () => void;
   /**
-   * Calls `listener` when this process appended (at once, and again after the commit has most
-   * likely happened), not when another process did: for work that any one process can do for all,
+   * Calls `listener` when this process appended, on the trailing wake-ups (after the commit has
+   * most likely happened), not when another process did: for work that any one process can do for all,
    * such as the webhook fan-out, which the appending process does, so that the others do not all
    * race for it on every write. Their poll covers an appender that died before it got there.
    */
