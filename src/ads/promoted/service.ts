@@ -7,7 +7,19 @@ import { AdsError } from '../http/errors.js';
 import { entitySorting, runList, type ListRequest } from '../http/list.js';
 import { getLineItem } from '../line-items/service.js';
 import { findLineItems } from '../line-items/store.js';
-import { PROMOTABLE_USER_SORTING, accountUserIds, promotableUserId, findPromotedPost, promotableUsersOf, livePromotedAccount, livePromotedPostsOfLineItem, promotedAccountsOf, promotedPostsOf, type PromotedAccountRow, type PromotedPostRow } from './store.js';
+import {
+  PROMOTABLE_USER_SORTING,
+  accountUserIds,
+  findPromotedPost,
+  livePromotedAccount,
+  livePromotedPostsOfLineItem,
+  promotableUserId,
+  promotableUsersOf,
+  promotedAccountsOf,
+  promotedPostsOf,
+  type PromotedAccountRow,
+  type PromotedPostRow,
+} from './store.js';
 import { promotedAccountWire, promotedPostWire } from './wire.js';
 
 /**
@@ -126,8 +138,8 @@ export async function listPromotableUsers(db: DbOrTx, account: AccountRow, p: Li
 }
 
 export async function getPromotableUser(db: DbOrTx, account: AccountRow, id: string | undefined) {
-  const userId = (await accountUserIds(db, account.id)).find((u) => promotableUserId(account.id, u) === id);
-  const row = userId === undefined ? undefined : await promotableUsersOf(db, account.id, [userId]).executeTakeFirst();
+  // The id is derived, not stored: the account's few users are read once and the one it names found.
+  const row = (await promotableUsersOf(db, account.id).execute()).find((u) => promotableUserId(account.id, u.user_id) === id);
   if (!row) throw AdsError.notFound(`Promotable user ${id ?? ''} was not found for account ${account.id}`);
   return row;
 }
