@@ -13,6 +13,10 @@ import { createSpace, moveSpace, type NewSpace } from '../platform/spaces/servic
 import { updateProfile, type ProfileChanges } from '../platform/users/profile.js';
 import { userExpansions, type UsersResult } from '../platform/users/service.js';
 import { viewOf } from '../platform/view.js';
+import { recordPromotedEngagement } from '../ads/delivery/service.js';
+import { requireVisiblePost } from '../platform/graph/visibility.js';
+import type { PostEntities } from '../platform/posts/entities.js';
+import { fromJson } from '../store/store.js';
 
 /**
  * Acting as a person (POST /admin/users/{id}/...): what the platform's own client does for its
@@ -75,6 +79,22 @@ export async function deletePostAs(ctx: PlatformContext, userId: string, postId:
 export async function likeAs(ctx: PlatformContext, userId: string, postId: string, like: boolean): Promise<{ liked: boolean }> {
   const caller = await personCaller(ctx, userId);
   return like ? likePost(ctx, caller, viewOf(ctx.clock, caller), userId, postId) : unlikePost(ctx, caller, userId, postId);
+}
+
+/**
+ * A click on a post as the person (the post opened, or with `url` one of its links followed).
+ * Plaza counts clicks only where a promotion is paying for them: a click on a promoted post the
+ * person was shown counts for its line item (src/ads/delivery/); `promoted` says whether it did.
+ */
+export async function clickAs(ctx: PlatformContext, userId: string, postId: string, url?: string): Promise<{ post_id: string; url: string | null; promoted: boolean }> {
+  const caller = await personCaller(ctx, userId);
+  const post = await requireVisiblePost(ctx, ctx.store.db, viewOf(ctx.clock, caller), postId, 'post_id');
+  const links = (fromJson<PostEntities>(post.entities)?.urls ?? []).flatMap((u) => [u.url, u.expanded_url]);
+  if (url !== undefined && !links.includes(url)) throw invalidParameter('url', [url], `Post ${post.id} holds no link ${url}`);
+  const promoted = await ctx.store.db
+    .transaction()
+    .execute((tx) => recordPromotedEngagement(ctx, tx, userId, { postId: post.id }, url === undefined ? 'click' : 'url_click'));
+  return { post_id: post.id, url: url ?? null, promoted };
 }
 
 export async function repostAs(ctx: PlatformContext, userId: string, postId: string): Promise<{ reposted: boolean; rest_id: string }> {

@@ -7,7 +7,8 @@ import { idString } from '../platform/graph/route-kit.js';
 import type { ProfileChanges } from '../platform/users/profile.js';
 import type { ClockControl } from './clock.js';
 import { DISCONNECT_TYPES, type FaultBook, type NewFault } from './faults.js';
-import { deletePostAs, followAs, likeAs, messageAs, moveSpaceAs, postAs, repostAs, startSpaceAs, updateProfileAs } from './person.js';
+import { simulateAudience } from '../ads/delivery/simulate.js';
+import { clickAs, deletePostAs, followAs, likeAs, messageAs, moveSpaceAs, postAs, repostAs, startSpaceAs, updateProfileAs } from './person.js';
 import { isAdminAuthorization } from './token.js';
 import { createPerson, listApps, listPeople, mintTokens, updateAppSettings } from './users.js';
 import type { AppDialect } from '../store/schema.js';
@@ -156,6 +157,30 @@ const operations = {
   deletePost: { method: 'DELETE', url: '/admin/users/:id/posts/:post_id', summary: 'Delete one of the person\'s posts', params: Type.Object({ id: id('The person acting.'), post_id: id('The post.') }), status: 200, response: data(Loose) },
   like: { method: 'POST', url: '/admin/users/:id/likes', summary: 'Like a post as the person', params: userParams, body: Type.Object({ post_id: id('The post.') }, { additionalProperties: false }), status: 200, response: data(Loose) },
   unlike: { method: 'DELETE', url: '/admin/users/:id/likes/:post_id', summary: 'Unlike a post as the person', params: Type.Object({ id: id('The person acting.'), post_id: id('The post.') }), status: 200, response: data(Loose) },
+  click: {
+    method: 'POST',
+    url: '/admin/users/:id/clicks',
+    summary: 'Click a post as the person (with url, follow one of its links); a click on a promoted post the person was shown counts for its line item',
+    params: userParams,
+    body: Type.Object({ post_id: id('The post.'), url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'One of the post\'s links, as its entities list it.' })) }, { additionalProperties: false }),
+    status: 200,
+    response: data(Loose),
+  },
+  simulateAds: {
+    method: 'POST',
+    url: '/admin/ads/simulate',
+    summary: "An audience reading home timelines at volume: each read an impression of the line item's promoted posts, served through the same delivery code as a timeline (targeting, budgets, charges), a share of them clicked",
+    body: Type.Object(
+      {
+        line_item_id: Type.String({ pattern: '^[0-9a-z]{1,40}$', description: 'A line item of a production account.' }),
+        timeline_reads: Type.Integer({ minimum: 1, maximum: 100_000, description: 'How many timeline reads to serve.' }),
+        engagement_rate: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'The share of reads followed by a click (0 when absent).' })),
+      },
+      { additionalProperties: false },
+    ),
+    status: 200,
+    response: data(Loose),
+  },
   repost: { method: 'POST', url: '/admin/users/:id/reposts', summary: 'Repost a post as the person', params: userParams, body: Type.Object({ post_id: id('The post.') }, { additionalProperties: false }), status: 200, response: data(Loose) },
   follow: { method: 'POST', url: '/admin/users/:id/following', summary: 'Follow a user as the person', params: userParams, body: Type.Object({ target_user_id: id('The user followed.') }, { additionalProperties: false }), status: 200, response: data(Loose) },
   unfollow: { method: 'DELETE', url: '/admin/users/:id/following/:target_user_id', summary: 'Unfollow a user as the person', params: Type.Object({ id: id('The person acting.'), target_user_id: id('The user.') }), status: 200, response: data(Loose) },
@@ -466,6 +491,8 @@ export function adminRoutes(ctx: PlatformContext, deps: AdminDeps) {
       route('deletePost', async (request) => deletePostAs(ctx, request.params.id, request.params.post_id));
       route('like', async (request) => likeAs(ctx, request.params.id, request.body.post_id, true));
       route('unlike', async (request) => likeAs(ctx, request.params.id, request.params.post_id, false));
+      route('click', async (request) => clickAs(ctx, request.params.id, request.body.post_id, request.body.url));
+      route('simulateAds', async (request) => simulateAudience(ctx, request.body));
       route('repost', async (request) => repostAs(ctx, request.params.id, request.body.post_id));
       route('follow', async (request) => followAs(ctx, request.params.id, request.body.target_user_id, true));
       route('unfollow', async (request) => followAs(ctx, request.params.id, request.params.target_user_id, false));

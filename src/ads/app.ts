@@ -1,3 +1,4 @@
+import { statsRoutes } from './stats/routes.js';
 import { installWorldRouting, type WorldRouting } from '../worlds/routing.js';
 import type { PlatformContext } from '../platform/context.js';
 import type { Metrics } from '../http/metrics.js';
@@ -70,6 +71,7 @@ export async function buildAds(ctx: PlatformContext, metrics: Metrics, environme
   doNotReachRoutes(ads);
   catalogRoutes(ads);
   keywordInsightRoutes(ads);
+  statsRoutes(ads);
   serveAdsOpenApi(app, environment, ADS_API_VERSION);
   return app;
 }

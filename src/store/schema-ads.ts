@@ -17,6 +17,8 @@ export interface AdsTables {
   ads_promoted_accounts: AdsPromotedAccountTable;
   ads_line_item_curated_categories: AdsLineItemCuratedCategoryTable;
   ads_account_history: AdsAccountHistoryTable;
+  ads_delivery_events: AdsDeliveryEventTable;
+  ads_stats_jobs: AdsStatsJobTable;
 }
 
 export type AdsEnvironmentName = 'production' | 'sandbox';
@@ -172,4 +174,37 @@ export interface AdsAccountHistoryTable {
   user_id: string;
   platform: string;
   change_time: string;
+}
+
+/** What a promoted post's delivery did (src/ads/delivery/): an impression, or an engagement after one. */
+export type AdsDeliveryKind = 'impression' | 'like' | 'reply' | 'repost' | 'follow' | 'click' | 'url_click';
+
+/** One impression of a promoted post in a home timeline, or one engagement that followed it. */
+export interface AdsDeliveryEventTable {
+  id: string;
+  account_id: string;
+  funding_instrument_id: string;
+  campaign_id: string;
+  line_item_id: string;
+  promoted_post_id: string;
+  post_id: string;
+  author_id: string;
+  viewer_id: string;
+  kind: AdsDeliveryKind;
+  /** 1 when the event is the line item's billing unit (its pay_by). */
+  billed: number;
+  charge_local_micro: number;
+  at: string;
+}
+
+/** An asynchronous analytics job: its parameters (JSON), its gzipped result, when it is ready. */
+export interface AdsStatsJobTable {
+  id: string;
+  account_id: string;
+  params: string;
+  result: Uint8Array;
+  created_at: string;
+  ready_at: string;
+  expires_at: string;
+  cancelled_at: string | null;
 }

@@ -15,8 +15,8 @@ type Tagged = FastifyRequest['raw'] & { [WORLD]?: World };
 
 /** The admin interface's paths that name a world: /admin/worlds/<id>/... */
 const ADMIN_WORLD_PATH = /^\/admin\/worlds\/(w[0-9a-z]{10})(?:[/?]|$)/;
-/** A world's media files: /media/<world id>~<media key>.<ext> */
-const MEDIA_PATH = /^\/media\/(w[0-9a-z]{10})(?:~|%7[Ee])/;
+/** A world's files fetched without credentials: /media/<world id>~<media key>.<ext>, and analytics job results (/12/stats/jobs/files/<world id>~<job id>.json.gz). */
+const MEDIA_PATH = /^\/(?:media|12\/stats\/jobs\/files)\/(w[0-9a-z]{10})(?:~|%7[Ee])/;
 /** Query and body fields that carry a credential by themselves (the browser flows, /oauth2/token, /oauth2/revoke). */
 const CREDENTIAL_FIELDS = ['client_id', 'oauth_token', 'refresh_token', 'code', 'token'] as const;
 
@@ -53,7 +53,7 @@ export function installWorldRouting(app: FastifyInstance, routing: WorldRouting)
 function worldOfHead(request: FastifyRequest): string | undefined {
   const path = ADMIN_WORLD_PATH.exec(request.url);
   if (path) return path[1];
-  // Media bytes are fetched without credentials: their file name names the world (mediaFileUrl).
+  // Media bytes and analytics files are fetched without credentials: their file name names the world (mediaFileUrl, statsFileUrl).
   const media = MEDIA_PATH.exec(request.url);
   if (media) return media[1];
   const authorization = request.headers.authorization;

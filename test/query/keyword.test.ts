@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { keywordQuery } from '../../src/ads/targeting/estimate.js';
+import { keywordQuery } from '../../src/ads/targeting/reach.js';
 import { keywordNode } from '../../src/query/parse.js';
 import { QueryError } from '../../src/query/index.js';
 

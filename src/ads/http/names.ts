@@ -34,6 +34,9 @@ const NAMES = [
   ['third_cta_tweet', 'third_cta_post'],
   ['fourth_cta_tweet', 'fourth_cta_post'],
   ['tweet_volume', 'post_volume'],
+  // Analytics metrics.
+  ['retweets', 'reposts'],
+  ['tweets_send', 'posts_send'],
 ] as const;
 
 const PLACEMENTS = [
@@ -49,6 +52,11 @@ const PRODUCT_TYPES = [['PROMOTED_TWEETS', 'PROMOTED_POSTS']] as const;
 const VALUES = {
   product_type: PRODUCT_TYPES,
   placements: PLACEMENTS,
+  placement: PLACEMENTS,
+  entity: [
+    ['PROMOTED_TWEET', 'PROMOTED_POST'],
+    ['ORGANIC_TWEET', 'ORGANIC_POST'],
+  ],
   media_category: [
     ['TWEET_IMAGE', 'POST_IMAGE'],
     ['TWEET_GIF', 'POST_GIF'],

@@ -47,6 +47,8 @@ export interface AdsCall<P> {
   warn(message: string): void;
   /** Adds a parameter parsed by the handler itself (a JSON array body) to `request.params`. */
   echo(name: string, value: unknown): void;
+  /** Where this listener is reached from the client (its public URL when configured), for URLs an answer names. */
+  origin: string;
 }
 
 /** What a handler answers; the envelope adds `request`. */
@@ -54,6 +56,9 @@ export interface AdsBody {
   next_cursor?: string | null;
   data: unknown;
   total_count?: number;
+  /** Analytics answers say what `data` holds (`stats`, `active_entities`) and how long each series is. */
+  data_type?: string;
+  time_series_length?: number;
 }
 
 export interface AdsRouteDef<S extends ParamSpec> {
@@ -198,9 +203,15 @@ export class AdsRoutes {
         echo: (name, value) => {
           echo[name] = value;
         },
+        origin: this.origin(request),
       });
     const result = write ? await ctx.store.db.transaction().execute((tx) => run(tx)) : await run(ctx.store.db);
     return { request: { params: echo }, ...result };
+  }
+
+  private origin(request: FastifyRequest): string {
+    const configured = this.env === 'production' ? this.ctx.config.publicUrls.ads : this.ctx.config.publicUrls.adsSandbox;
+    return configured ?? `${request.protocol}://${request.host}`;
   }
 
   private limit(category: RateCategory, endpoint: string, caller: AdsCaller, access: AccountAccess | undefined, reply: FastifyReply): void {

@@ -1,3 +1,4 @@
+import { recordPromotedEngagement } from '../../ads/delivery/service.js';
 import type { Caller, UserCaller } from '../../auth/authenticate.js';
 import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
@@ -46,6 +47,7 @@ export async function recordFollow(ctx: PlatformContext, db: DbOrTx, sourceId: s
   if (!(await insertFollow(db, sourceId, targetId, ctx.clock.now().toISOString()))) return false;
   await deleteFollowRequest(db, sourceId, targetId);
   await moveFollowCounters(db, sourceId, targetId, 1);
+  await recordPromotedEngagement(ctx, db, sourceId, { authorId: targetId }, 'follow');
   await appendEvent(ctx, db, { type: 'follow.follow', subject: targetId, payload: await followPayload(ctx, db, sourceId, targetId) });
   return true;
 }

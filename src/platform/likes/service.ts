@@ -1,3 +1,4 @@
+import { recordPromotedEngagement } from '../../ads/delivery/service.js';
 import type { UserCaller } from '../../auth/authenticate.js';
 import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
@@ -27,6 +28,7 @@ export async function recordLike(ctx: PlatformContext, db: DbOrTx, userId: strin
   const now = ctx.clock.now();
   if (!(await insertLike(db, likeId, userId, post.id, now.toISOString()))) return false;
   await moveLikeCounters(db, userId, post.id, 1);
+  await recordPromotedEngagement(ctx, db, userId, { postId: post.id }, 'like');
   // The like.create payload (LikeWithPostAuthor of shared/reference, 'tweet' renamed 'post'),
   // with the liker, which a direction filter needs.
   await appendEvent(ctx, db, {

@@ -61,6 +61,16 @@ export function placeById(id: string): Place | undefined {
   return BY_ID.get(id);
 }
 
+/**
+ * The places a profile's free-text location names, by the gazetteer's names ("London",
+ * "Berlin, Germany", "San Francisco, CA"): each named place and the places that contain it.
+ */
+export function placesNamedIn(location: string): Place[] {
+  const text = location.toLowerCase();
+  const named = PLACES.filter((p) => new RegExp(`\\b${p.name.toLowerCase()}\\b`).test(text));
+  return [...new Set(named.flatMap((p) => [p, ...p.contained_within.flatMap((id) => BY_ID.get(id) ?? [])]))];
+}
+
 /** The place object (shared/reference Place): defaults id and full_name, as on the public platform. */
 export const placeDeclaration: ResourceDeclaration<Place, View, Static<typeof PlaceSchema>> = {
   resource: 'place',

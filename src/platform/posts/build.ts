@@ -1,3 +1,4 @@
+import { recordPromotedEngagement } from '../../ads/delivery/service.js';
 import type { PlatformContext } from '../context.js';
 import { appendEvent } from '../../events/log.js';
 import { selectFields } from '../../http/fields.js';
@@ -177,6 +178,9 @@ export async function recordPost(ctx: PlatformContext, db: DbOrTx, row: PostRow,
     for (const ref of JSON.parse(row.referenced_posts) as Array<{ type: ReferenceType; id: string }>) {
       const column = REFERENCE_COUNTERS[ref.type];
       if (column) await db.updateTable('posts').set((eb) => ({ [column]: eb(column, '+', 1) })).where('id', '=', ref.id).execute();
+      // A reply to or repost of a promoted post its author was shown counts for the promotion.
+      const engagement = ref.type === 'replied_to' ? 'reply' : ref.type === 'reposted' ? 'repost' : undefined;
+      if (engagement) await recordPromotedEngagement(ctx, db, row.author_id, { postId: ref.id }, engagement);
     }
   }
   await appendEvent(ctx, db, {

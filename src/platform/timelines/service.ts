@@ -1,4 +1,5 @@
 import type { UserCaller } from '../../auth/authenticate.js';
+import { deliverPromotedPost, PROMOTED_SLOT } from '../../ads/delivery/service.js';
 import type { PlatformContext } from '../context.js';
 import { page } from '../../http/pagination.js';
 import { ResponseReads, type Selection } from '../expansions.js';
@@ -27,11 +28,15 @@ type Source =
   | { authors: readonly string[]; home: boolean }
   | { keys: (limit: number, after?: TimePageRequest['after']) => Promise<PostKey[]> };
 
+/** A promoted post to show on a page of posts (a home timeline's), given the page's own posts. */
+type Promotion = (items: readonly PostRow[], reads: ResponseReads) => Promise<PostRow | undefined>;
+
 async function timeline(
   ctx: PlatformContext,
   view: View,
   { selection, page: request, window }: TimelineRequest,
   source: (reads: ResponseReads) => Promise<Source | PageResult>,
+  promotion?: Promotion,
 ): Promise<PageResult> {
   const reads = new ResponseReads(ctx);
   const from = await source(reads);
@@ -47,7 +52,12 @@ async function timeline(
   // In the page's order, as reads answer; a post deleted since the page was read is missing.
   const rows = await reads.postsByIds(keys.map((k) => k.id));
   const { items, meta } = page(rows, request.maxResults, (p: PostRow) => compositeKey(p.created_at, p.id), { ids: (p) => p.id });
-  return renderPosts(ctx, view, selection, items, meta, reads);
+  const promoted = promotion && items.length > 0 ? await promotion(items, reads) : undefined;
+  if (!promoted) return renderPosts(ctx, view, selection, items, meta, reads);
+  // The page's own posts keep their order and their paging (newest_id, oldest_id, next_token).
+  const slot = Math.min(PROMOTED_SLOT, items.length);
+  const shown = [...items.slice(0, slot), promoted, ...items.slice(slot)];
+  return renderPosts(ctx, view, selection, shown, { ...meta, result_count: shown.length }, reads);
 }
 
 /** GET /2/users/{id}/posts: the user's posts, newest first; a protected user's only for approved followers. */
@@ -68,7 +78,8 @@ export async function mentionsTimeline(ctx: PlatformContext, view: View, userId:
 
 /**
  * GET /2/users/{id}/timelines/reverse_chronological: the authenticated user's home timeline, their
- * own posts and those of the accounts they follow, newest first; muted accounts leave it.
+ * own posts and those of the accounts they follow, newest first; muted accounts leave it. A page
+ * may hold one promoted post besides (issue 38: src/ads/delivery/service.ts).
  */
 export async function homeTimeline(ctx: PlatformContext, caller: UserCaller, view: View, userId: string, request: TimelineRequest): Promise<PageResult> {
   requireSelf(caller, userId, 'id', 'read the home timeline');
@@ -77,5 +88,9 @@ export async function homeTimeline(ctx: PlatformContext, caller: UserCaller, vie
     // PostgreSQL: the follows and the page in one round trip. SQLite: two statements, no round trips.
     if (dialect === 'postgres') return { keys: (limit, after) => pagedHomeKeysPostgres(db, userId, request.window, limit, after) };
     return { authors: await homeAuthors(db, userId), home: true };
+  }, async (items, reads) => {
+    // Promoted posts of the advertising interface whose targeting reaches the user (src/ads/delivery/).
+    const id = await deliverPromotedPost(ctx, userId, items.map((p) => p.id), JSON.stringify(request.page.after ?? null));
+    return id === undefined ? undefined : (await reads.postsByIds([id]))[0];
   });
 }
