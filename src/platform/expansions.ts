@@ -18,6 +18,8 @@ import { hiddenAuthors } from './visibility/memory.js';
 import { READABLE } from './visibility/rule.js';
 import type { ConnectionStatus } from './users/schema.js';
 import { problems } from '../http/problems.js';
+import { promotedCounts } from '../ads/delivery/store.js';
+import type { PromotedCounts } from './analytics/post-metrics.js';
 
 /**
  * Expansions (spec 000 "Field selection and expansions"): related objects appear only in
@@ -174,6 +176,11 @@ export class ResponseReads {
   /** Media with these keys, each read once per response, in the order asked. */
   mediaByKeys(keys: readonly string[]): Promise<MediaRow[]> {
     return this.media.read(keys);
+  }
+
+  /** What promotion brought these posts (src/ads/delivery/). */
+  promotedCounts(postIds: readonly string[]): Promise<Map<string, PromotedCounts>> {
+    return promotedCounts(this.db, postIds);
   }
 
   /** The card URIs of these posts (those made through the advertising interface with a card). */
@@ -436,12 +443,15 @@ async function withPostExtras(reads: ResponseReads, selection: Selection, posts:
   if (posts.length === 0 || !EXTRA_FIELDS.some((f) => selection.post.has(f))) return view;
   const extras: PostExtras = {};
   const out: PostView = { ...view, postExtras: extras };
-  const [cards, media] = await Promise.all([
+  const own = view.viewerId === undefined ? [] : posts.filter((p) => p.author_id === view.viewerId);
+  const [cards, media, promoted] = await Promise.all([
     selection.post.has('card_uri') ? reads.cardUris(unique(posts.map((p) => p.id))) : undefined,
     selection.post.has('media_metadata') ? reads.mediaByKeys(unique(posts.flatMap(mediaKeysOf))) : undefined,
+    (selection.post.has('organic_metrics') || selection.post.has('promoted_metrics')) && own.length > 0 ? reads.promotedCounts(unique(own.map((p) => p.id))) : undefined,
   ]);
   if (cards) extras.cardUris = cards;
   if (media) extras.media = new Map(media.map((m) => [m.media_key, m]));
+  if (promoted) extras.promoted = promoted;
   return out;
 }
 

@@ -269,7 +269,10 @@ test('POST /admin/ads/simulate serves impressions through the same delivery (bud
     })
   ).body.data.id;
   const post = await k.ads.post(`/12/accounts/${account}/post`, { query: { as_user_id: k.user('ada').id, text: 'Simulated promotion' } });
-  await k.ads.post(`/12/accounts/${account}/promoted_posts`, { query: { line_item_id: li, post_ids: post.body.data.id_str } });
+  // A post of ada's timeline promoted beside the promoted-only one.
+  const organic = await p.post(await p.selfServeAs('ada'), { text: 'An organic post, promoted too' });
+  const organicId = organic.body.data.id as string;
+  await k.ads.post(`/12/accounts/${account}/promoted_posts`, { query: { line_item_id: li, post_ids: `${post.body.data.id_str},${organicId}` } });
   const early = await admin('POST', '/admin/ads/simulate', { line_item_id: li, timeline_reads: 10 });
   assert.equal(early.status, 400, 'not in flight yet');
   k.clock.offsetMs += 2 * 60_000;
@@ -284,6 +287,12 @@ test('POST /admin/ads/simulate serves impressions through the same delivery (bud
   });
   const m = res.body.data[0].id_data[0].metrics;
   assert.deepEqual([m.impressions, m.clicks, m.billed_charge_local_micro], [[30], [3], [3 * BID]]);
+  // "marked with promoted_metrics for the owner": what delivery brought the organic post, apart from its organic metrics.
+  const mine = await p.get(`/2/posts/${organicId}?post.fields=promoted_metrics,organic_metrics`, { auth: await p.selfServeAs('ada') });
+  assert.equal(mine.body.data.promoted_metrics.impression_count, 15, JSON.stringify(mine.body));
+  assert.equal(mine.body.data.organic_metrics.impression_count, 0, 'a simulated read is no organic impression');
+  const others = await p.get(`/2/posts/${organicId}?post.fields=promoted_metrics`, { auth: await p.selfServeAs('dana') });
+  assert.equal(others.body.data.promoted_metrics, undefined, 'only its author sees them');
   const bad = await admin('POST', '/admin/ads/simulate', { line_item_id: li, timeline_reads: 0 });
   assert.equal(bad.status, 400);
 });

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AdsDeliveryEventTable } from '../../store/schema-ads.js';
+import type { AdsDeliveryEventTable, AdsDeliveryKind } from '../../store/schema-ads.js';
 import type { DbOrTx } from '../../store/store.js';
 
 /** A promoted post that may be delivered now, with what its line item and campaign decide. */
@@ -132,4 +132,22 @@ export async function criteriaOf(db: DbOrTx, lineItemIds: string[]) {
     .where('line_item_id', 'in', lineItemIds)
     .where('deleted', '=', 0)
     .execute();
+}
+
+/** What promotion brought each of these posts: impressions, likes, replies, reposts and link clicks. */
+export async function promotedCounts(db: DbOrTx, postIds: readonly string[]): Promise<Map<string, Partial<Record<AdsDeliveryKind, number>>>> {
+  const out = new Map<string, Partial<Record<AdsDeliveryKind, number>>>();
+  if (postIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('ads_delivery_events')
+    .select(['post_id', 'kind', sql<number>`count(*)`.as('n')])
+    .where('post_id', 'in', postIds)
+    .groupBy(['post_id', 'kind'])
+    .execute();
+  for (const r of rows) {
+    const counts = out.get(r.post_id) ?? {};
+    counts[r.kind] = Number(r.n);
+    out.set(r.post_id, counts);
+  }
+  return out;
 }

@@ -1,3 +1,4 @@
+import type { AdsDeliveryKind } from '../../store/schema-ads.js';
 import type { PostRow } from '../posts/wire.js';
 import type { View } from '../view.js';
 
@@ -31,13 +32,33 @@ function engagement(p: PostRow) {
 
 const nothing = { impression_count: 0, like_count: 0, reply_count: 0, retweet_count: 0, url_link_clicks: 0, user_profile_clicks: 0 };
 
-export function organicMetrics(p: PostRow, view: View) {
+/** What promotion brought a post (src/ads/delivery/), by kind of event. */
+export type PromotedCounts = Partial<Record<AdsDeliveryKind, number>>;
+
+const promotedPart = (c: PromotedCounts) => ({
+  impression_count: c.impression ?? 0,
+  like_count: c.like ?? 0,
+  reply_count: c.reply ?? 0,
+  retweet_count: c.repost ?? 0,
+  url_link_clicks: c.url_click ?? 0,
+  user_profile_clicks: 0,
+});
+
+/** The post's own engagement, less what its promotion brought. */
+export function organicMetrics(p: PostRow, view: View, promoted: PromotedCounts | undefined) {
   if (!isAuthor(p, view)) return undefined;
-  return promotedOnly(p) ? nothing : engagement(p);
+  if (promotedOnly(p)) return nothing;
+  const all = engagement(p);
+  const paid = promotedPart(promoted ?? {});
+  return Object.fromEntries(Object.entries(all).map(([k, v]) => [k, Math.max(0, v - paid[k as keyof typeof paid])])) as typeof all;
 }
 
-/** Only a promoted post has promoted metrics. */
-export function promotedMetrics(p: PostRow, view: View) {
-  if (!isAuthor(p, view) || !promotedOnly(p)) return undefined;
-  return engagement(p);
+/**
+ * Only a promoted post has promoted metrics: a promoted-only post's engagement is all promoted;
+ * a post of the timelines that a line item delivered has what delivery recorded.
+ */
+export function promotedMetrics(p: PostRow, view: View, promoted: PromotedCounts | undefined) {
+  if (!isAuthor(p, view)) return undefined;
+  if (promotedOnly(p)) return engagement(p);
+  return promoted ? promotedPart(promoted) : undefined;
 }

@@ -88,7 +88,7 @@ export async function withMediaViewData(db: DbOrTx, view: View, selected: Readon
   const shownIn = new Map<string, boolean[]>();
   const wanted = new Set(keys);
   for (const post of posts) {
-    const isPromoted = promotedPostMetrics(post, view) !== undefined;
+    const isPromoted = promotedPostMetrics(post, view, undefined) !== undefined;
     for (const key of mediaKeysOf(post)) if (wanted.has(key)) shownIn.set(key, [...(shownIn.get(key) ?? []), isPromoted]);
   }
   const promoted = new Set([...shownIn].filter(([, flags]) => flags.length > 0 && flags.every(Boolean)).map(([key]) => key));

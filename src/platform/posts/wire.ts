@@ -8,6 +8,7 @@ import { nonPublicMetrics, organicMetrics, promotedMetrics } from '../analytics/
 import type { MediaRow } from '../media/wire.js';
 import type { PostWire } from './schema.js';
 import { shownText } from './shown-text.js';
+import type { PromotedCounts } from '../analytics/post-metrics.js';
 
 export type PostRow = PostTable;
 
@@ -111,23 +112,25 @@ export const postDeclaration: ResourceDeclaration<PostRow, View, PostWire> = {
     suggested_source_links: () => undefined,
     suggested_source_links_with_counts: () => undefined,
     non_public_metrics: nonPublicMetrics,
-    organic_metrics: organicMetrics,
-    promoted_metrics: promotedMetrics,
+    organic_metrics: (p, view) => organicMetrics(p, view, extrasOf(view)?.promoted?.get(p.id)),
+    promoted_metrics: (p, view) => promotedMetrics(p, view, extrasOf(view)?.promoted?.get(p.id)),
   },
 };
 
 /**
  * What post fields read besides the post row, loaded by hydrate only when one of them is
- * selected: the card URI of posts made through the advertising interface, and the media rows of
- * the posts' attachments.
+ * selected: the card URI of posts made through the advertising interface, the media rows of the
+ * posts' attachments, and what promotion brought the viewer's own posts.
  */
 export interface PostExtras {
   cardUris?: ReadonlyMap<string, string>;
   media?: ReadonlyMap<string, MediaRow>;
+  /** What promotion brought the viewer's own posts (the metrics only their author sees). */
+  promoted?: ReadonlyMap<string, PromotedCounts>;
 }
 
 /** The post fields that need PostExtras. */
-export const EXTRA_FIELDS = ['card_uri', 'media_metadata'] as const;
+export const EXTRA_FIELDS = ['card_uri', 'media_metadata', 'organic_metrics', 'promoted_metrics'] as const;
 
 export type PostView = View & { postExtras?: PostExtras };
 const extrasOf = (view: View) => (view as PostView).postExtras;
