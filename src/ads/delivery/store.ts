@@ -21,6 +21,19 @@ export interface Candidate {
   campaign_total_budget: number | null;
 }
 
+/** What a line item bills by and may spend: read with each candidate, and again for an engagement. */
+const BILLING_COLUMNS = [
+  'li.id as line_item_id',
+  'c.id as campaign_id',
+  'a.timezone',
+  'li.pay_by',
+  'li.bid_amount_local_micro',
+  'li.daily_budget_amount_local_micro as line_item_daily_budget',
+  'li.total_budget_amount_local_micro as line_item_total_budget',
+  'c.daily_budget_amount_local_micro as campaign_daily_budget',
+  'c.total_budget_amount_local_micro as campaign_total_budget',
+] as const;
+
 /**
  * The promoted posts that can be delivered at `now`: the promoted post, its line item, campaign,
  * funding instrument and account all live and ACTIVE, the line item and the funding instrument
@@ -35,23 +48,7 @@ export async function liveCandidates(db: DbOrTx, now: string): Promise<Candidate
     .innerJoin('ads_funding_instruments as fi', 'fi.id', 'c.funding_instrument_id')
     .innerJoin('ads_accounts as a', 'a.id', 'li.account_id')
     .innerJoin('posts as p', 'p.id', 'pp.post_id')
-    .select([
-      'pp.id as promoted_post_id',
-      'pp.post_id',
-      'p.author_id',
-      'li.id as line_item_id',
-      'c.id as campaign_id',
-      'a.id as account_id',
-      'fi.id as funding_instrument_id',
-      'a.timezone',
-      'li.placements',
-      'li.pay_by',
-      'li.bid_amount_local_micro',
-      'li.daily_budget_amount_local_micro as line_item_daily_budget',
-      'li.total_budget_amount_local_micro as line_item_total_budget',
-      'c.daily_budget_amount_local_micro as campaign_daily_budget',
-      'c.total_budget_amount_local_micro as campaign_total_budget',
-    ])
+    .select(['pp.id as promoted_post_id', 'pp.post_id', 'p.author_id', 'a.id as account_id', 'fi.id as funding_instrument_id', 'li.placements', ...BILLING_COLUMNS])
     .where('pp.deleted', '=', 0)
     .where('pp.entity_status', '=', 'ACTIVE')
     .where('li.deleted', '=', 0)
@@ -108,17 +105,7 @@ export async function lineItemBilling(db: DbOrTx, lineItemId: string) {
     .selectFrom('ads_line_items as li')
     .innerJoin('ads_campaigns as c', 'c.id', 'li.campaign_id')
     .innerJoin('ads_accounts as a', 'a.id', 'li.account_id')
-    .select([
-      'li.id as line_item_id',
-      'c.id as campaign_id',
-      'a.timezone',
-      'li.pay_by',
-      'li.bid_amount_local_micro',
-      'li.daily_budget_amount_local_micro as line_item_daily_budget',
-      'li.total_budget_amount_local_micro as line_item_total_budget',
-      'c.daily_budget_amount_local_micro as campaign_daily_budget',
-      'c.total_budget_amount_local_micro as campaign_total_budget',
-    ])
+    .select([...BILLING_COLUMNS])
     .where('li.id', '=', lineItemId)
     .executeTakeFirst();
 }
