@@ -16,7 +16,7 @@ import {
   listAccounts,
   updateAccount,
 } from './service.js';
-import { accountAppWire, AccountSchema, accountWire } from './wire.js';
+import { AccountAppSchema, AccountFeaturesSchema, AccountSchema, AuthenticatedUserAccessSchema, accountAppWire, accountWire, authenticatedUserAccessWire } from './wire.js';
 
 /** Accounts and what hangs directly off them (spec 001 "Accounts and related"). */
 export function accountRoutes(ads: AdsRoutes): void {
@@ -75,6 +75,7 @@ export function accountRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/account_apps',
     rate: 'account-read',
     params: standardList(Object.keys(ACCOUNT_APP_SORTING.fields)),
+    response: Type.Array(AccountAppSchema),
     handler: async (call) => page(await listAccountApps(call.db, call.account, call.params), accountAppWire),
   });
 
@@ -83,7 +84,8 @@ export function accountRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/authenticated_user_access',
     rate: 'account-read',
     params: {},
-    handler: async (call) => one({ user_id: call.caller.user.id, permissions: call.access.permissions }),
+    response: AuthenticatedUserAccessSchema,
+    handler: async (call) => one(authenticatedUserAccessWire(call.caller.user.id, call.access.permissions)),
   });
 
   ads.route({
@@ -91,6 +93,7 @@ export function accountRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/features',
     rate: 'account-read',
     params: { feature_keys: oneOfList(ACCOUNT_FEATURES) },
+    response: AccountFeaturesSchema,
     handler: async (call) => one(await accountFeatures(call.db, call.account, call.params.feature_keys)),
   });
 
@@ -101,6 +104,7 @@ export function accountRoutes(ads: AdsRoutes): void {
       rate: 'write',
       sandboxOnly: true,
       params: { feature_keys: oneOfList(ACCOUNT_FEATURES).required() },
+      response: AccountFeaturesSchema,
       handler: async (call) => one(await changeFeatures(call.actor, call.db, call.account, call.params.feature_keys, add)),
     });
   }

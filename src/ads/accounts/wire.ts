@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { AdsAccountAppTable, AdsAccountTable } from '../../store/schema-ads.js';
-import { AdsId, AdsTime, Entity, Nullable } from '../http/entity-schema.js';
+import { AdsId, AdsTime, Entity, Nullable, OneOf, PlatformIdText } from '../http/entity-schema.js';
 import { wireTime } from '../http/time.js';
+import { ACCOUNT_FEATURES } from './service.js';
 
 export const AccountSchema = Entity('Account', 'An advertising account (spec 001 "Account")', {
   name: Type.String(),
@@ -34,8 +35,19 @@ export function accountWire(a: AdsAccountTable): Static<typeof AccountSchema> {
   };
 }
 
+export const AccountAppSchema = Entity('AccountApp', 'A mobile app of the account (spec 001 "Account app")', {
+  app_store_identifier: Type.String(),
+  conversion_tracking_enabled: Type.Boolean(),
+  deep_link_pattern: Nullable(Type.String()),
+  id: AdsId,
+  created_at: AdsTime,
+  updated_at: AdsTime,
+  os_type: Type.String(),
+  deleted: Type.Boolean(),
+});
+
 /** The account app object (spec 001 "Account app"). */
-export function accountAppWire(a: AdsAccountAppTable) {
+export function accountAppWire(a: AdsAccountAppTable): Static<typeof AccountAppSchema> {
   return {
     app_store_identifier: a.app_store_identifier,
     conversion_tracking_enabled: a.conversion_tracking_enabled === 1,
@@ -47,3 +59,15 @@ export function accountAppWire(a: AdsAccountAppTable) {
     deleted: a.deleted === 1,
   };
 }
+
+export const AuthenticatedUserAccessSchema = Entity('AuthenticatedUserAccess', "The calling user's permissions on the account", {
+  user_id: PlatformIdText,
+  permissions: Type.Array(Type.String(), { description: 'e.g. ACCOUNT_ADMIN, AD_MANAGER, CREATIVE_MANAGER, CAMPAIGN_ANALYST, TWEET_COMPOSER' }),
+});
+
+export function authenticatedUserAccessWire(userId: string, permissions: string[]): Static<typeof AuthenticatedUserAccessSchema> {
+  return { user_id: userId, permissions };
+}
+
+/** GET and the sandbox's POST and DELETE accounts/:id/features: the account's features. */
+export const AccountFeaturesSchema = Type.Array(OneOf(ACCOUNT_FEATURES), { description: 'The features the account has' });

@@ -1,10 +1,10 @@
+import { Type } from '@sinclair/typebox';
 import { count, cursor, flag, q, sortBy, standardList } from '../http/list.js';
 import { bool, idList, oneOf, text } from '../http/params.js';
 import { one, page, pathId, type AdsRoutes } from '../http/route.js';
 import { MAX_BATCH_BODY_BYTES } from './batch.js';
 import {
   AUDIENCE_SORTING,
-  PERMISSION_LEVELS,
   PERMISSION_SORTING,
   audiencesWire,
   createAudience,
@@ -13,12 +13,12 @@ import {
   grantPermission,
   listAudiences,
   listPermissions,
-  permissionWire,
   revokePermission,
   targetedBy,
   updateAudience,
   uploadAudienceUsers,
 } from './service.js';
+import { CustomAudienceSchema, PERMISSION_LEVELS, PermissionSchema, TargetedCampaignSchema, permissionWire } from './wire.js';
 
 /** Custom audiences, their users batch, where they are targeted, and their permissions (version 5). */
 export function audienceRoutes(ads: AdsRoutes): void {
@@ -30,6 +30,7 @@ export function audienceRoutes(ads: AdsRoutes): void {
     url: base,
     rate: 'account-read',
     params: { custom_audience_ids: idList(), q: q(), ...standardList(Object.keys(AUDIENCE_SORTING.fields)) },
+    response: Type.Array(CustomAudienceSchema),
     handler: async (call) => {
       const p = await listAudiences(call.db, call.account, call.params);
       return { next_cursor: p.next_cursor, data: await audiencesWire(call.db, p.rows, call.account, now()), ...(p.total_count !== undefined ? { total_count: p.total_count } : {}) };
@@ -41,6 +42,7 @@ export function audienceRoutes(ads: AdsRoutes): void {
     url: `${base}/:custom_audience_id`,
     rate: 'account-read',
     params: { with_deleted: flag() },
+    response: CustomAudienceSchema,
     handler: async (call) => {
       const row = await getAudience(call.db, call.account, pathId(call, 'custom_audience_id'), call.params.with_deleted);
       return one((await audiencesWire(call.db, [row], call.account, now()))[0]);
@@ -52,6 +54,7 @@ export function audienceRoutes(ads: AdsRoutes): void {
     url: base,
     rate: 'write',
     params: { name: text({ max: 255 }).required(), description: text({ max: 1000 }) },
+    response: CustomAudienceSchema,
     handler: async (call) => one((await audiencesWire(call.db, [await createAudience(call.actor, call.db, call.account, call.params)], call.account, now()))[0]),
   });
 
@@ -60,6 +63,7 @@ export function audienceRoutes(ads: AdsRoutes): void {
     url: `${base}/:custom_audience_id`,
     rate: 'write',
     params: { name: text({ max: 255 }), description: text({ max: 1000 }).nullable() },
+    response: CustomAudienceSchema,
     handler: async (call) => {
       const row = await updateAudience(call.actor, call.db, call.account, pathId(call, 'custom_audience_id'), call.params);
       return one((await audiencesWire(call.db, [row], call.account, now()))[0]);
@@ -71,6 +75,7 @@ export function audienceRoutes(ads: AdsRoutes): void {
     url: `${base}/:custom_audience_id`,
     rate: 'write',
     params: {},
+    response: CustomAudienceSchema,
     handler: async (call) => {
       const row = await deleteAudience(call.actor, call.db, call.account, pathId(call, 'custom_audience_id'));
       return one((await audiencesWire(call.db, [row], call.account, now()))[0]);
@@ -91,6 +96,7 @@ export function audienceRoutes(ads: AdsRoutes): void {
     url: `${base}/:custom_audience_id/targeted`,
     rate: 'account-read',
     params: { with_active: bool().default(true), count: count(), cursor: cursor() },
+    response: Type.Array(TargetedCampaignSchema),
     handler: async (call) => targetedBy(call.db, call.account, pathId(call, 'custom_audience_id'), call.params, now()),
   });
 
@@ -108,6 +114,7 @@ export function audienceRoutes(ads: AdsRoutes): void {
       sort_by: sortBy(Object.keys(PERMISSION_SORTING.fields)),
       with_total_count: flag(),
     },
+    response: Type.Array(PermissionSchema),
     handler: async (call) => page(await listPermissions(call.db, call.account, pathId(call, 'tailored_audience_id'), call.params), permissionWire),
   });
 
@@ -117,6 +124,7 @@ export function audienceRoutes(ads: AdsRoutes): void {
     url: permissions,
     rate: 'write',
     params: { granted_account_id: text({ pattern: /^[0-9a-z]{1,40}$/, patternText: 'an account id' }).required(), permission_level: oneOf(PERMISSION_LEVELS).required() },
+    response: PermissionSchema,
     handler: async (call) => one(permissionWire(await grantPermission(call.actor, call.db, call.account, pathId(call, 'tailored_audience_id'), call.params))),
   });
 
@@ -126,6 +134,7 @@ export function audienceRoutes(ads: AdsRoutes): void {
     url: `${permissions}/:tailored_audience_permission_id`,
     rate: 'write',
     params: {},
+    response: PermissionSchema,
     handler: async (call) =>
       one(permissionWire(await revokePermission(call.actor, call.db, call.account, pathId(call, 'tailored_audience_id'), pathId(call, 'tailored_audience_permission_id')))),
   });

@@ -1,9 +1,9 @@
+import type { Static } from '@sinclair/typebox';
 import type { DbOrTx } from '../../store/store.js';
 import { hasFeature } from '../accounts/service.js';
 import type { AccountRow, AdsActor } from '../actor.js';
 import { AdsError } from '../http/errors.js';
 import { entitySorting, pageArray, runList, type ListRequest, type Page } from '../http/list.js';
-import { wireTime } from '../http/time.js';
 import { newAdsId } from '../ids.js';
 import { AUDIENCE_TYPES } from '../targeting/vocabulary.js';
 import { applyUserBatch, matchedUserCounts, matchedUserIds, parseUserBatch } from './batch.js';
@@ -24,6 +24,7 @@ import {
   type PermissionRow,
   type VisibleAudience,
 } from './store.js';
+import { audienceWire, type TargetedCampaignSchema } from './wire.js';
 
 /**
  * Custom audiences (shared/reference/ads.md §5): CRM lists of hashed identifiers, matched
@@ -33,7 +34,6 @@ import {
  */
 export const AUDIENCE_SORTING = entitySorting('a', { name: { column: 'a.name' } });
 export const PERMISSION_SORTING = entitySorting(undefined, { granted_account_id: { column: 'granted_account_id' }, permission_level: { column: 'permission_level' } });
-export const PERMISSION_LEVELS = ['READ_ONLY', 'READ_WRITE'] as const;
 export const SHARE_OUTSIDE_BUSINESS = 'SHARE_AUDIENCE_OUTSIDE_BUSINESS';
 
 export const audienceNotFound = (id: string, account: AccountRow) =>
@@ -41,29 +41,6 @@ export const audienceNotFound = (id: string, account: AccountRow) =>
 
 const notOwner = (audience: AudienceRow, account: AccountRow) =>
   AdsError.forbidden('ACTION_NOT_ALLOWED', `Account ${account.id} does not own custom audience ${audience.id} (is_owner is false); only account ${audience.account_id} may do this`);
-
-/** The audience object, with its matched size and what keeps it from being targeted now. */
-export function audienceWire(a: VisibleAudience, size: number, viewer: AccountRow, now: Date) {
-  const reasons = reasonsNotTargetable(a, size, now);
-  const isOwner = a.account_id === viewer.id;
-  return {
-    id: a.id,
-    name: a.name,
-    description: a.description,
-    audience_type: a.audience_type,
-    audience_size: size,
-    targetable: a.deleted === 0 && reasons.length === 0,
-    targetable_types: [...AUDIENCE_TYPES],
-    reasons_not_targetable: reasons,
-    is_owner: isOwner,
-    owner_account_id: a.account_id,
-    permission_level: isOwner ? 'READ_WRITE' : a.granted_level,
-    partner_source: 'OTHER',
-    created_at: wireTime(a.created_at),
-    updated_at: wireTime(a.updated_at),
-    deleted: a.deleted === 1,
-  };
-}
 
 export async function audiencesWire(db: DbOrTx, rows: VisibleAudience[], viewer: AccountRow, now: Date) {
   const sizes = await matchedUserCounts(db, rows.map((r) => r.id), now);
@@ -170,7 +147,13 @@ export async function audienceUsers(db: DbOrTx, accountId: string, audienceId: s
  * its campaign are ACTIVE and its end_time has not passed; with_active=true (the default) lists
  * only servable ones.
  */
-export async function targetedBy(db: DbOrTx, account: AccountRow, id: string | undefined, p: { with_active: boolean; count: number; cursor?: string }, now: Date) {
+export async function targetedBy(
+  db: DbOrTx,
+  account: AccountRow,
+  id: string | undefined,
+  p: { with_active: boolean; count: number; cursor?: string },
+  now: Date,
+): Promise<{ next_cursor: string | null; data: Array<Static<typeof TargetedCampaignSchema>> }> {
   const audience = await getAudience(db, account, id);
   const rows = await lineItemsTargeting(db, account.id, audience.id, AUDIENCE_TYPES);
   const campaigns = new Map<string, { id: string; campaign_id: string; campaign_name: string; line_items: Array<{ id: string; name: string | null; servable: boolean }> }>();
@@ -186,18 +169,6 @@ export async function targetedBy(db: DbOrTx, account: AccountRow, id: string | u
 }
 
 // Tailored audience permissions (spec 001, version 5 in the path).
-
-export function permissionWire(p: PermissionRow) {
-  return {
-    tailored_audience_id: p.audience_id,
-    permission_level: p.permission_level,
-    id: p.id,
-    created_at: wireTime(p.created_at),
-    granted_account_id: p.granted_account_id,
-    updated_at: wireTime(p.updated_at),
-    deleted: p.deleted === 1,
-  };
-}
 
 export interface PermissionListParams extends ListRequest {
   granted_account_ids?: string[];

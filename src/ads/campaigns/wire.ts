@@ -55,8 +55,28 @@ export function campaignWire(c: CampaignRow, activeLineItems: number): Static<ty
   };
 }
 
+export const CampaignHistoryDataSchema = Entity(
+  'CampaignHistoryData',
+  'A campaign as the account history keeps it: "For a campaign, entity_data holds: name, start_time, purchase_order_number, daily_budget_amount_local_micro, end_time, duration_in_days, standard_delivery, total_budget_amount_local_micro, entity_status, frequency_cap, created_at, updated_at, deleted" (spec 001 "Account history record")',
+  {
+    name: Type.String(),
+    start_time: Type.Null({ description: 'Campaigns have no start and end times since version 11' }),
+    purchase_order_number: Nullable(Type.String()),
+    daily_budget_amount_local_micro: Nullable(Micros),
+    end_time: Type.Null(),
+    duration_in_days: Nullable(Type.Integer()),
+    standard_delivery: Nullable(Type.Boolean()),
+    total_budget_amount_local_micro: Nullable(Micros),
+    entity_status: Type.String(),
+    frequency_cap: Nullable(Type.Integer()),
+    created_at: AdsTime,
+    updated_at: AdsTime,
+    deleted: Type.Boolean(),
+  },
+);
+
 /** A campaign as the account history keeps it (spec 001 "Account history record"). */
-export function campaignHistoryData(c: CampaignRow) {
+export function campaignHistoryData(c: CampaignRow): Static<typeof CampaignHistoryDataSchema> {
   return {
     name: c.name,
     start_time: null,

@@ -1,3 +1,4 @@
+import { Type, type TSchema } from '@sinclair/typebox';
 import { AdsError } from '../http/errors.js';
 import { count, cursor, flag, sortBy, standardList } from '../http/list.js';
 import { Param, idList, int, listItems, oneOfList, scalar, text } from '../http/params.js';
@@ -22,6 +23,7 @@ import {
   mediaOfCards,
 } from './service.js';
 import type { CardKind, CardRow } from './store.js';
+import { AnyCardSchema, ComponentCardSchema, PollCardSchema, VideoConversationCardSchema } from './wire.js';
 
 /** A call-to-action hashtag: `#` and at most 20 characters after it (spec 001 "Video conversation cards"). */
 function cta(): Param<string> {
@@ -64,6 +66,7 @@ export function cardRoutes(ads: AdsRoutes): void {
       sort_by: sortBy(sortable),
       with_deleted: flag(),
     },
+    response: Type.Array(AnyCardSchema),
     handler: async (call) => {
       const result = await listCards(call.db, call.account, call.params);
       return page(result, (row) => anyCardWire(row, result.media));
@@ -75,6 +78,7 @@ export function cardRoutes(ads: AdsRoutes): void {
     url: `${base}/:card_id`,
     rate: 'entity-read',
     params: { with_deleted: flag() },
+    response: ComponentCardSchema,
     handler: async (call) => one(await wireOf(call.db, await getCard(call.db, call.account, pathId(call, 'card_id'), 'card', call.params.with_deleted))),
   });
 
@@ -83,6 +87,7 @@ export function cardRoutes(ads: AdsRoutes): void {
     url: base,
     rate: 'write',
     params: {},
+    response: ComponentCardSchema,
     handler: async (call) => {
       if (!/^application\/json\s*(;|$)/i.test(call.contentType)) {
         throw AdsError.invalidParameter('Content-Type', `POST cards takes a JSON body only: send Content-Type: application/json, got ${JSON.stringify(call.contentType || 'no body')}`);
@@ -93,6 +98,7 @@ export function cardRoutes(ads: AdsRoutes): void {
     },
   });
 
+  const schemaOf: Record<CardKind, TSchema> = { card: ComponentCardSchema, poll: PollCardSchema, video_conversation: VideoConversationCardSchema };
   // The spec's path for deleting a card, the public platform's, and one per legacy kind.
   for (const [url, kind] of [
     [`${base}/image_conversation/:card_id`, undefined],
@@ -105,6 +111,7 @@ export function cardRoutes(ads: AdsRoutes): void {
       url,
       rate: 'write',
       params: {},
+      response: kind ? schemaOf[kind] : AnyCardSchema,
       handler: async (call) => one(await wireOf(call.db, await deleteCard(call.actor, call.db, call.account, pathId(call, 'card_id'), kind))),
     });
   }
@@ -115,6 +122,7 @@ export function cardRoutes(ads: AdsRoutes): void {
       url: `${base}/${kind}`,
       rate: 'entity-read',
       params: { card_ids: idList(), q: text({ max: MAX_CARD_NAME }), ...standardList(sortable) },
+      response: Type.Array(schemaOf[kind]),
       handler: async (call) => {
         const result = await listCardsOfKind(call.db, call.account, kind, call.params);
         const media = await mediaOfCards(call.db, result.rows);
@@ -126,6 +134,7 @@ export function cardRoutes(ads: AdsRoutes): void {
       url: `${base}/${kind}/:card_id`,
       rate: 'entity-read',
       params: { with_deleted: flag() },
+      response: schemaOf[kind],
       handler: async (call) => one(await wireOf(call.db, await getCard(call.db, call.account, pathId(call, 'card_id'), kind, call.params.with_deleted))),
     });
   }
@@ -145,6 +154,7 @@ export function cardRoutes(ads: AdsRoutes): void {
       fourth_choice: choice(),
       media_key: text({ max: 40 }),
     },
+    response: PollCardSchema,
     handler: async (call) => one(await wireOf(call.db, await createPollCard(call.actor, call.db, call.account, call.params))),
   });
 
@@ -168,6 +178,7 @@ export function cardRoutes(ads: AdsRoutes): void {
       media_key: text({ max: 40 }).required(),
       poster_media_key: text({ max: 40 }),
     },
+    response: VideoConversationCardSchema,
     handler: async (call) => one(await wireOf(call.db, await createVideoConversationCard(call.actor, call.db, call.account, call.params))),
   });
 }

@@ -1,5 +1,7 @@
+import { Type, type Static } from '@sinclair/typebox';
 import type { DbOrTx } from '../../store/store.js';
 import type { AdsActor } from '../actor.js';
+import { AdsId, AdsTime, Entity, Nullable, OneOf } from '../http/entity-schema.js';
 import { AdsError } from '../http/errors.js';
 import { wireTime } from '../http/time.js';
 import { newAdsId } from '../ids.js';
@@ -115,12 +117,27 @@ function members(set: ProductSetRow, products: ProductRow[]): ProductRow[] {
   });
 }
 
-export function productSetWire(set: ProductSetRow, products: ProductRow[]) {
+export const ProductSetSchema = Entity('ProductSet', 'A subset of a catalog for dynamic product ads (shared/reference/ads.md §3)', {
+  id: AdsId,
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  type: OneOf(PRODUCT_SET_TYPES),
+  product_ids: Type.Array(Type.String(), { description: "The ids of the catalog's products the set holds now" }),
+  filters: Type.Array(Type.Object({ attribute: Type.String(), operator: OneOf(FILTER_OPERATORS), value: Type.Union([Type.String(), Type.Number()]) }, { additionalProperties: false }), {
+    description: 'FILTERED sets: all of which a product must pass',
+  }),
+  processing_status: Type.Literal('DONE', { description: 'Plaza evaluates a set at once' }),
+  created_at: AdsTime,
+  updated_at: AdsTime,
+});
+type ProductSet = Static<typeof ProductSetSchema>;
+
+export function productSetWire(set: ProductSetRow, products: ProductRow[]): ProductSet {
   return {
     id: set.id,
     name: set.name,
     description: set.description,
-    type: set.type,
+    type: set.type as ProductSet['type'],
     product_ids: members(set, products).map((p) => p.id),
     filters: JSON.parse(set.filters) as ProductFilter[],
     processing_status: 'DONE',

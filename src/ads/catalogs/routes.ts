@@ -1,8 +1,10 @@
+import { Type } from '@sinclair/typebox';
 import { count, cursor } from '../http/list.js';
 import { oneOf, platformId, text } from '../http/params.js';
 import { one, page, pathId, type AdsRoutes } from '../http/route.js';
 import {
   PRODUCT_SET_TYPES,
+  ProductSetSchema,
   createProductSet,
   deleteProductSet,
   getProductSet,
@@ -12,6 +14,8 @@ import {
   updateProductSet,
 } from './product-sets.js';
 import {
+  CatalogSchema,
+  ProductSchema,
   catalogWire,
   createCatalog,
   deleteCatalog,
@@ -38,6 +42,7 @@ export function catalogRoutes(ads: AdsRoutes): void {
     url: base,
     rate: 'account-read',
     params: { user_id: platformId(), count: count(), cursor: cursor() },
+    response: Type.Array(CatalogSchema),
     handler: async (call) => page(await listCatalogs(call.actor, call.db, call.params), catalogWire),
   });
 
@@ -46,6 +51,7 @@ export function catalogRoutes(ads: AdsRoutes): void {
     url: base,
     rate: 'write',
     params: { name: text({ max: 255 }).required(), user_id: platformId() },
+    response: CatalogSchema,
     handler: async (call) => one(catalogWire(await createCatalog(call.actor, call.db, call.params))),
   });
 
@@ -54,6 +60,7 @@ export function catalogRoutes(ads: AdsRoutes): void {
     url: catalog,
     rate: 'account-read',
     params: {},
+    response: CatalogSchema,
     handler: async (call) => one(catalogWire(await getCatalog(call.actor, call.db, catalogId(call)))),
   });
 
@@ -62,6 +69,7 @@ export function catalogRoutes(ads: AdsRoutes): void {
     url: catalog,
     rate: 'write',
     params: { name: text({ max: 255 }).required() },
+    response: CatalogSchema,
     handler: async (call) => one(catalogWire(await renameCatalog(call.actor, call.db, catalogId(call), call.params.name))),
   });
 
@@ -70,6 +78,7 @@ export function catalogRoutes(ads: AdsRoutes): void {
     url: catalog,
     rate: 'write',
     params: {},
+    response: CatalogSchema,
     handler: async (call) => one(catalogWire(await deleteCatalog(call.actor, call.db, catalogId(call)))),
   });
 
@@ -78,6 +87,7 @@ export function catalogRoutes(ads: AdsRoutes): void {
     url: `${catalog}/products`,
     rate: 'account-read',
     params: { item_group_key: text({ max: 100 }), count: count({ max: 100, default: 100 }), cursor: cursor() },
+    response: Type.Array(ProductSchema),
     handler: async (call) => page(await listProducts(call.actor, call.db, catalogId(call), call.params), productWire),
   });
 
@@ -103,6 +113,7 @@ export function catalogRoutes(ads: AdsRoutes): void {
     url: sets,
     rate: 'account-read',
     params: {},
+    response: Type.Array(ProductSetSchema),
     handler: async (call) => {
       const { catalog: c, sets: rows } = await listProductSets(call.actor, call.db, catalogId(call));
       return { next_cursor: null, data: await productSetsWire(call.db, c.id, rows) };
@@ -114,6 +125,7 @@ export function catalogRoutes(ads: AdsRoutes): void {
     url: `${sets}/:product_set_id`,
     rate: 'account-read',
     params: {},
+    response: ProductSetSchema,
     handler: async (call) => {
       const { catalog: c, set } = await getProductSet(call.actor, call.db, catalogId(call), pathId(call, 'product_set_id'));
       return one((await productSetsWire(call.db, c.id, [set]))[0]);
@@ -125,6 +137,7 @@ export function catalogRoutes(ads: AdsRoutes): void {
     url: sets,
     rate: 'write',
     params: { name: text({ max: 255 }).required(), type: oneOf(PRODUCT_SET_TYPES).required(), description: text({ max: 1000 }) },
+    response: ProductSetSchema,
     handler: async (call) => {
       const { catalog: c, set } = await createProductSet(call.actor, call.db, catalogId(call), { ...productSetInput(call.params, call.body), name: call.params.name, type: call.params.type });
       return one((await productSetsWire(call.db, c.id, [set]))[0]);
@@ -136,6 +149,7 @@ export function catalogRoutes(ads: AdsRoutes): void {
     url: `${sets}/:product_set_id`,
     rate: 'write',
     params: { name: text({ max: 255 }), description: text({ max: 1000 }).nullable() },
+    response: ProductSetSchema,
     handler: async (call) => {
       const { catalog: c, set } = await updateProductSet(call.actor, call.db, catalogId(call), pathId(call, 'product_set_id'), productSetInput(call.params, call.body));
       return one((await productSetsWire(call.db, c.id, [set]))[0]);
@@ -147,6 +161,7 @@ export function catalogRoutes(ads: AdsRoutes): void {
     url: `${sets}/:product_set_id`,
     rate: 'write',
     params: {},
+    response: ProductSetSchema,
     handler: async (call) => {
       const { catalog: c, set } = await deleteProductSet(call.actor, call.db, catalogId(call), pathId(call, 'product_set_id'));
       return one((await productSetsWire(call.db, c.id, [set]))[0]);

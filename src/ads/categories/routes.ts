@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { count, cursor, flag, standardList } from '../http/list.js';
 import { adsId, countryCodes } from '../http/params.js';
 import { one, page, pathId, type AdsRoutes } from '../http/route.js';
@@ -12,7 +13,14 @@ import {
   listLineItemCuratedCategories,
   updateLineItemCuratedCategory,
 } from './service.js';
-import { curatedCategoryWire, lineItemCuratedCategoryWire } from './wire.js';
+import {
+  AdvertiserBusinessCategorySchema,
+  CuratedCategorySchema,
+  LineItemCuratedCategorySchema,
+  advertiserBusinessCategoryWire,
+  curatedCategoryWire,
+  lineItemCuratedCategoryWire,
+} from './wire.js';
 
 /** Advertiser business categories, curated categories and line item curated categories. */
 export function categoryRoutes(ads: AdsRoutes): void {
@@ -21,7 +29,8 @@ export function categoryRoutes(ads: AdsRoutes): void {
     url: '/advertiser_business_categories',
     rate: 'global-read',
     params: {},
-    handler: async () => ({ next_cursor: null, data: ADVERTISER_BUSINESS_CATEGORIES.map((c) => ({ id: c.id, name: c.name, iab_categories: c.iab_categories })) }),
+    response: Type.Array(AdvertiserBusinessCategorySchema),
+    handler: async () => ({ next_cursor: null, data: ADVERTISER_BUSINESS_CATEGORIES.map(advertiserBusinessCategoryWire) }),
   });
 
   ads.route({
@@ -29,6 +38,7 @@ export function categoryRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/curated_categories',
     rate: 'account-read',
     params: { country_codes: countryCodes().required(), count: count(), cursor: cursor() },
+    response: Type.Array(CuratedCategorySchema),
     handler: async (call) => page(curatedCategoriesIn(call.params.country_codes, call.params), curatedCategoryWire),
   });
 
@@ -37,6 +47,7 @@ export function categoryRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/curated_categories/:curated_category_id',
     rate: 'account-read',
     params: {},
+    response: CuratedCategorySchema,
     handler: async (call) => one(curatedCategoryWire(curatedCategory(pathId(call, 'curated_category_id')))),
   });
 
@@ -45,6 +56,7 @@ export function categoryRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/line_item_curated_categories',
     rate: 'account-read',
     params: standardList(Object.keys(LINE_ITEM_CURATED_CATEGORY_SORTING.fields)),
+    response: Type.Array(LineItemCuratedCategorySchema),
     handler: async (call) => page(await listLineItemCuratedCategories(call.db, call.account, call.params), lineItemCuratedCategoryWire),
   });
 
@@ -53,6 +65,7 @@ export function categoryRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/line_item_curated_categories/:line_item_curated_category_id',
     rate: 'account-read',
     params: { with_deleted: flag() },
+    response: LineItemCuratedCategorySchema,
     handler: async (call) =>
       one(lineItemCuratedCategoryWire(await getLineItemCuratedCategory(call.db, call.account, pathId(call, 'line_item_curated_category_id'), call.params.with_deleted))),
   });
@@ -62,6 +75,7 @@ export function categoryRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/line_item_curated_categories',
     rate: 'write',
     params: { curated_category_id: adsId().required(), line_item_id: adsId().required() },
+    response: LineItemCuratedCategorySchema,
     handler: async (call) => one(lineItemCuratedCategoryWire(await createLineItemCuratedCategory(call.actor, call.db, call.account, call.params))),
   });
 
@@ -70,6 +84,7 @@ export function categoryRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/line_item_curated_categories/:line_item_curated_category_id',
     rate: 'write',
     params: { curated_category_id: adsId(), line_item_id: adsId() },
+    response: LineItemCuratedCategorySchema,
     handler: async (call) =>
       one(lineItemCuratedCategoryWire(await updateLineItemCuratedCategory(call.actor, call.db, call.account, pathId(call, 'line_item_curated_category_id'), call.params))),
   });
@@ -79,6 +94,7 @@ export function categoryRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/line_item_curated_categories/:line_item_curated_category_id',
     rate: 'write',
     params: {},
+    response: LineItemCuratedCategorySchema,
     handler: async (call) =>
       one(lineItemCuratedCategoryWire(await deleteLineItemCuratedCategory(call.actor, call.db, call.account, pathId(call, 'line_item_curated_category_id')))),
   });

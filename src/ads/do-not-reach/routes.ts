@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { AdsBody } from '../http/route.js';
 import { flag, standardList } from '../http/list.js';
 import { text } from '../http/params.js';
@@ -12,6 +13,7 @@ import {
   listDoNotReachLists,
   uploadDoNotReachUsers,
 } from './service.js';
+import { DoNotReachListSchema } from './wire.js';
 
 /** Do-not-reach lists and their users batch. */
 export function doNotReachRoutes(ads: AdsRoutes): void {
@@ -25,6 +27,7 @@ export function doNotReachRoutes(ads: AdsRoutes): void {
     url: base,
     rate: 'account-read',
     params: standardList(Object.keys(DO_NOT_REACH_SORTING.fields)),
+    response: Type.Array(DoNotReachListSchema),
     handler: async (call) => {
       const p = await listDoNotReachLists(call.db, call.account, call.params);
       return { next_cursor: p.next_cursor, data: await doNotReachWires(call.db, p.rows, now()), ...(p.total_count !== undefined ? { total_count: p.total_count } : {}) };
@@ -36,6 +39,7 @@ export function doNotReachRoutes(ads: AdsRoutes): void {
     url: `${base}/:do_not_reach_list_id`,
     rate: 'account-read',
     params: { with_deleted: flag() },
+    response: DoNotReachListSchema,
     handler: async (call) => oneWire(call, await getDoNotReachList(call.db, call.account, pathId(call, 'do_not_reach_list_id'), call.params.with_deleted)),
   });
 
@@ -44,6 +48,7 @@ export function doNotReachRoutes(ads: AdsRoutes): void {
     url: base,
     rate: 'write',
     params: { name: text({ max: 255 }), description: text({ max: 1000 }) },
+    response: DoNotReachListSchema,
     handler: async (call) => oneWire(call, await createDoNotReachList(call.actor, call.db, call.account, call.params)),
   });
 
@@ -52,6 +57,7 @@ export function doNotReachRoutes(ads: AdsRoutes): void {
     url: `${base}/:do_not_reach_list_id`,
     rate: 'write',
     params: {},
+    response: DoNotReachListSchema,
     handler: async (call) => oneWire(call, await deleteDoNotReachList(call.actor, call.db, call.account, pathId(call, 'do_not_reach_list_id'))),
   });
 

@@ -2,11 +2,11 @@ import type { DbOrTx } from '../../store/store.js';
 import { AccountEntity, entitiesOf } from '../account-entity.js';
 import type { AccountRow, AdsActor } from '../actor.js';
 import { applyUserBatch, batchRequestEcho, matchedUserCounts, matchedUserIds, parseUserBatch } from '../audiences/batch.js';
-import { processingUntil, reasonsNotTargetable } from '../audiences/status.js';
+import { processingUntil } from '../audiences/status.js';
 import { AdsError } from '../http/errors.js';
 import { entitySorting, runList, type ListRequest } from '../http/list.js';
-import { wireTime } from '../http/time.js';
 import { liveListOf, updateListRow, type DoNotReachRow } from './store.js';
+import { doNotReachWire } from './wire.js';
 
 /**
  * Do-not-reach lists (spec 001 "Do-not-reach list", shared/reference/ads.md §5): one per account,
@@ -15,21 +15,6 @@ import { liveListOf, updateListRow, type DoNotReachRow } from './store.js';
  */
 export const DO_NOT_REACH_SORTING = entitySorting(undefined, { name: { column: 'name' } });
 const DO_NOT_REACH_LISTS = new AccountEntity({ table: 'ads_do_not_reach_lists', label: 'Do-not-reach list', parameter: 'do_not_reach_list_id' });
-
-export function doNotReachWire(l: DoNotReachRow, size: number, now: Date) {
-  const reasons = reasonsNotTargetable(l, size, now);
-  return {
-    targetable: l.deleted === 0 && reasons.length === 0,
-    name: l.name,
-    description: l.description,
-    id: l.id,
-    reasons_not_targetable: reasons,
-    created_at: wireTime(l.created_at),
-    list_size: size,
-    updated_at: wireTime(l.updated_at),
-    deleted: l.deleted === 1,
-  };
-}
 
 export async function doNotReachWires(db: DbOrTx, rows: DoNotReachRow[], now: Date) {
   const sizes = await matchedUserCounts(db, rows.map((r) => r.id), now);

@@ -8,7 +8,7 @@ export type HistoryEntity = (typeof HISTORY_ENTITIES)[number];
 export type ChangeType = 'CREATE' | 'UPDATE' | 'DELETE';
 
 /** How the public platform labels a change made through the API by a third-party client. */
-export const API_PLATFORM = 'API_OTHER';
+export const API_PLATFORM = 'API_OTHER' as const;
 
 type Snapshot = Record<string, unknown>;
 

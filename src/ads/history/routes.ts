@@ -1,8 +1,10 @@
+import { Type } from '@sinclair/typebox';
 import { count, cursor } from '../http/list.js';
 import { adsId, oneOf, platformId, time } from '../http/params.js';
 import { page, type AdsRoutes } from '../http/route.js';
 import { HISTORY_ENTITIES } from './record.js';
-import { accountHistory, historyWire } from './service.js';
+import { accountHistory } from './service.js';
+import { HistoryRecordSchema, historyWire } from './wire.js';
 
 export function historyRoutes(ads: AdsRoutes): void {
   ads.route({
@@ -18,6 +20,7 @@ export function historyRoutes(ads: AdsRoutes): void {
       end_time: time().required(),
       user_id: platformId(),
     },
+    response: Type.Array(HistoryRecordSchema),
     handler: async (call) => page(await accountHistory(call.db, call.account, call.params), historyWire),
   });
 }

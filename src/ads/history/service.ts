@@ -4,7 +4,6 @@ import { hasFeature } from '../accounts/service.js';
 import { AdsError } from '../http/errors.js';
 import { runList, type Sorting } from '../http/list.js';
 import { wireTime } from '../http/time.js';
-import type { AdsAccountHistoryTable } from '../../store/schema-ads.js';
 
 /**
  * GET accounts/:account_id/account_history (spec 001 "Accounts and related"): beta, for
@@ -48,17 +47,4 @@ export async function accountHistory(db: DbOrTx, account: AccountRow, q: History
     .where('change_time', '<', q.end_time);
   if (q.user_id !== undefined) query = query.where('user_id', '=', q.user_id);
   return runList(db, query, HISTORY_SORTING, { count: q.count, cursor: q.cursor });
-}
-
-/** The account history record (spec 001 "Account history record"). */
-export function historyWire(h: AdsAccountHistoryTable) {
-  return {
-    change_by: { user_id: h.user_id, platform: h.platform },
-    changes: JSON.parse(h.changes) as Record<string, unknown>,
-    change_time: wireTime(h.change_time),
-    entity_id: h.entity_id,
-    entity: h.entity_type,
-    entity_data: JSON.parse(h.entity_data) as Record<string, unknown>,
-    change_type: h.change_type,
-  };
 }

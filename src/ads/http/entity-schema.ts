@@ -1,4 +1,4 @@
-import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type TLiteral, type TObject, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox';
 
 /**
  * Building blocks of the advertising interface's entity declarations. Each entity's wire object is
@@ -22,3 +22,9 @@ export const AdsId = Type.String({ pattern: '^[0-9a-z]{1,40}$' });
 export const PlatformIdText = Type.String({ pattern: '^[0-9]{1,19}$' });
 /** Money in micros of the account's currency. */
 export const Micros = Type.Integer({ minimum: 0 });
+
+type Literals<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K]> };
+/** A field whose values the code holds as a fixed list: their literal union. */
+export function OneOf<const T extends readonly string[]>(values: T): TUnion<Literals<T>> {
+  return Type.Union(values.map((v) => Type.Literal(v))) as TUnion<Literals<T>>;
+}

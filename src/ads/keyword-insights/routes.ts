@@ -1,7 +1,7 @@
 import { AdsError } from '../http/errors.js';
 import { listItems, oneOf, Param, time } from '../http/params.js';
 import { one, type AdsRoutes } from '../http/route.js';
-import { keywordInsights } from './service.js';
+import { KeywordInsightsSchema, keywordInsights } from './service.js';
 
 /** Comma-separated keywords, each at most 100 characters. */
 function keywordList(): Param<string[]> {
@@ -32,6 +32,7 @@ export function keywordInsightRoutes(ads: AdsRoutes): void {
       }),
       negative_keywords: keywordList(),
     },
+    response: KeywordInsightsSchema,
     handler: async (call) => one(await keywordInsights(call.db, ads.ctx.store.dialect, call.params, ads.ctx.clock.now())),
   });
 }

@@ -1,9 +1,11 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { CompiledQuery, sql } from 'kysely';
 import { compileSql, tokenize, type QueryNode } from '../../query/index.js';
 import type { StoreDialect } from '../../store/store.js';
 import type { DbOrTx } from '../../store/store.js';
 import { countByBucket } from '../../platform/search/store.js';
 import { singleWord } from '../../platform/search/term-hours.js';
+import { Entity } from '../http/entity-schema.js';
 import { AdsError } from '../http/errors.js';
 import { READABLE } from '../../platform/visibility/rule.js';
 import { visibilitySql } from '../../platform/visibility/sql.js';
@@ -121,7 +123,12 @@ async function recentTexts(db: DbOrTx, dialect: StoreDialect, scoped: Scoped, fr
   return (await db.executeQuery<{ text: string }>(CompiledQuery.raw(text, [...compiled.parameters]))).rows;
 }
 
-export async function keywordInsights(db: DbOrTx, dialect: StoreDialect, q: InsightQuery, now: Date) {
+export const KeywordInsightsSchema = Entity('KeywordInsights', 'How often posts matched the keywords, and the words seen most with them', {
+  related_keywords: Type.Array(Type.String(), { maxItems: RELATED_KEYWORDS }),
+  post_volume: Type.Array(Type.Integer({ minimum: 0 }), { description: 'Matching posts per DAY or HOUR of the window, oldest first' }),
+});
+
+export async function keywordInsights(db: DbOrTx, dialect: StoreDialect, q: InsightQuery, now: Date): Promise<Static<typeof KeywordInsightsSchema>> {
   checkKeywords(q);
   const { start, end } = window(q, now);
   const bucket = BUCKETS[q.granularity];

@@ -3,7 +3,7 @@ import { flag } from '../http/list.js';
 import { oneOf } from '../http/params.js';
 import { one, page, pathId, type AdsRoutes } from '../http/route.js';
 import { CREATE_PARAMS, LIST_PARAMS, UPDATE_PARAMS } from './entity.js';
-import { createLineItem, deleteLineItem, getLineItem, listLineItems, placementsFor, updateLineItem } from './service.js';
+import { createLineItem, deleteLineItem, getLineItem, listLineItems, PlacementsSchema, placementsFor, updateLineItem } from './service.js';
 import { PRODUCT_TYPES, PRODUCT_TYPE_ALIASES } from './vocabulary.js';
 import { LineItemSchema, lineItemWire } from './wire.js';
 
@@ -59,6 +59,7 @@ export function lineItemRoutes(ads: AdsRoutes): void {
     url: '/line_items/placements',
     rate: 'global-read',
     params: { product_type: oneOf(PRODUCT_TYPES, PRODUCT_TYPE_ALIASES) },
+    response: Type.Array(PlacementsSchema),
     handler: async (call) => one(placementsFor(call.params.product_type)),
   });
 }

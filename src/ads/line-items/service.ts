@@ -1,3 +1,4 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { findUserById } from '../../auth/store.js';
 import type { DbOrTx } from '../../store/store.js';
 import { AccountEntity } from '../account-entity.js';
@@ -6,6 +7,7 @@ import { checkBudgets } from '../budgets.js';
 import { getCampaign } from '../campaigns/service.js';
 import type { CampaignRow } from '../campaigns/store.js';
 import { businessCategoryOf } from '../categories/reference-data.js';
+import { Entity, OneOf } from '../http/entity-schema.js';
 import { AdsError } from '../http/errors.js';
 import { runList, type Page } from '../http/list.js';
 import { campaignLineItems, countActiveLineItems, lineItemsOf, type LineItemRow } from './store.js';
@@ -17,7 +19,9 @@ import {
   GOAL_OBJECTIVES,
   NO_MAX_BID_OBJECTIVES,
   PAY_BY_FOR_GOAL,
+  PLACEMENTS,
   PLACEMENT_COMBINATIONS,
+  PRODUCT_TYPES,
   TARGET_BID_OBJECTIVES,
   isValidPlacementCombination,
   type Objective,
@@ -283,7 +287,13 @@ export function listLineItems(db: DbOrTx, account: AccountRow, p: LineItemListPa
 }
 
 /** GET line_items/placements: valid placement combinations per product type. */
-export function placementsFor(productType?: string) {
+export const PlacementsSchema = Entity('Placements', 'The placement combinations a product type may take', {
+  product_type: OneOf(PRODUCT_TYPES),
+  placements: Type.Array(Type.Array(OneOf(PLACEMENTS))),
+});
+type Placements = Static<typeof PlacementsSchema>;
+
+export function placementsFor(productType?: string): Placements[] {
   const types = productType ? [productType] : Object.keys(PLACEMENT_COMBINATIONS);
-  return types.map((t) => ({ product_type: t, placements: PLACEMENT_COMBINATIONS[t as keyof typeof PLACEMENT_COMBINATIONS] }));
+  return types.map((t) => ({ product_type: t as Placements['product_type'], placements: PLACEMENT_COMBINATIONS[t as Placements['product_type']] }));
 }

@@ -1,9 +1,10 @@
+import { Type } from '@sinclair/typebox';
 import { webUrl } from '../cards/url.js';
 import { flag, standardList } from '../http/list.js';
 import { adsId, idList } from '../http/params.js';
 import { one, page, pathId, type AdsRoutes } from '../http/route.js';
 import { MEDIA_CREATIVE_SORTING, createMediaCreative, deleteMediaCreative, getMediaCreative, listMediaCreatives } from './service.js';
-import { mediaCreativeWire } from './wire.js';
+import { MediaCreativeSchema, mediaCreativeWire } from './wire.js';
 
 export function mediaCreativeRoutes(ads: AdsRoutes): void {
   const base = '/accounts/:account_id/media_creatives';
@@ -13,6 +14,7 @@ export function mediaCreativeRoutes(ads: AdsRoutes): void {
     url: base,
     rate: 'entity-read',
     params: { campaign_id: adsId(), line_item_ids: idList(), media_creative_ids: idList(), ...standardList(Object.keys(MEDIA_CREATIVE_SORTING.fields)) },
+    response: Type.Array(MediaCreativeSchema),
     handler: async (call) => page(await listMediaCreatives(call.db, call.account, call.params), mediaCreativeWire),
   });
 
@@ -21,6 +23,7 @@ export function mediaCreativeRoutes(ads: AdsRoutes): void {
     url: `${base}/:media_creative_id`,
     rate: 'entity-read',
     params: { with_deleted: flag() },
+    response: MediaCreativeSchema,
     handler: async (call) => one(mediaCreativeWire(await getMediaCreative(call.db, call.account, pathId(call, 'media_creative_id'), call.params.with_deleted))),
   });
 
@@ -29,6 +32,7 @@ export function mediaCreativeRoutes(ads: AdsRoutes): void {
     url: base,
     rate: 'write',
     params: { account_media_id: adsId().required(), line_item_id: adsId().required(), landing_url: webUrl() },
+    response: MediaCreativeSchema,
     handler: async (call) => one(mediaCreativeWire(await createMediaCreative(call.actor, call.db, call.account, call.params))),
   });
 
@@ -37,6 +41,7 @@ export function mediaCreativeRoutes(ads: AdsRoutes): void {
     url: `${base}/:media_creative_id`,
     rate: 'write',
     params: {},
+    response: MediaCreativeSchema,
     handler: async (call) => one(mediaCreativeWire(await deleteMediaCreative(call.actor, call.db, call.account, pathId(call, 'media_creative_id')))),
   });
 }

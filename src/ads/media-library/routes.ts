@@ -1,9 +1,10 @@
+import { Type } from '@sinclair/typebox';
 import { AdsError } from '../http/errors.js';
 import { count, cursor } from '../http/list.js';
 import { oneOf, text } from '../http/params.js';
 import { one, page, type AdsRoutes } from '../http/route.js';
 import { LIMITS, MEDIA_TYPES, addToLibrary, deleteFromLibrary, getLibraryEntry, listLibrary, updateLibrary } from './service.js';
-import { mediaLibraryWire } from './wire.js';
+import { MediaLibrarySchema, mediaLibraryWire } from './wire.js';
 
 /** A media key as the upload answers it: `<type>_<id>`. Keys of another shape are simply not found. */
 const MEDIA_KEY = /^[0-9]{1,3}_[0-9]{1,19}$/;
@@ -34,6 +35,7 @@ export function mediaLibraryRoutes(ads: AdsRoutes): void {
     url: base,
     rate: 'entity-read',
     params: { count: count({ max: 50, default: 20 }), cursor: cursor(), media_type: oneOf(MEDIA_TYPES), q: text({ max: 255 }) },
+    response: Type.Array(MediaLibrarySchema),
     handler: async (call) => page(await listLibrary(call.db, call.account, call.params), wire),
   });
 
@@ -42,6 +44,7 @@ export function mediaLibraryRoutes(ads: AdsRoutes): void {
     url: `${base}/:media_key`,
     rate: 'entity-read',
     params: {},
+    response: MediaLibrarySchema,
     handler: async (call) => one(wire(await getLibraryEntry(call.db, call.account, keyOf(call)))),
   });
 
@@ -50,6 +53,7 @@ export function mediaLibraryRoutes(ads: AdsRoutes): void {
     url: base,
     rate: 'write',
     params: { media_key: mediaKey().required(), ...fields(false) },
+    response: MediaLibrarySchema,
     handler: async (call) => one(wire(await addToLibrary(call.actor, call.db, call.account, call.params))),
   });
 
@@ -58,6 +62,7 @@ export function mediaLibraryRoutes(ads: AdsRoutes): void {
     url: `${base}/:media_key`,
     rate: 'write',
     params: fields(true),
+    response: MediaLibrarySchema,
     handler: async (call) => one(wire(await updateLibrary(call.actor, call.db, call.account, keyOf(call), call.params))),
   });
 
@@ -66,6 +71,7 @@ export function mediaLibraryRoutes(ads: AdsRoutes): void {
     url: `${base}/:media_key`,
     rate: 'write',
     params: {},
+    response: MediaLibrarySchema,
     handler: async (call) => one(wire(await deleteFromLibrary(call.actor, call.db, call.account, keyOf(call)))),
   });
 }

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { COMPOSE_PERMISSIONS } from '../actor.js';
 import { AdsError } from '../http/errors.js';
 import { count, cursor, flag, sortBy, standardList } from '../http/list.js';
@@ -16,7 +17,7 @@ import {
   renameAdsPost,
 } from './service.js';
 import { ADS_POST_SORTING } from './store.js';
-import { adsPostWire, draftPostWire, scheduledPostWire } from './wire.js';
+import { AdsPostSchema, CreatedAdsPostSchema, DraftPostSchema, ListedPostSchema, ScheduledPostSchema, adsPostWire, draftPostWire, fullAdsPostWire, scheduledPostWire } from './wire.js';
 
 /** media_keys: comma-separated media keys (at most 4 are ever valid). */
 function mediaKeys(): Param<string[]> {
@@ -60,6 +61,7 @@ export function adsPostRoutes(ads: AdsRoutes): void {
       video_description: text({ max: MAX_VIDEO_DESCRIPTION }),
       video_title: text({ max: MAX_VIDEO_TITLE }),
     },
+    response: CreatedAdsPostSchema,
     handler: async (call) => {
       const made = await createAdsPost(call.actor, call.db, call.account, { ...call.params, source: call.caller.app.name });
       // conversation_settings is not in this response (spec 001); GET and the name update show it.
@@ -73,7 +75,8 @@ export function adsPostRoutes(ads: AdsRoutes): void {
     rate: 'write',
     writePermissions: COMPOSE_PERMISSIONS,
     params: { name: text({ max: MAX_POST_NAME }).nullable() },
-    handler: async (call) => one(adsPostWire(await renameAdsPost(call.actor, call.db, call.account, postIdOf(call), call.params.name), { full: true })),
+    response: AdsPostSchema,
+    handler: async (call) => one(fullAdsPostWire(await renameAdsPost(call.actor, call.db, call.account, postIdOf(call), call.params.name))),
   });
 
   ads.route({
@@ -94,11 +97,12 @@ export function adsPostRoutes(ads: AdsRoutes): void {
       with_total_count: flag(),
       trim_user: bool().default(false),
     },
+    response: Type.Array(ListedPostSchema),
     handler: async (call) => {
       const p = call.params;
       const notPostId = p.post_type === 'PUBLISHED' ? p.post_ids?.find((id) => !PLATFORM_ID.test(id)) : undefined;
       if (notPostId !== undefined) throw AdsError.invalidParameter('post_ids', `Expected Long, got ${JSON.stringify(notPostId)} for post_ids`);
-      if (p.post_type === 'PUBLISHED') return page(await listAdsPosts(call.db, call.account, p), (post) => adsPostWire(post, { full: true, trimUser: p.trim_user }));
+      if (p.post_type === 'PUBLISHED') return page(await listAdsPosts(call.db, call.account, p), (post) => fullAdsPostWire(post, p.trim_user));
       // Scheduled and draft posts are not posts yet: their own objects, marked with their type.
       const kind: PostKind = p.post_type === 'SCHEDULED' ? 'scheduled' : 'draft';
       const wire = kind === 'scheduled' ? scheduledPostWire : draftPostWire;
@@ -111,13 +115,15 @@ export function adsPostRoutes(ads: AdsRoutes): void {
     url: `${account}/posts/:post_id`,
     rate: 'entity-read',
     params: { trim_user: flag() },
-    handler: async (call) => one(adsPostWire(await getAdsPost(call.db, call.account, postIdOf(call)), { full: true, trimUser: call.params.trim_user })),
+    response: AdsPostSchema,
+    handler: async (call) => one(fullAdsPostWire(await getAdsPost(call.db, call.account, postIdOf(call)), call.params.trim_user)),
   });
 
   for (const kind of ['scheduled', 'draft'] as PostKind[]) {
     const base = `${account}/${kind}_posts`;
     const pathName = `${kind}_post_id`;
     const wire = kind === 'scheduled' ? scheduledPostWire : draftPostWire;
+    const schema = kind === 'scheduled' ? ScheduledPostSchema : DraftPostSchema;
     const content = (update: boolean) => ({
       as_user_id: update ? platformId() : platformId().required(),
       text: text({ trim: false }).nullable(),
@@ -133,6 +139,7 @@ export function adsPostRoutes(ads: AdsRoutes): void {
       url: base,
       rate: 'entity-read',
       params: { [`${kind}_post_ids`]: idList(), user_id: platformId(), ...standardList(Object.keys(SCHEDULED_SORTING.fields)) },
+      response: Type.Array(schema),
       handler: async (call) => {
         const ids = (call.params as Record<string, unknown>)[`${kind}_post_ids`] as string[] | undefined;
         return page(await listScheduled(call.db, call.account, kind, { ...call.params, ids }), wire);
@@ -143,6 +150,7 @@ export function adsPostRoutes(ads: AdsRoutes): void {
       url: `${base}/:${pathName}`,
       rate: 'entity-read',
       params: {},
+      response: schema,
       handler: async (call) => one(wire(await getScheduled(call.db, call.account, kind, pathId(call, pathName)))),
     });
     ads.route({
@@ -151,6 +159,7 @@ export function adsPostRoutes(ads: AdsRoutes): void {
       rate: 'write',
       writePermissions: COMPOSE_PERMISSIONS,
       params: content(false),
+      response: schema,
       handler: async (call) => one(wire(await createScheduled(call.actor, call.db, call.account, kind, call.params as typeof call.params & { as_user_id: string }))),
     });
     ads.route({
@@ -159,6 +168,7 @@ export function adsPostRoutes(ads: AdsRoutes): void {
       rate: 'write',
       writePermissions: COMPOSE_PERMISSIONS,
       params: content(true),
+      response: schema,
       handler: async (call) => one(wire(await updateScheduledPost(call.actor, call.db, call.account, kind, pathId(call, pathName), call.params))),
     });
     ads.route({
@@ -167,6 +177,7 @@ export function adsPostRoutes(ads: AdsRoutes): void {
       rate: 'write',
       writePermissions: COMPOSE_PERMISSIONS,
       params: {},
+      response: schema,
       handler: async (call) => one(wire(await deleteScheduled(call.db, call.account, kind, pathId(call, pathName)))),
     });
   }

@@ -1,10 +1,11 @@
+import { Type } from '@sinclair/typebox';
 import { flag, standardList } from '../http/list.js';
 import { adsId, idList, oneOf, text } from '../http/params.js';
 import { one, page, pathId, type AdsRoutes } from '../http/route.js';
 import { estimateAudience, parseEstimateBody } from './estimate.js';
 import { TARGETING_SORTING, createTargetingCriterion, deleteTargetingCriterion, getTargetingCriterion, listTargetingCriteria } from './service.js';
 import { OPERATOR_TYPES, TARGETING_TYPES } from './vocabulary.js';
-import { targetingCriterionWire } from './wire.js';
+import { TargetingCriterionSchema, targetingCriterionWire } from './wire.js';
 
 /** Targeting criteria (create, list by line items, get, delete) and the audience estimate. */
 export function targetingRoutes(ads: AdsRoutes): void {
@@ -17,6 +18,7 @@ export function targetingRoutes(ads: AdsRoutes): void {
       targeting_criterion_ids: idList(),
       ...standardList(Object.keys(TARGETING_SORTING.fields)),
     },
+    response: Type.Array(TargetingCriterionSchema),
     handler: async (call) => page(await listTargetingCriteria(call.db, call.account, call.params), targetingCriterionWire),
   });
 
@@ -25,6 +27,7 @@ export function targetingRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/targeting_criteria/:targeting_criterion_id',
     rate: 'targeting-read',
     params: { with_deleted: flag() },
+    response: TargetingCriterionSchema,
     handler: async (call) =>
       one(targetingCriterionWire(await getTargetingCriterion(call.db, call.account, pathId(call, 'targeting_criterion_id'), call.params.with_deleted))),
   });
@@ -40,6 +43,7 @@ export function targetingRoutes(ads: AdsRoutes): void {
       // Listed as required, but the public platform's own example omits it and answers EQ.
       operator_type: oneOf(OPERATOR_TYPES).default('EQ'),
     },
+    response: TargetingCriterionSchema,
     handler: async (call) => one(targetingCriterionWire(await createTargetingCriterion(call.actor, call.db, call.account, call.params))),
   });
 
@@ -48,6 +52,7 @@ export function targetingRoutes(ads: AdsRoutes): void {
     url: '/accounts/:account_id/targeting_criteria/:targeting_criterion_id',
     rate: 'write',
     params: {},
+    response: TargetingCriterionSchema,
     handler: async (call) => one(targetingCriterionWire(await deleteTargetingCriterion(call.actor, call.db, call.account, pathId(call, 'targeting_criterion_id')))),
   });
 

@@ -1,3 +1,4 @@
+import { Type, type Static } from '@sinclair/typebox';
 import type { PostEntities } from '../posts/entities.js';
 import type { UserRow } from '../users/wire.js';
 import type { DmEventRow } from './wire.js';
@@ -12,7 +13,20 @@ import type { MediaRow } from '../media/wire.js';
 
 const millis = (iso: string) => String(new Date(iso).getTime());
 
-export function legacyEntities(entities: PostEntities) {
+const Indices = Type.Array(Type.Integer({ minimum: 0 }), { minItems: 2, maxItems: 2, description: 'Start and end, in code points' });
+const closed = { additionalProperties: false } as const;
+/** The v1.1 entities object, as legacyEntities writes it. */
+export const LegacyEntitiesSchema = Type.Object(
+  {
+    hashtags: Type.Array(Type.Object({ text: Type.String(), indices: Indices }, closed)),
+    symbols: Type.Array(Type.Object({ text: Type.String(), indices: Indices }, closed)),
+    urls: Type.Array(Type.Object({ url: Type.String(), expanded_url: Type.String(), display_url: Type.String(), indices: Indices }, closed)),
+    user_mentions: Type.Array(Type.Object({ screen_name: Type.String(), indices: Indices }, closed)),
+  },
+  closed,
+);
+
+export function legacyEntities(entities: PostEntities): Static<typeof LegacyEntitiesSchema> {
   return {
     hashtags: (entities.hashtags ?? []).map((h) => ({ text: h.tag, indices: [h.start, h.end] })),
     symbols: (entities.cashtags ?? []).map((c) => ({ text: c.tag, indices: [c.start, c.end] })),

@@ -33,7 +33,8 @@ export function v1Routes(ctx: PlatformContext) {
       const includeEntities = flag(request, 'include_entities', true);
       const skipStatus = flag(request, 'skip_status', false);
       const includeEmail = flag(request, 'include_email', false);
-      const user = v1User(caller.user);
+      // verify_credentials adds email and status to the user object.
+      const user: Record<string, unknown> = v1User(caller.user);
       if (includeEmail) user.email = caller.user.email ?? null;
       const latest = caller.user.most_recent_post_id;
       if (!skipStatus && latest) {

@@ -1,3 +1,4 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { legacyEntities } from '../dm/legacy.js';
 import type { PostEntities } from '../posts/entities.js';
 import type { PostWire } from '../posts/schema.js';
@@ -27,8 +28,49 @@ export function v1Time(iso: string): string {
 /** The length of a status's `text` before the rest moves to `extended_tweet` (v1.1 compatibility mode). */
 const COMPAT_LENGTH = 140;
 
+const V1IdText = Type.String({ pattern: '^[0-9]{1,19}$' });
+const V1Time = Type.String({ description: 'e.g. Wed Oct 10 20:19:24 +0000 2018' });
+const nullableText = Type.Union([Type.String(), Type.Null()]);
+
+/** The v1.1 user object, as v1User writes it. */
+export const V1UserSchema = Type.Object(
+  {
+    id: V1IdText,
+    id_str: V1IdText,
+    name: Type.String(),
+    screen_name: Type.String(),
+    location: nullableText,
+    url: nullableText,
+    description: nullableText,
+    protected: Type.Boolean(),
+    verified: Type.Boolean(),
+    followers_count: Type.Integer(),
+    friends_count: Type.Integer(),
+    listed_count: Type.Integer(),
+    favourites_count: Type.Integer(),
+    statuses_count: Type.Integer(),
+    media_count: Type.Integer(),
+    created_at: V1Time,
+    utc_offset: Type.Null(),
+    time_zone: Type.Null(),
+    geo_enabled: Type.Boolean(),
+    lang: Type.Null(),
+    contributors_enabled: Type.Boolean(),
+    is_translator: Type.Boolean(),
+    profile_image_url: Type.String(),
+    profile_image_url_https: Type.String(),
+    profile_banner_url: Type.Optional(Type.String()),
+    default_profile: Type.Boolean(),
+    default_profile_image: Type.Boolean(),
+    following: Type.Null(),
+    follow_request_sent: Type.Null(),
+    notifications: Type.Null(),
+  },
+  { title: 'V1User', description: 'A v1.1 user object', additionalProperties: false },
+);
+
 /** A v1.1 user object. */
-export function v1User(u: UserRow): Record<string, unknown> {
+export function v1User(u: UserRow): Static<typeof V1UserSchema> {
   return {
     id: u.id,
     id_str: u.id,
