@@ -55,6 +55,7 @@ const idOf = (variable: string, entity: Record<string, unknown>) => String(varia
 const MAY_BE_EMPTY: Record<string, string> = {
   '/12/accounts/{account_id}/account_apps': 'sandbox accounts have no apps (the seeded ones are on production accounts; sampled there below)',
   '/12/accounts/{account_id}/custom_audiences/{custom_audience_id}/targeted': 'a line item can target an audience only once it matches 3 users; the fixture audience matches none',
+  '/12/stats/accounts/{account_id}/active_entities': 'sandbox accounts deliver nothing (only production accounts do: test/ads/analytics.test.ts)',
 };
 /** GET operations that cannot be sampled, and why (none today). */
 const NOT_SAMPLED: Record<string, string> = {};
@@ -74,6 +75,16 @@ function queryOf(path: string, f: Fixture): Record<string, string> {
       end_time: new Date(hour + 3_600_000).toISOString(),
     },
     '/12/insights/keywords/search': { granularity: 'DAY', keywords: 'described', start_time: new Date(now - 2 * 86_400_000).toISOString() },
+    '/12/stats/accounts/{account_id}': {
+      entity: 'CAMPAIGN',
+      entity_ids: f.campaign,
+      start_time: new Date(hour).toISOString(),
+      end_time: new Date(hour + 3 * 3_600_000).toISOString(),
+      granularity: 'HOUR',
+      metric_groups: 'ENGAGEMENT,BILLING,VIDEO',
+      placement: 'ALL_ON_PLATFORM',
+    },
+    '/12/stats/accounts/{account_id}/active_entities': { entity: 'LINE_ITEM', start_time: new Date(hour).toISOString(), end_time: new Date(hour + 3_600_000).toISOString() },
   };
   return queries[path] ?? {};
 }
@@ -137,6 +148,12 @@ async function makeFixture(): Promise<Fixture> {
   const catalog = await ok(k.sandbox.post('/12/product_catalogs', { query: { name: 'Shop' } }));
   const product = { id: 'sku-1', title: 'Lamp', description: 'A lamp.', availability: 'in stock', condition: 'new', price: '19.99 USD', link: 'https://shop.example/lamp', image_link: 'https://cdn.example/lamp.png', brand: 'Acme', inventory: 3 };
   await ok(k.sandbox.put(`/12/product_catalogs/${catalog.id}/products`, { json: { products: [product] } }));
+  const hour = Math.floor(k.clock.now().getTime() / 3_600_000) * 3_600_000;
+  await ok(
+    k.sandbox.post(`/12/stats/jobs/accounts/${s.account}`, {
+      query: { entity: 'LINE_ITEM', entity_ids: lineItem, start_time: new Date(hour).toISOString(), end_time: new Date(hour + 86_400_000).toISOString(), granularity: 'DAY', metric_groups: 'ENGAGEMENT', placement: 'ALL_ON_PLATFORM' },
+    }),
+  );
   await ok(k.sandbox.post(`/12/product_catalogs/${catalog.id}/product_sets`, { json: { name: 'Acme', type: 'FILTERED', filters: [{ attribute: 'brand', operator: 'EQUALS', value: 'Acme' }] } }));
   return { account: s.account, campaign: s.campaign, lineItem };
 }

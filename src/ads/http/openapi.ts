@@ -29,6 +29,8 @@ const envelope = {
     data: { description: 'The entity, or a page of entities' },
     next_cursor: { type: ['string', 'null'], description: 'Lists: the cursor of the next page, null on the last' },
     total_count: { type: 'integer', description: 'Lists asked with_total_count=true' },
+    data_type: { type: 'string', description: 'Analytics answers: stats or active_entities' },
+    time_series_length: { type: 'integer', description: 'Stats: how many values each metric series holds' },
   },
 };
 

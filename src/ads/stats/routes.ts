@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { worldCredential } from '../../worlds/tags.js';
 import { AdsError } from '../http/errors.js';
 import { count, cursor, pageArray } from '../http/list.js';
@@ -7,12 +8,12 @@ import {
   activeEntitiesOf,
   activeEntitiesParams,
   createStatsJob,
-  statsJobWire,
   statsOf,
   statsParams,
   UNSEGMENTED,
 } from './service.js';
 import { cancelStatsJob, statsJobResult, statsJobsOf } from './store.js';
+import { ActiveEntitySchema, StatsJobSchema, StatsSchema, statsJobWire } from './wire.js';
 
 /** Where a job's result file is fetched: no credentials, so the file name names its world. */
 const FILES_PATH = '/12/stats/jobs/files';
@@ -29,6 +30,7 @@ export function statsRoutes(ads: AdsRoutes): void {
     url: '/stats/accounts/:account_id',
     rate: 'account-read',
     params: statsParams,
+    response: Type.Array(StatsSchema),
     handler: async (call) => {
       for (const [name, value] of Object.entries(UNSEGMENTED)) call.echo(name, value);
       return statsOf(ctx, call.db, call.account, call.params);
@@ -40,6 +42,7 @@ export function statsRoutes(ads: AdsRoutes): void {
     url: '/stats/accounts/:account_id/active_entities',
     rate: 'account-read',
     params: activeEntitiesParams,
+    response: Type.Array(ActiveEntitySchema),
     handler: async (call) => activeEntitiesOf(call.db, call.account, call.params),
   });
 
@@ -49,6 +52,7 @@ export function statsRoutes(ads: AdsRoutes): void {
     rate: 'write',
     writePermissions: ANALYTICS_PERMISSIONS,
     params: statsParams,
+    response: StatsJobSchema,
     handler: async (call) => {
       for (const [name, value] of Object.entries(UNSEGMENTED)) call.echo(name, value);
       const job = await createStatsJob(ctx, call.db, call.account, call.params);
@@ -61,6 +65,7 @@ export function statsRoutes(ads: AdsRoutes): void {
     url: '/stats/jobs/accounts/:account_id',
     rate: 'account-read',
     params: { job_ids: idList({ max: 200, pattern: PLATFORM_ID, patternText: 'a job id' }), count: count({ min: 1, max: 1000, default: 200 }), cursor: cursor() },
+    response: Type.Array(StatsJobSchema),
     handler: async (call) => {
       const jobs = await statsJobsOf(call.db, call.account.id, call.params.job_ids).execute();
       const page = pageArray(jobs, call.params);
@@ -75,6 +80,7 @@ export function statsRoutes(ads: AdsRoutes): void {
     rate: 'write',
     writePermissions: ANALYTICS_PERMISSIONS,
     params: {},
+    response: StatsJobSchema,
     handler: async (call) => {
       const id = call.path.job_id ?? '';
       const job = PLATFORM_ID.test(id) ? await cancelStatsJob(call.db, call.account.id, id, ctx.clock.now().toISOString()) : undefined;

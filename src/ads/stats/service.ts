@@ -5,10 +5,10 @@ import { hourlyImpressions } from '../../platform/analytics/store.js';
 import type { DbOrTx } from '../../store/store.js';
 import type { AccountRow } from '../actor.js';
 import { AdsError } from '../http/errors.js';
-import { IdAsNumber } from '../http/json-numbers.js';
 import { idList, oneOf, oneOfList, PLATFORM_ID, time, type Parsed } from '../http/params.js';
 import { wireTime } from '../http/time.js';
 import { accountUserIds } from '../promoted/store.js';
+import type { StatsEcho } from './wire.js';
 import { addTally, emptyTally, METRIC_GROUP_NAMES, metricsOf, ORGANIC_METRICS, type MetricGroup, type Tally } from './metrics.js';
 import {
   activeEntities,
@@ -149,7 +149,7 @@ export async function statsOf(ctx: PlatformContext, db: DbOrTx, account: Account
 }
 
 /** A request's parameters as the answers echo them. */
-export function statsEcho(r: StatsRequest) {
+export function statsEcho(r: StatsRequest): StatsEcho {
   return {
     start_time: wireTime(r.start_time),
     end_time: wireTime(r.end_time),
@@ -182,24 +182,6 @@ export async function createStatsJob(ctx: PlatformContext, db: DbOrTx, account: 
   };
   await insertStatsJob(db, { ...row, result: gzipSync(JSON.stringify({ ...body, request: { params } })) });
   return row;
-}
-
-/** A job as the public platform shows it; `fileUrl` names where its result is fetched. */
-export function statsJobWire(job: StatsJobRow, now: Date, fileUrl: (id: string) => string) {
-  const ready = job.cancelled_at === null && Date.parse(job.ready_at) <= now.getTime();
-  const expired = ready && Date.parse(job.expires_at) <= now.getTime();
-  const status = job.cancelled_at !== null ? 'CANCELLED' : expired ? 'EXPIRED' : ready ? 'SUCCESS' : 'PROCESSING';
-  return {
-    ...(JSON.parse(job.params) as ReturnType<typeof statsEcho>),
-    id: new IdAsNumber(job.id),
-    id_str: job.id,
-    account_id: job.account_id,
-    status,
-    url: status === 'SUCCESS' ? fileUrl(job.id) : null,
-    expires_at: ready ? wireTime(job.expires_at) : null,
-    created_at: wireTime(job.created_at),
-    updated_at: wireTime(job.cancelled_at ?? (ready ? job.ready_at : job.created_at)),
-  };
 }
 
 export const ACTIVE_ENTITIES = ['CAMPAIGN', 'FUNDING_INSTRUMENT', 'LINE_ITEM', 'MEDIA_CREATIVE', 'PROMOTED_ACCOUNT', 'PROMOTED_POST'] as const;
