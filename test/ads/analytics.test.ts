@@ -293,6 +293,10 @@ test('POST /admin/ads/simulate serves impressions through the same delivery (bud
   assert.equal(mine.body.data.organic_metrics.impression_count, 0, 'a simulated read is no organic impression');
   const others = await p.get(`/2/posts/${organicId}?post.fields=promoted_metrics`, { auth: await p.selfServeAs('dana') });
   assert.equal(others.body.data.promoted_metrics, undefined, 'only its author sees them');
+  const organicStats = await k.ads.get(`/12/stats/accounts/${account}`, {
+    query: { entity: 'ORGANIC_POST', entity_ids: organicId, metric_groups: 'ENGAGEMENT', placement: 'ALL_ON_PLATFORM', granularity: 'TOTAL', start_time: wire(from), end_time: wire(new Date(from.getTime() + 3_600_000)) },
+  });
+  assert.equal(organicStats.body.data[0].id_data[0].metrics.impressions, null, 'simulated reads are not taken from its organic impressions (never below none)');
   const bad = await admin('POST', '/admin/ads/simulate', { line_item_id: li, timeline_reads: 0 });
   assert.equal(bad.status, 400);
 });

@@ -117,15 +117,24 @@ async function hourlyTallies(ctx: PlatformContext, db: DbOrTx, r: StatsRequest):
 
 /**
  * Organic activity: the platform's impressions, likes, replies and reposts of the posts, less
- * what their promotion brought (a promoted impression is also an impression of the post).
+ * what their promotion brought (a promoted impression in a timeline is also an impression of the
+ * post; a simulated one is not), never below nothing in an hour.
  */
 async function organicTallies(ctx: PlatformContext, db: DbOrTx, r: StatsRequest): Promise<HourRow[]> {
   await flushImpressions(ctx);
-  const impressions = (await hourlyImpressions(db, r.entity_ids, r.start_time, r.end_time)).map(
-    (h): HourRow => ({ id: h.post_id, hour: h.hour.slice(0, 13), kind: 'impression', n: Number(h.impressions), billed: 0, charge: 0 }),
-  );
-  const promoted = (await deliveryHours(db, 'post_id', r.entity_ids, r.start_time, r.end_time)).map((h) => ({ ...h, n: -h.n, billed: 0, charge: 0 }));
-  return [...impressions, ...(await organicHours(db, r.entity_ids, r.start_time, r.end_time)), ...promoted.filter((h) => h.kind !== 'follow' && !h.kind.includes('click'))];
+  const counts = new Map<string, HourRow>();
+  const add = (row: HourRow, sign: 1 | -1) => {
+    const key = `${row.id}|${row.hour}|${row.kind}`;
+    const into = counts.get(key) ?? { ...row, n: 0, billed: 0, charge: 0 };
+    into.n += sign * row.n;
+    counts.set(key, into);
+  };
+  for (const h of await hourlyImpressions(db, r.entity_ids, r.start_time, r.end_time)) {
+    add({ id: h.post_id, hour: h.hour.slice(0, 13), kind: 'impression', n: Number(h.impressions), billed: 0, charge: 0 }, 1);
+  }
+  for (const row of await organicHours(db, r.entity_ids, r.start_time, r.end_time)) add(row, 1);
+  for (const row of await deliveryHours(db, 'post_id', r.entity_ids, r.start_time, r.end_time)) add(row, -1);
+  return [...counts.values()].filter((row) => row.n > 0);
 }
 
 /** The answer of a stats request: `data_type`, `time_series_length` and each entity's metrics, in entity_ids order. */
