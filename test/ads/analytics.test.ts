@@ -73,6 +73,13 @@ test('"an ACTIVE line item ... places its promoted posts into the home timelines
   caused.impressions += 1;
   assert.equal(promotedIn(await home('chen')), 0, 'chen does not follow ada');
   assert.equal(promotedIn(await home('ada')), 0, 'not to its author');
+  // A follower who mutes the author sees none of its promotions, as none of its posts.
+  const bruno = p.user('bruno').id;
+  const ada = k.user('ada').id;
+  const brunoAuth = await p.selfServeAs('bruno');
+  assert.equal((await p.send('POST', `/2/users/${bruno}/muting`, { auth: brunoAuth, body: { target_user_id: ada } })).status, 200);
+  assert.equal(promotedIn(await home('bruno')), 0, 'bruno mutes ada');
+  assert.equal((await p.send('DELETE', `/2/users/${bruno}/muting/${ada}`, { auth: brunoAuth })).status, 200);
   // The page after keeps its own paging, and may hold the promoted post once too.
   if (dana.body.meta.next_token) {
     const next = await home('dana', `&pagination_token=${dana.body.meta.next_token}`);

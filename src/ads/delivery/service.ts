@@ -4,7 +4,7 @@ import type { AdsDeliveryEventTable, AdsDeliveryKind } from '../../store/schema-
 import type { DbOrTx } from '../../store/store.js';
 import { newAdsId } from '../ids.js';
 import { usersReached, type Criterion } from '../targeting/reach.js';
-import { criteriaOf, insertDeliveryEvent, latestImpression, lineItemBilling, liveCandidates, spent, type Candidate } from './store.js';
+import { authorsHiddenFrom, criteriaOf, insertDeliveryEvent, latestImpression, lineItemBilling, liveCandidates, spent, type Candidate } from './store.js';
 
 /**
  * Promoted posts delivered into home timelines (issue 38 §3), the one path a timeline read and the
@@ -13,9 +13,9 @@ import { criteriaOf, insertDeliveryEvent, latestImpression, lineItemBilling, liv
  *   instrument and (production) account are live and ACTIVE, inside the line item's flight and
  *   the instrument's dates, and the line item's placements include the home timeline;
  * - it is delivered to a viewer its line item's targeting reaches (src/ads/targeting/reach.ts),
- *   who is not its author and whose page does not already show it, while every budget of the line
- *   item and its campaign has something left (daily budgets since midnight in the account's time
- *   zone, by the clock);
+ *   who is not its author, does not mute or block its author nor is blocked by it, and whose page
+ *   does not already show it, while every budget of the line item and its campaign has something
+ *   left (daily budgets since midnight in the account's time zone, by the clock);
  * - a timeline page holds at most one promoted post, at PROMOTED_SLOT; which candidate is chosen
  *   for a page follows from the viewer and the page asked for, so the same request answers the same;
  * - serving the page counts the impression; a like, reply, repost, follow of the author, or click
@@ -54,9 +54,12 @@ type Billing = Pick<
 export async function deliverPromotedPost(ctx: PlatformContext, viewerId: string, shown: readonly string[], page: string): Promise<string | undefined> {
   const now = ctx.clock.now();
   const db = ctx.store.db;
-  const candidates = (await liveCandidates(db, now.toISOString())).filter(
+  const live = (await liveCandidates(db, now.toISOString())).filter(
     (c) => c.author_id !== viewerId && !shown.includes(c.post_id) && JSON.parse(c.placements).some((p: string) => TIMELINE_PLACEMENTS.includes(p)),
   );
+  if (live.length === 0) return undefined;
+  const hidden = await authorsHiddenFrom(db, viewerId, [...new Set(live.map((c) => c.author_id))]);
+  const candidates = live.filter((c) => !hidden.has(c.author_id));
   if (candidates.length === 0) return undefined;
   const criteria = await criteriaByLineItem(db, candidates);
   const first = crypto.createHash('sha256').update(`${viewerId}|${page}`).digest().readUInt32BE(0) % candidates.length;

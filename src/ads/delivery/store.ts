@@ -138,3 +138,13 @@ export async function promotedCounts(db: DbOrTx, postIds: readonly string[]): Pr
   }
   return out;
 }
+
+/** The authors among `authorIds` the viewer mutes or blocks, or who block the viewer: their promotions are not shown to them. */
+export async function authorsHiddenFrom(db: DbOrTx, viewerId: string, authorIds: readonly string[]): Promise<Set<string>> {
+  if (authorIds.length === 0) return new Set();
+  const mine = (table: 'mutes' | 'blocks') =>
+    db.selectFrom(table).select('target_user_id as id').where('source_user_id', '=', viewerId).where('target_user_id', 'in', authorIds);
+  const theirs = db.selectFrom('blocks').select('source_user_id as id').where('target_user_id', '=', viewerId).where('source_user_id', 'in', authorIds);
+  const rows = await mine('mutes').union(mine('blocks')).union(theirs).execute();
+  return new Set(rows.map((r) => r.id));
+}
