@@ -304,6 +304,17 @@ test('POST /admin/ads/simulate serves impressions through the same delivery (bud
     query: { entity: 'ORGANIC_POST', entity_ids: organicId, metric_groups: 'ENGAGEMENT', placement: 'ALL_ON_PLATFORM', granularity: 'TOTAL', start_time: wire(from), end_time: wire(new Date(from.getTime() + 3_600_000)) },
   });
   assert.equal(organicStats.body.data[0].id_data[0].metrics.impressions, null, 'simulated reads are not taken from its organic impressions (never below none)');
+  // Delivery goes into home timelines only: a line item placed on the publisher network alone is not simulated there either.
+  const network = (
+    await k.ads.post(`/12/accounts/${account}/line_items`, {
+      query: lineItemQuery(simCampaign, { placements: 'PUBLISHER_NETWORK', advertiser_domain: 'example.com', categories: 'IAB1', start_time: wire(new Date(k.clock.now().getTime() + 60_000)), bid_strategy: 'MAX', bid_amount_local_micro: BID }),
+    })
+  ).body.data.id;
+  await k.ads.post(`/12/accounts/${account}/promoted_posts`, { query: { line_item_id: network, post_ids: organicId } });
+  k.clock.offsetMs += 2 * 60_000;
+  const offTimeline = await admin('POST', '/admin/ads/simulate', { line_item_id: network, timeline_reads: 10 });
+  assert.equal(offTimeline.status, 400, offTimeline.text);
+  assert.match(offTimeline.text, /placements must include the home timeline/);
   const bad = await admin('POST', '/admin/ads/simulate', { line_item_id: li, timeline_reads: 0 });
   assert.equal(bad.status, 400);
 });

@@ -54,9 +54,7 @@ type Billing = Pick<
 export async function deliverPromotedPost(ctx: PlatformContext, viewerId: string, shown: readonly string[], page: string): Promise<string | undefined> {
   const now = ctx.clock.now();
   const db = ctx.store.db;
-  const live = (await liveCandidates(db, now.toISOString())).filter(
-    (c) => c.author_id !== viewerId && !shown.includes(c.post_id) && JSON.parse(c.placements).some((p: string) => TIMELINE_PLACEMENTS.includes(p)),
-  );
+  const live = (await timelineCandidates(db, now)).filter((c) => c.author_id !== viewerId && !shown.includes(c.post_id));
   if (live.length === 0) return undefined;
   const hidden = await authorsHiddenFrom(db, viewerId, [...new Set(live.map((c) => c.author_id))]);
   const candidates = live.filter((c) => !hidden.has(c.author_id));
@@ -71,6 +69,11 @@ export async function deliverPromotedPost(ctx: PlatformContext, viewerId: string
   return undefined;
 }
 
+/** The candidates whose line item's placements include the home timeline. */
+async function timelineCandidates(db: DbOrTx, now: Date): Promise<Candidate[]> {
+  return (await liveCandidates(db, now.toISOString())).filter((c) => (JSON.parse(c.placements) as string[]).some((p) => TIMELINE_PLACEMENTS.includes(p)));
+}
+
 async function criteriaByLineItem(db: DbOrTx, candidates: readonly Candidate[]): Promise<Map<string, Criterion[]>> {
   const byLineItem = new Map<string, Criterion[]>();
   for (const c of await criteriaOf(db, [...new Set(candidates.map((c) => c.line_item_id))])) {
@@ -81,7 +84,7 @@ async function criteriaByLineItem(db: DbOrTx, candidates: readonly Candidate[]):
   return byLineItem;
 }
 
-/** Counts an impression of the candidate for the viewer, with its charge; false when a budget is spent. */
+/** Counts an impression of the candidate for the viewer, with its charge; undefined (nothing counted) when a budget is spent. */
 export async function serve(ctx: PlatformContext, db: DbOrTx, c: Candidate, viewerId: string, now: Date): Promise<AdsDeliveryEventTable | undefined> {
   const left = await remaining(db, c, now);
   if (left <= 0) return undefined;
@@ -163,9 +166,9 @@ export function startOfDayIn(timeZone: string, at: Date): Date {
   return new Date(Date.UTC(get('year'), get('month') - 1, get('day')) - offset);
 }
 
-/** The candidates of one line item, for the simulation. */
+/** The candidates of one line item, for the simulation: as a timeline would find them. */
 export async function candidatesOfLineItem(ctx: PlatformContext, lineItemId: string): Promise<Candidate[]> {
-  return (await liveCandidates(ctx.store.db, ctx.clock.now().toISOString())).filter((c) => c.line_item_id === lineItemId);
+  return (await timelineCandidates(ctx.store.db, ctx.clock.now())).filter((c) => c.line_item_id === lineItemId);
 }
 
 /** The users a line item's targeting reaches now. */

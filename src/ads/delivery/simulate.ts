@@ -21,7 +21,7 @@ export async function simulateAudience(ctx: PlatformContext, s: Simulation) {
     throw invalidParameter(
       'line_item_id',
       [s.line_item_id],
-      `Line item ${s.line_item_id} is not delivering: it, its campaign, funding instrument and production account must be ACTIVE, inside their dates, with an ACTIVE promoted post`,
+      `Line item ${s.line_item_id} is not delivering: it, its campaign, funding instrument and production account must be ACTIVE, inside their dates, with an ACTIVE promoted post, and its placements must include the home timeline`,
     );
   }
   const rate = s.engagement_rate ?? 0;
