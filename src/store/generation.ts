@@ -1,11 +1,13 @@
-import { AliasNode, DeleteQueryNode, InsertQueryNode, RawNode, SelectQueryNode, TableNode, UpdateQueryNode, type KyselyPlugin, type OperationNode, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import { AliasNode, ColumnNode, DeleteQueryNode, InsertQueryNode, RawNode, SelectQueryNode, TableNode, UpdateQueryNode, type KyselyPlugin, type OperationNode, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
 
 /**
  * Counts the writes made through one Kysely instance, in all and per table: every query that is
  * not a SELECT (or a raw statement that reads) bumps the counts, once before it runs and once
  * after, so a reader that compares a count before and after its own reads knows whether a write
  * overlapped them. A write whose tables cannot be told (raw SQL, a DELETE, whose cascades reach
- * other tables) counts against every table.
+ * other tables) counts against every table. An UPDATE that sets only a table's counters
+ * (COUNTER_COLUMNS: a user's post count after a post) counts against `<table>.counters`, not the
+ * table: what is kept by a table's count (who a token belongs to) shows no counter.
  */
 export class WriteCounter implements KyselyPlugin {
   private count = 0;
@@ -74,9 +76,20 @@ function writtenTables(node: RootOperationNode, bookkeeping: ReadonlySet<string>
     const names = node.from.froms.map((f) => tableName(f)?.[0]);
     return names.every((n) => n !== undefined && bookkeeping.has(n)) ? (names as string[]) : undefined;
   }
-  if (UpdateQueryNode.is(node) && node.table && !node.from && !node.joins?.length) return tableName(node.table);
+  if (UpdateQueryNode.is(node) && node.table && !node.from && !node.joins?.length) {
+    const names = tableName(node.table);
+    const counters = names && COUNTER_COLUMNS[names[0]!];
+    const columns = node.updates?.map((u) => (ColumnNode.is(u.column) ? u.column.column.name : '')) ?? [];
+    if (counters && columns.length > 0 && columns.every((c) => counters.has(c))) return [`${names[0]}.counters`];
+    return names;
+  }
   return undefined;
 }
+
+/** Columns that count what other rows say (kept in step with them by the writes of those rows). */
+const COUNTER_COLUMNS: Record<string, ReadonlySet<string>> = {
+  users: new Set(['followers_count', 'following_count', 'post_count', 'listed_count', 'like_count', 'media_count', 'most_recent_post_id']),
+};
 
 function tableName(node: OperationNode | undefined): string[] | undefined {
   if (!node) return undefined;

@@ -31,9 +31,10 @@ export interface Store {
    */
   tableGeneration(...tables: string[]): string | undefined;
   /**
-   * For what may be seen a moment late (who a bearer token belongs to): generation() on SQLite;
-   * on PostgreSQL a value that changes with every write through this process at once, and every
-   * CREDENTIALS_STALE_MS otherwise, so another process's write is seen within that time.
+   * For who a bearer token belongs to (CREDENTIAL_TABLES): on SQLite a value that changes with every
+   * write to those tables; on PostgreSQL one that changes with every such write through this
+   * process at once, and every CREDENTIALS_STALE_MS otherwise, so another process's write is seen
+   * within that time. A post (which counts itself in its author's row) does not change it.
    */
   credentialsGeneration(): string | undefined;
   /** Another process announced a change (src/events/settings-bus.ts): what credentialsGeneration() keys is read again at once. */
@@ -68,6 +69,9 @@ export const WRITTEN_BESIDE_ANSWERS: ReadonlySet<string> = new Set([
   'worker_leases',
 ]);
 
+/** The tables that say who a bearer token belongs to: the token, its app, its user, their OAuth 1.0a grant. */
+const CREDENTIAL_TABLES = ['oauth2_tokens', 'app_bearer_tokens', 'apps', 'users', 'oauth1_tokens'];
+
 /** How late a PostgreSQL process may see another process's change to a credential (a revoked token). */
 export const CREDENTIALS_STALE_MS = 1_000;
 
@@ -97,7 +101,8 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   let tableGeneration: (...tables: string[]) => string | undefined = () => undefined;
   // A cache-validity window, not a rule of the interface: wall time, not the injected clock.
   let elsewhere = 0;
-  let credentialsGeneration: () => string | undefined = () => `${writes.writes}:${elsewhere}:${Math.floor(Date.now() / CREDENTIALS_STALE_MS)}`;
+  const credentialWrites = () => CREDENTIAL_TABLES.map((table) => writes.writesTo(table)).join('/');
+  let credentialsGeneration: () => string | undefined = () => `${credentialWrites()}:${elsewhere}:${Math.floor(Date.now() / CREDENTIALS_STALE_MS)}`;
   if (dialect === 'postgres') {
     // Counts and bigints come back as JS numbers; every id Plaza stores is text.
     // Loaded only for PostgreSQL: an embedded store's start-up need not wait for it.
@@ -158,7 +163,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     };
     generation = () => `${writes.writes}:${currentDataVersion()}`;
     tableGeneration = (...tables) => `${tables.length === 1 ? writes.writesTo(tables[0]) : tables.map((table) => writes.writesTo(table)).join('/')}:${currentDataVersion()}`;
-    credentialsGeneration = generation;
+    credentialsGeneration = () => tableGeneration(...CREDENTIAL_TABLES);
   }
   await migrate(db, dialect);
   return {

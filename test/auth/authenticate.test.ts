@@ -171,3 +171,22 @@ test('an invalidated app bearer token gets 401', async () => {
   await db.updateTable('app_bearer_tokens').set({ invalidated_at: clock.now().toISOString() }).where('token_hash', '=', hashToken(token)).execute();
   assert.equal((await f.get('/2/webhooks', { auth: { bearer: token } })).status, 401);
 });
+
+test("who a bearer token belongs to is kept across its user's posts (a post counts itself in the user's row, which says nothing of the credential), and a revocation through the interface applies to the next request", async () => {
+  const { store } = plaza.ctx;
+  const auth = await f.selfServeAs('dana');
+  assert.equal((await f.get('/2/users/me', { auth })).status, 200);
+  // On PostgreSQL the generation also moves each second (another process's revocation is seen
+  // within one): compare what this process's writes make of it.
+  const ownWrites = () => store.credentialsGeneration()?.split(':')[0];
+  const before = ownWrites();
+  const posted = await f.post(auth, { text: `kept credentials ${Date.now()}` });
+  assert.equal(posted.status, 201, posted.text);
+  assert.equal(ownWrites(), before, "a post (and its author's post_count) leaves the credentials' generation alone");
+  // What the user's row does say moves it: a profile change.
+  await store.db.updateTable('users').set({ location: 'Lisbon' }).where('id', '=', f.user('dana').id).execute();
+  assert.notEqual(ownWrites(), before);
+  const revoked = await call(plaza.urls.base_url, '/2/oauth2/revoke', { method: 'POST', form: { client_id: f.selfServe.client_id, token: auth.bearer, token_type_hint: 'access_token' } });
+  assert.equal(revoked.status, 200, revoked.text);
+  assert.equal((await f.get('/2/users/me', { auth })).status, 401);
+});
