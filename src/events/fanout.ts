@@ -20,7 +20,7 @@ export async function initFanOut(ctx: PlatformContext): Promise<void> {
  */
 export async function fanOutOnce(ctx: PlatformContext): Promise<number> {
   // In a transaction of its own, short: a sequencer's transaction holds back the events of later ones.
-  await sequenceEvents(ctx.store.db, () => ctx.events.placed());
+  await sequenceEvents(ctx.store.db, { onPlaced: () => ctx.events.placed(), waitForHeld: false });
   return ctx.store.db.transaction().execute(async (tx) => {
     const cursor = await readCursor(tx, WEBHOOK_CURSOR, ctx.store.dialect, true);
     if (cursor === undefined) return 0;

@@ -35,6 +35,21 @@ export async function appendEvent(ctx: Pick<CoreContext, 'ids' | 'clock'> & Part
   return id;
 }
 
+/** How a reader of the log has events placed before it reads (`sequenceEvents`). */
+export interface SequenceOptions {
+  /** Called when events took their places (the bus then wakes every process's readers). */
+  onPlaced?: () => void;
+  /**
+   * Wait (up to HELD_BACK_WAIT_MS) for events committed before the call that an older transaction
+   * still holds back: what a caller that must see everything committed before it asked needs (the
+   * log's end for a new cursor, a dump, a test). The background readers (the webhook fan-out, the
+   * stream engine) pass false: they are woken again when those events take their places (whoever
+   * places them says so on the bus), and on a busy store some events are always held back for a
+   * moment, so a waiting reader would poll the store the whole time writes go on, in every process.
+   */
+  waitForHeld?: boolean;
+}
+
 /**
  * PostgreSQL: gives the next places in the log (`seq`) to the events whose transactions, and every
  * older one, have ended, in the order of their transactions (then of their ids). An event whose
@@ -42,7 +57,7 @@ export async function appendEvent(ctx: Pick<CoreContext, 'ids' | 'clock'> & Part
  * one a reader has passed: what a reader sees past its cursor is a prefix of what will ever be
  * there. One sequencer at a time (the others, finding the lock taken, leave it to that one).
  */
-export async function sequenceEvents(db: Db, onPlaced?: () => void): Promise<void> {
+export async function sequenceEvents(db: Db, { onPlaced, waitForHeld = true }: SequenceOptions = {}): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
   const run = async (tx: DbOrTx) => {
     const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${SEQUENCER_KEY}) as ok`.execute(tx);
@@ -81,6 +96,10 @@ export async function sequenceEvents(db: Db, onPlaced?: () => void): Promise<voi
   };
   let held = await heldIds();
   if (held.length === 0) return;
+  if (!waitForHeld) {
+    if ((await db.transaction().execute(run)) > 0) onPlaced?.();
+    return;
+  }
   const deadline = Date.now() + HELD_BACK_WAIT_MS;
   for (let pause = 1; ; pause = Math.min(2 * pause, 20)) {
     // The readers of every process read again when events took their places: those held back
@@ -103,12 +122,12 @@ const HELD_BACK_WAIT_MS = 1_000;
 
 /**
  * The events after the cursor `afterSeq`, in seq order: those that have a place in the log, which
- * is final (on PostgreSQL given by `sequenceEvents`, run first here unless `db` is a transaction,
- * whose caller runs it before: a sequencer inside a longer transaction would hold back the events
- * of every transaction that began after it).
+ * is final (on PostgreSQL given by `sequenceEvents`, run first here with `sequencing` unless `db`
+ * is a transaction, whose caller runs it before: a sequencer inside a longer transaction would
+ * hold back the events of every transaction that began after it).
  */
-export async function eventsAfter(db: DbOrTx, afterSeq: number, limit = 500, onPlaced?: () => void): Promise<EventRow[]> {
-  if (!db.isTransaction) await sequenceEvents(db as Db, onPlaced);
+export async function eventsAfter(db: DbOrTx, afterSeq: number, limit = 500, sequencing?: SequenceOptions): Promise<EventRow[]> {
+  if (!db.isTransaction) await sequenceEvents(db as Db, sequencing);
   const rows = await db.selectFrom('events').selectAll().where('seq', '>', afterSeq).orderBy('seq').limit(limit).execute();
   return rows as EventRow[];
 }

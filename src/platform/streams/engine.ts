@@ -232,7 +232,7 @@ export class StreamEngine {
   private async readLog(): Promise<void> {
     const db = this.ctx.store.db;
     while (this.cursor !== undefined && this.connections.size > 0) {
-      const rows = await eventsAfter(db, this.cursor, BATCH, () => this.ctx.events.placed());
+      const rows = await eventsAfter(db, this.cursor, BATCH, { onPlaced: () => this.ctx.events.placed(), waitForHeld: false });
       if (rows.length === 0) return;
       const events: LoggedEvent[] = rows.map(parseLogged);
       await this.dispatch(events);
