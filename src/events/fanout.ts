@@ -1,6 +1,6 @@
 import type { PlatformContext } from '../platform/context.js';
 import type { WebhookDeliveryTable } from '../store/schema-events.js';
-import { eventsAfter, lastEventSeq, sequenceEvents } from './log.js';
+import { eventsAfter, lastEventSeq, logState, sequenceEvents } from './log.js';
 import { ensureCursor, insertDeliveries, moveCursor, pendingDelivery, readCursor } from './outbox.js';
 import { webhookRouters } from './webhook-routers.js';
 
@@ -16,16 +16,23 @@ export async function initFanOut(ctx: PlatformContext): Promise<void> {
  * Reads one batch of the log past the fan-out cursor, asks every registered router which webhooks
  * get each event, and writes the outbox rows and the moved cursor in one transaction: a crash
  * before the commit redoes the batch, and the rows' unique key makes redoing it harmless.
- * Returns how many events it read (0: none new, or another process holds the cursor).
+ * Says how many events it read (0: none new, or another process holds the cursor) and how many
+ * deliveries it wrote.
  */
-export async function fanOutOnce(ctx: PlatformContext): Promise<number> {
-  // In a transaction of its own, short: a sequencer's transaction holds back the events of later ones.
-  await sequenceEvents(ctx.store.db, { onPlaced: () => ctx.events.placed(), waitForHeld: false });
+export async function fanOutOnce(ctx: PlatformContext): Promise<{ events: number; deliveries: number }> {
+  const none = { events: 0, deliveries: 0 };
+  // One look first: the fan-out is woken after every append of this process (and polled), and
+  // most wake-ups find nothing new; the log's places and the cursor's lock are for those that do.
+  const state = await logState(ctx.store.db, WEBHOOK_CURSOR);
+  if (state.held) {
+    // In a transaction of its own, short: a sequencer's transaction holds back the events of later ones.
+    await sequenceEvents(ctx.store.db, { onPlaced: () => ctx.events.placed(), waitForHeld: false });
+  } else if (state.last <= state.cursor) return none;
   return ctx.store.db.transaction().execute(async (tx) => {
     const cursor = await readCursor(tx, WEBHOOK_CURSOR, ctx.store.dialect, true);
-    if (cursor === undefined) return 0;
+    if (cursor === undefined) return none;
     const events = await eventsAfter(tx, cursor, BATCH);
-    if (events.length === 0) return 0;
+    if (events.length === 0) return none;
     const now = ctx.clock.now().toISOString();
     const rows: WebhookDeliveryTable[] = [];
     const routers = webhookRouters();
@@ -46,6 +53,6 @@ export async function fanOutOnce(ctx: PlatformContext): Promise<number> {
     }
     await insertDeliveries(tx, rows);
     await moveCursor(tx, WEBHOOK_CURSOR, Number(events.at(-1)!.seq));
-    return events.length;
+    return { events: events.length, deliveries: rows.length };
   });
 }

@@ -133,6 +133,19 @@ export async function eventsAfter(db: DbOrTx, afterSeq: number, limit = 500, seq
 }
 
 /**
+ * In one query: whether committed events wait for their places (PostgreSQL), the newest place in
+ * the log, and where the consumer `cursor` stands (0 when it has none yet).
+ */
+export async function logState(db: DbOrTx, cursor: string): Promise<{ held: boolean; last: number; cursor: number }> {
+  const { rows } = await sql<{ held: boolean | number; last: number | string | null; cursor: number | string | null }>`
+    select exists(select 1 from events where seq is null) as held,
+      (select max(seq) from events) as last,
+      (select seq from event_cursors where name = ${cursor}) as cursor`.execute(db);
+  const row = rows[0]!;
+  return { held: Boolean(row.held), last: Number(row.last ?? 0), cursor: Number(row.cursor ?? 0) };
+}
+
+/**
  * The newest seq in the log (0 when empty): where a consumer that wants only new events starts.
  * Events committed before it asked take their places first, so none of them is news to it later.
  */

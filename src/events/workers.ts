@@ -69,9 +69,13 @@ export async function startEventWorkers(ctx: PlatformContext): Promise<EventWork
       }, onError),
   );
   const deliver = { run: () => lanes.forEach((l) => l.run()), idle: () => Promise.all(lanes.map((l) => l.idle())) };
-  // Each batch fanned out is delivered at once, while the next batch is read.
+  // Each batch fanned out into deliveries is delivered at once, while the next batch is read.
   const fanOut = new SingleFlight(async () => {
-    while (!stopped && (await fanOutOnce(ctx)) > 0) deliver.run();
+    while (!stopped) {
+      const { events, deliveries } = await fanOutOnce(ctx);
+      if (deliveries > 0) deliver.run();
+      if (events === 0) break;
+    }
   }, onError);
   const crc = new SingleFlight(async () => void (await runPeriodicCrcs(ctx)), onError);
   // The broadcast coordinator: starts and ends fall due by the injected clock, which the poll reads.
