@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { redisClient, storeRedisName } from '../../src/redis.js';
 import type { CredentialsFile } from '../../src/seed/credentials.js';
 import { call, startTestPlaza, type TestPlaza } from '../support/server.js';
 import { StreamClient } from '../support/streams.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * A world served by two processes on one store and Redis: a post written through one process
@@ -36,5 +38,26 @@ test('a post written in a world through one process reaches that world\'s stream
     await stream.until(() => stream.raw.includes(posted.body.data.id), 'the post on the other process\'s stream', 10_000);
   } finally {
     stream.close();
+  }
+});
+
+test("a process listens to the other processes' writes only while a stream of its world is open: with none, a write through one process wakes no other (the store's wake-up channel has no subscriber)", async () => {
+  const redis = redisClient(redisUrl, {});
+  const channel = storeRedisName('events', first.databaseUrl);
+  const subscribers = async () => Number(((await redis.pubsub('NUMSUB', channel)) as [string, number])[1]);
+  try {
+    assert.equal(await subscribers(), 0, 'two processes, no stream: nobody listens');
+    const app = first.credentials!.apps[0]!;
+    const rule = await call(second.urls.base_url, '/2/posts/search/stream/rules', { method: 'POST', auth: { bearer: app.bearer_token }, body: { add: [{ value: 'from:chen' }] } });
+    assert.equal(rule.status, 200, rule.text);
+    const stream = await StreamClient.open(second.urls.base_url, '/2/posts/search/stream', app.bearer_token);
+    try {
+      assert.equal(stream.status, 200);
+      await eventually(async () => (await subscribers()) === 1 || undefined, 'the process holding the stream listens');
+    } finally {
+      stream.close();
+    }
+  } finally {
+    redis.disconnect();
   }
 });

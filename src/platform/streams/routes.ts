@@ -81,14 +81,15 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
   const likes = new LikeStreamChannel(ctx);
 
   // A change of an app's rules that leaves them invalid cuts its filtered streams (InvalidRules):
-  // heard from each world's rule book once a stream of that world opens (the book calls back in its
-  // world; a world's book forgets its listeners when the world closes).
+  // heard from each world's rule book once a stream by rules of that world opens, not before (the
+  // book then listens to every other process's writes; the book calls back in its world, and
+  // forgets its listeners when its world closes).
   const heard = new WeakSet<PlatformContext['streamRules']>();
-  const hearRuleChanges = (): (() => void) | undefined => {
+  const hearRuleChanges = (): void => {
     const book = ctx.streamRules;
-    if (heard.has(book)) return undefined;
+    if (heard.has(book)) return;
     heard.add(book);
-    return book.onChange((appId) => {
+    book.onChange((appId) => {
       const conns = ctx.streams.list((c) => c.channel === posts && c.app.id === appId && (c as PostStreamConnection).filter.kind === 'rules');
       if (conns.length === 0) return;
       invalidRulesOfApp(ctx, appId)
@@ -98,9 +99,7 @@ export async function streamRoutes(app: Listener, ctx: PlatformContext): Promise
         .catch((err) => ctx.log.error({ err }, 'filtered stream: checking the rules failed'));
     });
   };
-  const unsubscribe = hearRuleChanges();
   app.addHook('preClose', async () => {
-    unsubscribe?.();
     await ctx.streams.close();
   });
 
