@@ -1,7 +1,7 @@
 import type { PlatformContext } from '../platform/context.js';
 import type { WebhookDeliveryTable } from '../store/schema-events.js';
 import { eventsAfter, lastEventSeq, logState, sequenceEvents } from './log.js';
-import { ensureCursor, insertDeliveries, moveCursor, pendingDelivery, readCursor } from './outbox.js';
+import { ensureCursor, insertDeliveries, moveCursor, pendingDelivery, readCursor, skipWithoutWebhooks } from './outbox.js';
 import { webhookRouters } from './webhook-routers.js';
 
 export const WEBHOOK_CURSOR = 'webhooks';
@@ -28,6 +28,8 @@ export async function fanOutOnce(ctx: PlatformContext): Promise<{ events: number
     // In a transaction of its own, short: a sequencer's transaction holds back the events of later ones.
     await sequenceEvents(ctx.store.db, { onPlaced: () => ctx.events.placed(), waitForHeld: false });
   } else if (state.last <= state.cursor) return none;
+  // A store without webhooks has nothing to route: the cursor moves to the log's end in one statement.
+  if (!state.webhooks && (await skipWithoutWebhooks(ctx.store.db, WEBHOOK_CURSOR, ctx.store.dialect))) return none;
   return ctx.store.db.transaction().execute(async (tx) => {
     const cursor = await readCursor(tx, WEBHOOK_CURSOR, ctx.store.dialect, true);
     if (cursor === undefined) return none;

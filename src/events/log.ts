@@ -134,15 +134,17 @@ export async function eventsAfter(db: DbOrTx, afterSeq: number, limit = 500, seq
 
 /**
  * In one query: whether committed events wait for their places (PostgreSQL), the newest place in
- * the log, and where the consumer `cursor` stands (0 when it has none yet).
+ * the log, where the consumer `cursor` stands (0 when it has none yet), and whether the store has
+ * a webhook (the webhook fan-out's consumer).
  */
-export async function logState(db: DbOrTx, cursor: string): Promise<{ held: boolean; last: number; cursor: number }> {
-  const { rows } = await sql<{ held: boolean | number; last: number | string | null; cursor: number | string | null }>`
+export async function logState(db: DbOrTx, cursor: string): Promise<{ held: boolean; last: number; cursor: number; webhooks: boolean }> {
+  const { rows } = await sql<{ held: boolean | number; last: number | string | null; cursor: number | string | null; webhooks: boolean | number }>`
     select exists(select 1 from events where seq is null) as held,
       (select max(seq) from events) as last,
-      (select seq from event_cursors where name = ${cursor}) as cursor`.execute(db);
+      (select seq from event_cursors where name = ${cursor}) as cursor,
+      exists(select 1 from webhooks) as webhooks`.execute(db);
   const row = rows[0]!;
-  return { held: Boolean(row.held), last: Number(row.last ?? 0), cursor: Number(row.cursor ?? 0) };
+  return { held: Boolean(row.held), last: Number(row.last ?? 0), cursor: Number(row.cursor ?? 0), webhooks: Boolean(row.webhooks) };
 }
 
 /**

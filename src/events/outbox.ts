@@ -30,6 +30,21 @@ export async function ensureCursor(db: DbOrTx, name: string, seq: number): Promi
   await db.insertInto('event_cursors').values({ name, seq }).onConflict((oc) => oc.column('name').doNothing()).execute();
 }
 
+/**
+ * Moves the cursor `name` to the log's newest place if the store has no webhook, in one statement
+ * (skipping a cursor another process holds on PostgreSQL); says whether it did. Events route to
+ * webhooks that exist when they are fanned out, so with none there is nothing to route; an event
+ * placed later takes a place after the newest, so none is passed over.
+ */
+export async function skipWithoutWebhooks(db: DbOrTx, name: string, dialect: StoreDialect): Promise<boolean> {
+  const lock = dialect === 'postgres' ? sql` for update skip locked` : sql``;
+  const result = await sql`
+    update event_cursors set seq = (select coalesce(max(seq), 0) from events)
+    where name = ${name} and not exists (select 1 from webhooks)
+      and name in (select name from event_cursors where name = ${name}${lock})`.execute(db);
+  return Number(result.numAffectedRows ?? 0) > 0;
+}
+
 export async function moveCursor(db: DbOrTx, name: string, seq: number): Promise<void> {
   await db.updateTable('event_cursors').set({ seq }).where('name', '=', name).execute();
 }

@@ -43,3 +43,13 @@ test('an event is written in the same transaction as the change it records: a ro
   assert.equal(last.type, 'test.commit');
   assert.deepEqual(JSON.parse(last.payload), { ok: true });
 });
+
+test('on a store without webhooks the fan-out has nothing to route: its cursor moves to the log\'s end and no delivery is written (with webhooks, the delivery tests show events routed)', async () => {
+  const db = plaza.ctx.store.db;
+  assert.equal(Number((await db.selectFrom('webhooks').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n), 0, 'the demo workspace has no webhook');
+  const cursor = async () => Number((await db.selectFrom('event_cursors').select('seq').where('name', '=', 'webhooks').executeTakeFirstOrThrow()).seq);
+  const id = await db.transaction().execute((tx) => appendEvent(plaza.ctx, tx, { type: 'test.unrouted', subject: 'x', payload: {} }));
+  const placed = await eventually(async () => (await eventsAfter(db, 0, 100_000)).find((e) => e.id === id), 'the event placed');
+  await eventually(async () => (await cursor()) >= Number(placed.seq) || undefined, 'the fan-out cursor past the event');
+  assert.equal(Number((await db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n), 0);
+});
