@@ -14,7 +14,10 @@
  *   - after WARMUP_SECONDS unmeasured (cold processes compile code and open connections);
  *   - then one reader alone, and the same reader while posts are sent at PACED_RATE a second on
  *     a timer (what writes cost a read, apart from a saturated machine's queue);
- *   - then posts sent to the first process only: the CPU the other processes spend on them.
+ *   - then posts sent to the first process only: the CPU the other processes spend on them;
+ *   - then Plaza's CPU per request at one paced load (posts and reads on a timer), and with one
+ *     process at a half and a third of it: what a request costs a process that takes a third of
+ *     the load, whether the other two thirds go to other processes or nowhere.
  * The clients run in this process (fetch, closed loop): on this 2-core machine they share the
  * cores with Plaza, PostgreSQL, Redis and HAProxy, so throughput cannot grow with processes here;
  * the figures to read are the write rate (no longer capped by a lock), the read p99 during the
@@ -44,7 +47,11 @@ const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 100);
 const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 
-/** user+system CPU seconds of the processes whose pid is given, or whose name is `comm`. */
+/**
+ * user+system CPU seconds of the processes whose pid is given, or whose name is `comm`, with what
+ * their children that ended spent (PostgreSQL's backends that closed, reaped by the postmaster):
+ * without it a backend closing during a phase made PostgreSQL's CPU negative.
+ */
 function cpuSeconds(select: { pids?: number[]; comm?: string }): number {
   let ticks = 0;
   const pids = select.pids ?? fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
@@ -55,7 +62,7 @@ function cpuSeconds(select: { pids?: number[]; comm?: string }): number {
       const comm = stat.slice(stat.indexOf('(') + 1, close);
       if (select.comm && comm !== select.comm) continue;
       const fields = stat.slice(close + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     } catch {
       // gone
     }
@@ -88,6 +95,8 @@ interface Row {
   pacedPgCpuMs: number;
   /** CPU ms of the processes that took no request, per post written through the first one. */
   bystanderCpuMs: number;
+  /** Plaza's CPU ms per request at a paced load (posts/s; reads at twice that): the whole load, and with one process a half and a third of it. */
+  loadPerProcess: Array<{ rate: number; cpuMs: number }>;
 }
 
 async function run(processes: number): Promise<Row> {
@@ -195,8 +204,35 @@ async function run(processes: number): Promise<Row> {
       await Promise.all(all);
       return ((cpuSeconds({ pids: others }) - cpu0) * 1000) / written.length;
     };
+    /**
+     * Plaza's CPU per request with posts at `rate` a second and single-post reads at twice that,
+     * both sent on a timer through the balancer: the same load whatever the number of processes.
+     */
+    const pacedCpu = async (rate: number) => {
+      const pids = plazas.map((p) => p.child.pid!);
+      const cpu0 = cpuSeconds({ pids });
+      const written: number[] = [];
+      const read: number[] = [];
+      const all: Array<Promise<void>> = [];
+      const read1 = async (i: number) => {
+        const res = await fetch(`${balancer}/2/posts/${postIds[(i * 7919) % postIds.length]}?post.fields=created_at,author_id,public_metrics&expansions=author_id`, { headers: { authorization: `Bearer ${bearer}` } }).catch(() => undefined);
+        await res?.arrayBuffer();
+        if (res?.status === 200) read.push(0);
+        else failures++;
+      };
+      const end = performance.now() + PACED_SECONDS * 1000;
+      for (let k = 0, start = performance.now(); performance.now() < end; k++) {
+        all.push(k % 3 === 0 ? post(k, written) : read1(k));
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, start + ((k + 1) * 1000) / (3 * rate) - performance.now())));
+      }
+      await Promise.all(all);
+      return ((cpuSeconds({ pids }) - cpu0) * 1000) / (written.length + read.length);
+    };
+    const loadPerProcess = [{ rate: PACED_RATE, cpuMs: await pacedCpu(PACED_RATE) }];
+    if (processes === 1) for (const share of [2, 3]) loadPerProcess.push({ rate: PACED_RATE / share, cpuMs: await pacedCpu(PACED_RATE / share) });
     const requests = writeTimes.length + readTimes.length;
     return {
+      loadPerProcess,
       processes,
       writes: writeTimes.length / SECONDS,
       writeP50: percentile(writeTimes, 50),
@@ -240,4 +276,8 @@ console.log(`\nOne reader alone for ${PACED_SECONDS} s, then the same reader whi
 console.log('| processes | read p99 ms, no writes | posts/s answered | read p50 / p99 ms during the paced writes | Plaza CPU ms/request | PostgreSQL CPU ms/request | CPU ms of the other processes per post sent to one |');
 console.log('|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.processes} | ${f(r.quietReadP99)} | ${f(r.pacedWrites, 0)} | ${f(r.pacedReadP50)} / ${f(r.pacedReadP99)} | ${f(r.pacedPlazaCpuMs, 2)} | ${f(r.pacedPgCpuMs, 2)} | ${f(r.bystanderCpuMs, 3)} |`);
+console.log(`\nPlaza's CPU per request at a paced load (posts at the rate given, single-post reads at twice it, ${PACED_SECONDS} s each, through the balancer):\n`);
+console.log('| processes | posts/s + reads/s | requests/s each process takes | Plaza CPU ms/request |');
+console.log('|---|---|---|---|');
+for (const r of rows) for (const l of r.loadPerProcess) console.log(`| ${r.processes} | ${f(l.rate, 0)} + ${f(2 * l.rate, 0)} | ${f((3 * l.rate) / r.processes, 0)} | ${f(l.cpuMs, 2)} |`);
 process.exit(0);
