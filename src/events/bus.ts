@@ -1,6 +1,6 @@
+import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { redisPubSub, storeRedisName } from '../redis.js';
+import { sharedPubSub, storeRedisName, type SharedPubSub } from '../redis.js';
 
 /**
  * Wakes the consumers of the event log when it may have grown. It carries no content: a listener
@@ -115,44 +115,49 @@ export class LocalEventBus implements EventBus {
  * notify so that processes sharing the store (same database URL, hence the same channel) wake too.
  * A process listens on the channel only while it has listeners (a stream open here, rules loaded
  * for one): the others are not woken by every write of every process, which on a busy deployment
- * costs each of them a wake-up per write for nothing.
+ * costs each of them a wake-up per write for nothing. The connections are the process's shared
+ * pub/sub (src/redis.ts): every world's bus uses the same two.
  * Redis is only a doorbell: if it is down, other processes fall back on their poll.
  */
 export class RedisEventBus implements EventBus {
   private readonly local = new LocalEventBus();
   private readonly origin = randomUUID();
   private readonly channel: string;
-  private readonly publisher: Redis;
-  private readonly subscriber: Redis;
+  private readonly pubsub: SharedPubSub;
   private readonly publishTimers: Array<NodeJS.Timeout | undefined> = [undefined, undefined];
   private listening = 0;
-  /** The last SUBSCRIBE or UNSUBSCRIBE sent: ready() waits for it. */
-  private subscription: Promise<unknown> = Promise.resolve();
+  private subscription: { live: Promise<void>; off: () => void } | undefined;
+
+  /** Wakes the local readers in the asynchronous context the bus was made in (its world's), whatever context a Redis message arrives in. */
+  private readonly wakeHere: () => void;
 
   constructor(redisUrl: string, storeKey: string, private readonly onError: (err: Error) => void = () => {}) {
     this.channel = storeRedisName('events', storeKey);
-    ({ publisher: this.publisher, subscriber: this.subscriber } = redisPubSub(redisUrl, (err) => this.onError(err)));
-    this.subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.channel && message !== this.origin) this.local.wake();
-    });
+    this.pubsub = sharedPubSub(redisUrl, (err) => this.onError(err));
+    this.wakeHere = AsyncResource.bind(() => this.local.wake());
   }
 
   /** Resolves once the subscription of the listeners so far is live, so a test can start writing on another process. */
   async ready(): Promise<void> {
-    if (this.subscriber.status !== 'ready') await new Promise<void>((resolve) => this.subscriber.once('ready', () => resolve()));
-    await this.subscription;
+    await this.subscription?.live;
   }
 
   onAppend(listener: () => void): () => void {
     const off = this.local.onAppend(listener);
-    // Subscribing again after a reconnect is ioredis's own job (autoResubscribe).
-    if (this.listening++ === 0) this.subscription = this.subscriber.subscribe(this.channel).catch((err: Error) => this.onError(err));
+    if (this.listening++ === 0) {
+      this.subscription = this.pubsub.subscribe(this.channel, (message) => {
+        if (message !== this.origin) this.wakeHere();
+      });
+    }
     let on = true;
     return () => {
       if (!on) return;
       on = false;
       off();
-      if (--this.listening === 0) this.subscription = this.subscriber.unsubscribe(this.channel).catch((err: Error) => this.onError(err));
+      if (--this.listening === 0) {
+        this.subscription?.off();
+        this.subscription = undefined;
+      }
     };
   }
 
@@ -160,14 +165,13 @@ export class RedisEventBus implements EventBus {
     return this.local.onOwnAppend(listener);
   }
 
-  async reachable(): Promise<void> {
-    if (this.publisher.status !== 'ready') throw new Error(`Redis is ${this.publisher.status}`);
-    await this.publisher.ping();
+  reachable(): Promise<void> {
+    return this.pubsub.reachable();
   }
 
   placed(): void {
     this.local.placed();
-    if (this.publisher.status === 'ready') this.publisher.publish(this.channel, this.origin).catch((err: Error) => this.onError(err));
+    this.pubsub.publish(this.channel, this.origin);
   }
 
   notify(): void {
@@ -178,7 +182,7 @@ export class RedisEventBus implements EventBus {
       if (this.publishTimers[slot]) continue;
       const t = setTimeout(() => {
         this.publishTimers[slot] = undefined;
-        if (this.publisher.status === 'ready') this.publisher.publish(this.channel, this.origin).catch((err: Error) => this.onError(err));
+        this.pubsub.publish(this.channel, this.origin);
       }, ms);
       t.unref();
       this.publishTimers[slot] = t;
@@ -187,10 +191,10 @@ export class RedisEventBus implements EventBus {
 
   async close(): Promise<void> {
     for (const t of this.publishTimers) if (t) clearTimeout(t);
+    this.subscription?.off();
+    this.subscription = undefined;
     await this.local.close();
-    await Promise.allSettled([this.subscriber.quit(), this.publisher.quit()]);
-    this.subscriber.disconnect();
-    this.publisher.disconnect();
+    await this.pubsub.release();
   }
 }
 

@@ -65,7 +65,7 @@ export async function openWorld(
     ids: new IdGenerator(clock, parts.worker),
     log,
     entities: createEntities(store),
-    // Made inside the world (below): its Redis connections' events then run in it.
+    // Made inside the world (below): its Redis wake-ups then run in it.
     events: undefined as unknown as EventBus,
   };
   let workers: EventWorkers | undefined;

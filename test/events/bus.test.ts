@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { LocalEventBus, RedisEventBus } from '../../src/events/bus.js';
 import { appendEvent, eventsAfter, lastEventSeq } from '../../src/events/log.js';
 import pg from 'pg';
+import { redisClient } from '../../src/redis.js';
 import { dropPostgresDatabase, freshPostgresDatabase, startTestPlaza } from '../support/server.js';
 import { eventually } from '../support/wait.js';
 
@@ -71,6 +72,34 @@ test('Redis pub/sub when REDIS_URL is set: a notify on one bus wakes the listene
     assert.equal(otherCalls, 0, 'another store\'s bus hears nothing');
   } finally {
     await Promise.all([a.close(), b.close(), other.close()]);
+  }
+});
+
+test("every world's bus in a process shares its two Redis connections: ten buses on ten stores hold one publisher and one subscriber, a wake-up still reaches only its store's listeners, and the connections close with the last bus", async () => {
+  const admin = redisClient(REDIS_URL, {});
+  const ours = async () =>
+    String(await admin.client('LIST'))
+      .split('\n')
+      .filter((line) => new RegExp(`name=plaza-${process.pid}-(publish|subscribe) `).test(line)).length;
+  const stores = Array.from({ length: 10 }, () => `postgres://example/${randomUUID()}`);
+  const buses = stores.map((store) => new RedisEventBus(REDIS_URL, store));
+  const twin = new RedisEventBus(REDIS_URL, stores[0]!);
+  try {
+    const calls = buses.map(() => 0);
+    const offs = buses.map((bus, i) => bus.onAppend(() => calls[i]!++));
+    await Promise.all(buses.map((bus) => bus.ready()));
+    await eventually(async () => (await ours()) === 2 || undefined, 'two connections for eleven buses');
+    twin.notify();
+    await eventually(() => calls[0]! > 0 || undefined, "the first store's listener woken");
+    assert.deepEqual(calls.slice(1), Array(9).fill(0), "the other stores' listeners were not");
+    offs.forEach((off) => off());
+  } finally {
+    await Promise.all([...buses, twin].map((bus) => bus.close()));
+  }
+  try {
+    await eventually(async () => (await ours()) === 0 || undefined, 'the connections closed with the last bus');
+  } finally {
+    admin.disconnect();
   }
 });
 
