@@ -25,7 +25,7 @@ export async function fanOutOnce(ctx: PlatformContext): Promise<{ events: number
   // most wake-ups find nothing new; the log's places and the cursor's lock are for those that do.
   const state = await logState(ctx.store.db, WEBHOOK_CURSOR);
   if (state.held) {
-    // In a transaction of its own, short: a sequencer's transaction holds back the events of later ones.
+    // Outside the transaction below: a sequencer inside a longer transaction would hold back the events of every later one.
     await sequenceEvents(ctx.store.db, { onPlaced: () => ctx.events.placed(), waitForHeld: false });
   } else if (state.last <= state.cursor) return none;
   // A store without webhooks has nothing to route: the cursor moves to the log's end in one statement.

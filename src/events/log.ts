@@ -59,34 +59,10 @@ export interface SequenceOptions {
  */
 export async function sequenceEvents(db: Db, { onPlaced, waitForHeld = true }: SequenceOptions = {}): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-  const run = async (tx: DbOrTx) => {
-    const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${SEQUENCER_KEY}) as ok`.execute(tx);
-    if (!rows[0]?.ok) return 0;
-    // The horizon: the oldest transaction still running that may be this database's (the
-    // snapshot's xmax when none). Transactions of other databases on the server write no events
-    // here, and a long one there (a bulk load, another application's batch) must not hold this log
-    // back: the snapshot's running transactions that a backend of another database runs
-    // (pg_stat_activity's 32-bit backend_xid against the low half of each 64-bit id) are left out.
-    // Only those: pg_stat_activity is read a moment after the snapshot, and a transaction of this
-    // database that ended in between must still count (its events are not in the snapshot).
-    const placed = await sql`
-      with snap as (select pg_current_snapshot() as s),
-      elsewhere as (
-        select backend_xid::text::bigint as xid32 from pg_stat_activity
-        where datname is distinct from current_database() and datname is not null and backend_xid is not null
-      ),
-      horizon as (
-        select coalesce(
-          (select min(x) from snap, pg_snapshot_xip(snap.s) as x where (x::text::bigint % 4294967296) not in (select xid32 from elsewhere)),
-          (select pg_snapshot_xmax(s) from snap)
-        ) as h
-      ),
-      done as (
-        select id, row_number() over (order by xid, id) as n from events, horizon
-        where seq is null and xid < horizon.h
-      ), last as (select coalesce(max(seq), 0) as seq from events)
-      update events set seq = last.seq + done.n from done, last where events.id = done.id`.execute(tx);
-    return Number(placed.numAffectedRows ?? 0);
+  // One call of the sequencer (migration 0043 holds it, and says why it is safe): how many it placed.
+  const run = async () => {
+    const { rows } = await sql<{ placed: number | string }>`select plaza_sequence_events(${SEQUENCER_KEY}) as placed`.execute(db);
+    return Number(rows[0]?.placed ?? 0);
   };
   // Nothing committed without its place (the usual case between writes) costs one indexed look.
   const heldIds = async (among?: string[]) => {
@@ -97,14 +73,14 @@ export async function sequenceEvents(db: Db, { onPlaced, waitForHeld = true }: S
   let held = await heldIds();
   if (held.length === 0) return;
   if (!waitForHeld) {
-    if ((await db.transaction().execute(run)) > 0) onPlaced?.();
+    if ((await run()) > 0) onPlaced?.();
     return;
   }
   const deadline = Date.now() + HELD_BACK_WAIT_MS;
   for (let pause = 1; ; pause = Math.min(2 * pause, 20)) {
     // The readers of every process read again when events took their places: those held back
     // may be events another process's readers were woken for and did not find.
-    if ((await db.transaction().execute(run)) > 0) onPlaced?.();
+    if ((await run()) > 0) onPlaced?.();
     // Events committed before this reader asked that still have no place wait for an older
     // transaction (or another sequencer). Most end within milliseconds: the reader waits for
     // those (not for events committed since, so a steady stream of writes does not keep it), up
