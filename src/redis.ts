@@ -89,7 +89,12 @@ export function sharedPubSub(url: string, onError: (err: Error) => void): Shared
   h.users++;
   h.errorListeners.add(onError);
   const send = (channel: string, command: 'subscribe' | 'unsubscribe') => {
-    const sent = h.subscriber[command](channel).catch((err: Error) => onError(err));
+    const sent = h.subscriber[command](channel)
+      .catch((err: Error) => onError(err))
+      .finally(() => {
+        // A channel no one listens on any more is forgotten (a process opens and closes many worlds).
+        if (h.pending.get(channel) === sent && !h.handlers.has(channel)) h.pending.delete(channel);
+      });
     h.pending.set(channel, sent);
     return sent;
   };
