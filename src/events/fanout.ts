@@ -1,6 +1,6 @@
 import type { PlatformContext } from '../platform/context.js';
 import type { WebhookDeliveryTable } from '../store/schema-events.js';
-import { eventsAfter, lastEventSeq, logState, sequenceEvents } from './log.js';
+import { eventsAfter, lastEventSeq, logState, placeEvents } from './log.js';
 import { ensureCursor, insertDeliveries, moveCursor, pendingDelivery, readCursor, skipWithoutWebhooks } from './outbox.js';
 import { webhookRouters } from './webhook-routers.js';
 
@@ -25,8 +25,9 @@ export async function fanOutOnce(ctx: PlatformContext): Promise<{ events: number
   // most wake-ups find nothing new; the log's places and the cursor's lock are for those that do.
   const state = await logState(ctx.store.db, WEBHOOK_CURSOR);
   if (state.held) {
-    // Outside the transaction below: a sequencer inside a longer transaction would hold back the events of every later one.
-    await sequenceEvents(ctx.store.db, { onPlaced: () => ctx.events.placed(), waitForHeld: false });
+    // The events waiting take their places first (outside the transaction below); the readers of
+    // every process hear of it.
+    if ((await placeEvents(ctx.store.db)) > 0) ctx.events.placed();
   } else if (state.last <= state.cursor) return none;
   // A store without webhooks has nothing to route: the cursor moves to the log's end in one statement.
   if (!state.webhooks && (await skipWithoutWebhooks(ctx.store.db, WEBHOOK_CURSOR, ctx.store.dialect))) return none;

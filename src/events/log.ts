@@ -42,8 +42,9 @@ export interface SequenceOptions {
   /**
    * Wait (up to HELD_BACK_WAIT_MS) for events committed before the call that an older transaction
    * still holds back: what a caller that must see everything committed before it asked needs (the
-   * log's end for a new cursor, a dump, a test). The background readers (the webhook fan-out, the
-   * stream engine) pass false: they are woken again when those events take their places (whoever
+   * log's end for a new cursor, a dump, a test). A background reader (the stream engine; the
+   * webhook fan-out, which looks itself and calls `placeEvents`) does not wait: it is woken again
+   * when those events take their places (whoever
    * places them says so on the bus), and on a busy store some events are always held back for a
    * moment, so a waiting reader would poll the store the whole time writes go on, in every process.
    */
@@ -59,11 +60,7 @@ export interface SequenceOptions {
  */
 export async function sequenceEvents(db: Db, { onPlaced, waitForHeld = true }: SequenceOptions = {}): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-  // One call of the sequencer (migration 0043 holds it, and says why it is safe): how many it placed.
-  const run = async () => {
-    const { rows } = await sql<{ placed: number | string }>`select plaza_sequence_events(${SEQUENCER_KEY}) as placed`.execute(db);
-    return Number(rows[0]?.placed ?? 0);
-  };
+  const run = () => placeEvents(db);
   // Nothing committed without its place (the usual case between writes) costs one indexed look.
   const heldIds = async (among?: string[]) => {
     let q = db.selectFrom('events').select('id').where('seq', 'is', null);
@@ -89,6 +86,18 @@ export async function sequenceEvents(db: Db, { onPlaced, waitForHeld = true }: S
     if (held.length === 0 || Date.now() >= deadline) return;
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
+}
+
+/**
+ * One call of the sequencer (migration 0043 holds it, and says why it is safe), for a caller that
+ * already knows events wait for their places (`sequenceEvents` looks first): how many it placed.
+ * Outside a longer transaction: a sequencer inside one would hold back the events of every later
+ * one. Nothing to do on SQLite, whose events take their places as they are written.
+ */
+export async function placeEvents(db: Db): Promise<number> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return 0;
+  const { rows } = await sql<{ placed: number | string }>`select plaza_sequence_events(${SEQUENCER_KEY}) as placed`.execute(db);
+  return Number(rows[0]?.placed ?? 0);
 }
 
 /** At most this many held-back events are followed by one reader's wait. */
