@@ -4,12 +4,30 @@ import net from 'node:net';
 import path from 'node:path';
 
 /** A port nothing listens on now (taken and given back at once). */
+/**
+ * A port free now, for a process that must be told its port before it starts. Taken below the
+ * kernel's ephemeral range (/proc/sys/net/ipv4/ip_local_port_range), which every server listening
+ * on port 0 and every outgoing connection draw from: a port from that range, free when asked, was
+ * at times taken by another test's server before the process started, and answered for it.
+ */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  let low = 32768;
+  try {
+    low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || low;
+  } catch {
+    // not Linux: the usual start of the range
+  }
+  for (;;) {
+    const port = 10_000 + Math.floor(Math.random() * Math.max(1, low - 10_000));
+    const server = net.createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!bound) continue;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
 }
 
 export interface Balancer {
