@@ -9,6 +9,7 @@ import { WorldScope } from './worlds/scope.js';
 import { DEFAULT_WORLD } from './worlds/tags.js';
 import { openWorld, type World, type WorldParts } from './worlds/world.js';
 import { checkStartable, StartupError, type Config } from './config.js';
+import { MediaBucket } from './platform/media/bucket.js';
 import { Readiness, registerReadyz } from './http/health.js';
 import { createLogger } from './http/log.js';
 import { Metrics } from './http/metrics.js';
@@ -103,7 +104,9 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     throw err;
   }
   // The default world: the store the configuration names. Every reader of time holds its adjustable clock.
-  const parts: WorldParts = { config, log, baseClock: deps.clock ?? systemClock, worker: lease.worker };
+  // The operator's media bucket, when one is named: the default world's media bytes live there.
+  const mediaBucket = config.mediaBucket ? new MediaBucket({ url: config.mediaBucket, endpoint: config.mediaEndpoint, region: config.mediaRegion }) : undefined;
+  const parts: WorldParts = { config, log, baseClock: deps.clock ?? systemClock, worker: lease.worker, mediaBucket };
   try {
     home = await openWorld(parts, DEFAULT_WORLD, store, config.databaseUrl);
   } catch (err) {
@@ -137,9 +140,10 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
   authority.catch(() => {});
   let proxy: http.Server | undefined;
   for (const listener of listeners) registerReadyz(listener, readiness);
-  // Ready only while the store (and Redis, when configured) answers.
+  // Ready only while the store (and Redis and the media bucket, when configured) answers.
   readiness.depend('store', () => store.reachable());
   if (config.redisUrl) readiness.depend('redis', () => home.ctx.events.reachable());
+  if (mediaBucket) readiness.depend('media', () => mediaBucket.reachable());
   readiness.mark('store_migrated');
   let credentials: CredentialsFile | undefined;
   const urlOf = (l: Listener) => urlOfAddress(l.server.address() as AddressInfo);
@@ -179,6 +183,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
     await Promise.allSettled(listeners.map((l) => l.close()));
     await home.close();
     await settings.close();
+    await mediaBucket?.close();
     await lease.close().catch(() => {});
     await store.close();
     throw err;
@@ -212,6 +217,7 @@ export async function startPlaza(config: Config, deps: { clock?: Clock } = {}): 
       await Promise.allSettled(listeners.map((l) => l.close()));
       await home.close();
       await settings.close();
+      await mediaBucket?.close();
       await lease.close().catch((err: unknown) => log.warn({ err }, 'the worker number lease was not given back; it expires by itself'));
       await store.close();
     },

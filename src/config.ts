@@ -82,6 +82,16 @@ export interface Config {
   logBufferBytes: number;
   /** On SIGTERM: how long the process answers /readyz 503 while still serving, so a load balancer stops sending to it, before it closes. */
   drainMs: number;
+  /**
+   * An S3-compatible bucket for media bytes, `s3://<bucket>[/<prefix>]` (src/platform/media/bucket.ts):
+   * every process behind a balancer reaches it. Unset, media live in the store (PostgreSQL) or the
+   * data directory (SQLite).
+   */
+  mediaBucket?: string;
+  /** The bucket's store when it is not AWS's own (MinIO, Ceph, R2...): its http(s) address. */
+  mediaEndpoint?: string;
+  /** The bucket's region (AWS_REGION); us-east-1 when unset, which S3-compatible stores accept. */
+  mediaRegion: string;
   /** How long a world other than the default one may go without a request before it is closed (reopened on the next), in milliseconds. */
   worldIdleMs: number;
 }
@@ -141,6 +151,9 @@ export function loadConfig(flags: ConfigOverrides = {}, env: NodeJS.ProcessEnv =
     logBufferBytes: flags.logBufferBytes ?? intFrom(env.PLAZA_LOG_BUFFER_BYTES, 8 * 1024 * 1024),
     worldIdleMs: flags.worldIdleMs ?? intFrom(env.PLAZA_WORLD_IDLE_MS, 5 * 60_000),
     drainMs: flags.drainMs ?? intFrom(env.PLAZA_DRAIN_MS, 3_000),
+    mediaBucket: flags.mediaBucket ?? (env.PLAZA_MEDIA_BUCKET || undefined),
+    mediaEndpoint: withoutSlash(flags.mediaEndpoint ?? (env.PLAZA_MEDIA_ENDPOINT || undefined)),
+    mediaRegion: flags.mediaRegion ?? (env.AWS_REGION || 'us-east-1'),
   };
   return config;
 }
@@ -192,6 +205,33 @@ export async function checkStartable(config: Config): Promise<void> {
   await checkPortsFree(config);
   if (sqlite) await checkSqliteOpens(config.databaseUrl);
   else await checkPostgresOpens(config.databaseUrl);
+  await checkBucketOpens(config);
+}
+
+/** The media bucket, when one is named, is a well-formed s3:// URL on a reachable store that these credentials may read. */
+async function checkBucketOpens(config: Config): Promise<void> {
+  if (config.mediaBucket === undefined) {
+    if (config.mediaEndpoint !== undefined) throw new StartupError('--media-endpoint (PLAZA_MEDIA_ENDPOINT) names a store for --media-bucket (PLAZA_MEDIA_BUCKET), which is not set');
+    return;
+  }
+  if (config.mediaEndpoint !== undefined && !isBaseUrl(config.mediaEndpoint)) {
+    throw new StartupError(`--media-endpoint (PLAZA_MEDIA_ENDPOINT) must be an http:// or https:// address with no path, query or fragment (e.g. http://127.0.0.1:9000), got ${JSON.stringify(config.mediaEndpoint.slice(0, 200))}`);
+  }
+  const { MediaBucket, parseBucketUrl } = await import('./platform/media/bucket.js');
+  try {
+    parseBucketUrl(config.mediaBucket);
+  } catch (err) {
+    throw new StartupError(`--media-bucket (PLAZA_MEDIA_BUCKET) ${(err as Error).message}`);
+  }
+  const bucket = new MediaBucket({ url: config.mediaBucket, endpoint: config.mediaEndpoint, region: config.mediaRegion });
+  try {
+    await bucket.reachable();
+  } catch (err) {
+    const where = config.mediaEndpoint ? ` at ${config.mediaEndpoint}` : '';
+    throw new StartupError(`cannot open the media bucket ${config.mediaBucket}${where} (--media-bucket, PLAZA_MEDIA_BUCKET): ${(err as Error).message.replace(/^The media store cannot be reached \((.*)\); send the request again\.$/, '$1')}`);
+  } finally {
+    await bucket.close();
+  }
 }
 
 const PUBLIC_URL_FLAGS = { platform: '--public-url (PLAZA_PUBLIC_URL)', ads: '--public-ads-url (PLAZA_PUBLIC_ADS_URL)', adsSandbox: '--public-ads-sandbox-url (PLAZA_PUBLIC_ADS_SANDBOX_URL)' } as const;
@@ -333,6 +373,9 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; what: s
   { name: 'PLAZA_PUBLIC_ADS_SANDBOX_URL', default: 'unset', what: "the advertising sandbox's address as clients reach it" },
   { name: 'PLAZA_LOG_BUFFER_BYTES', default: '8388608', what: 'log bytes waiting for a slow stdout before lines are dropped (and counted)' },
   { name: 'PLAZA_DRAIN_MS', default: '3000', what: 'on SIGTERM, how long /readyz answers 503 while requests are still served, before the process closes' },
+  { name: 'PLAZA_MEDIA_BUCKET', default: 'unset', what: 'an S3-compatible bucket for media bytes, s3://<bucket>[/<prefix>] (--media-bucket wins); credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY' },
+  { name: 'PLAZA_MEDIA_ENDPOINT', default: 'AWS', what: "the bucket's store when it is not AWS: MinIO, Ceph, R2... (--media-endpoint wins)" },
+  { name: 'AWS_REGION', default: 'us-east-1', what: "the media bucket's region" },
   { name: 'PLAZA_WORLD_IDLE_MS', default: '300000', what: 'a world other than the default one is closed after this long without a request (reopened on the next)' },
 ];
 

@@ -49,6 +49,8 @@ program
   .option('--public-url <url>', "the platform interface's address as clients reach it, e.g. a load balancer's (PLAZA_PUBLIC_URL): credentials files, printed links, media URLs")
   .option('--public-ads-url <url>', "the advertising interface's address as clients reach it (PLAZA_PUBLIC_ADS_URL)")
   .option('--public-ads-sandbox-url <url>', "the advertising sandbox's address as clients reach it (PLAZA_PUBLIC_ADS_SANDBOX_URL)")
+  .option('--media-bucket <url>', 'keep media bytes in an S3-compatible bucket, s3://<bucket>[/<prefix>], which every process reaches (PLAZA_MEDIA_BUCKET)')
+  .option('--media-endpoint <url>', "the bucket's store when it is not AWS, e.g. http://127.0.0.1:9000 for MinIO (PLAZA_MEDIA_ENDPOINT)")
   // serve reads every variable of src/config.ts.
   .addHelpText('after', environmentHelp())
   .action(async (opts) => {
@@ -65,6 +67,8 @@ program
       admin: opts.admin === false ? false : undefined,
       trustProxy: opts.trustProxy === undefined ? undefined : String(opts.trustProxy).split(',').map((s: string) => s.trim()).filter(Boolean),
       publicUrls: { platform: opts.publicUrl, ads: opts.publicAdsUrl, adsSandbox: opts.publicAdsSandboxUrl },
+      mediaBucket: opts.mediaBucket,
+      mediaEndpoint: opts.mediaEndpoint,
     };
 
     // Signals are handled from the start: one that arrives while the store migrates or the demo

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/authenticate.js';
 import type { CoreContext } from '../context.js';
 import type { Entities } from './entities.js';
+import type { MediaBlobs } from './media/blobs.js';
 import type { StreamRuleBook } from './stream-rules/book.js';
 import type { StreamEngine } from './streams/engine.js';
 
@@ -17,6 +18,8 @@ export interface PlatformContext extends CoreContext {
   streams: StreamEngine;
   /** Every app's filtered-stream rules, indexed once for the process (src/platform/stream-rules/book.ts). */
   streamRules: StreamRuleBook;
+  /** Where the world's media bytes live: a bucket, the store or the media folder (src/platform/media/blobs.ts). */
+  media: MediaBlobs;
   /** The admin interface's injected faults, when it is on (kept by src/admin/faults.ts). */
   faults?: InjectedFaults;
 }

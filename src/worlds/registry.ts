@@ -5,7 +5,6 @@ import { sql } from 'kysely';
 import { ProblemError, problems } from '../http/problems.js';
 import { invalidParameter } from '../http/params.js';
 import { worldDir } from '../platform/media/files.js';
-import { mediaBlobs } from '../platform/media/blobs.js';
 import type { CredentialsFile } from '../seed/credentials.js';
 import { rekeyDemoWorkspace, seedDemo } from '../seed/demo.js';
 import { CREDENTIALS_STALE_MS, openStore, type DbOrTx, type Store } from '../store/store.js';
@@ -397,7 +396,7 @@ function readSnapshotFile(file: string): SnapshotFile {
 async function mediaFilesOf(world: World, dump: StoreDump): Promise<Record<string, string>> {
   const media = dump.tables.media;
   const at = media?.columns.indexOf('file_path') ?? -1;
-  const blobs = mediaBlobs(world.ctx);
+  const blobs = world.ctx.media;
   const files: Record<string, string> = {};
   for (const row of at >= 0 ? media!.rows : []) {
     const location = row[at];
@@ -415,7 +414,7 @@ async function mediaFilesOf(world: World, dump: StoreDump): Promise<Record<strin
  * the template put them, shared by every world copied from it, read only.)
  */
 async function adoptMedia(world: World, baseUrl: string, file: SnapshotFile | undefined): Promise<void> {
-  const blobs = mediaBlobs(world.ctx);
+  const blobs = world.ctx.media;
   const db = world.ctx.store.db;
   const served = /https?:\/\/[^/\s"]+\/media\/(?:w[0-9a-z]{10}~)?/g;
   const adopt = (text: string | null) => text?.replace(served, `${baseUrl}/media/${world.id}~`) ?? null;

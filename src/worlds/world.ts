@@ -6,6 +6,10 @@ import { createEventBus, type EventBus } from '../events/bus.js';
 import { startEventWorkers, type EventWorkers } from '../events/workers.js';
 import type { PlatformContext } from '../platform/context.js';
 import { createEntities } from '../platform/entities.js';
+import { openMediaBlobs, type MediaBlobs } from '../platform/media/blobs.js';
+import type { MediaBucket } from '../platform/media/bucket.js';
+import { mediaDir } from '../platform/media/files.js';
+import { DEFAULT_WORLD } from './tags.js';
 import { flushImpressions } from '../platform/analytics/recording.js';
 import { flushPostReads } from '../platform/usage/post-reads.js';
 import { startTermHourCounter } from '../platform/search/term-hours.js';
@@ -38,6 +42,8 @@ export interface WorldParts {
   baseClock: Clock;
   /** The worker number of this process's ids (leased from the default store). */
   worker: number;
+  /** The operator's media bucket, when one is configured: the default world's media bytes live there. */
+  mediaBucket?: MediaBucket;
 }
 
 /**
@@ -65,9 +71,12 @@ export async function openWorld(
     ids: new IdGenerator(clock, parts.worker),
     log,
     entities: createEntities(store),
+    // Set just below, from the world's id and media folder.
+    media: undefined as unknown as MediaBlobs,
     // Made inside the world (below): its Redis wake-ups then run in it.
     events: undefined as unknown as EventBus,
   };
+  ctx.media = openMediaBlobs({ store, mediaDir: mediaDir(ctx), bucket: id === DEFAULT_WORLD ? parts.mediaBucket : undefined });
   let workers: EventWorkers | undefined;
   let termHours: { close(): Promise<void> } | undefined;
   let closed = false;

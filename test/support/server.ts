@@ -58,7 +58,8 @@ const credentialsFiles = new Map<string, string>();
  * earlier. A clock set elsewhere in time (a test of the release history) seeds its own, at its time.
  */
 function seedsFromTemplate(overrides: ConfigOverrides, clock: Clock | undefined): boolean {
-  if (overrides.seedDemo === false) return false;
+  // The template's media are where its own server kept them; a server given a bucket seeds its own into it.
+  if (overrides.seedDemo === false || overrides.mediaBucket !== undefined) return false;
   return !clock || Math.abs(clock.now().getTime() - Date.now()) < 60_000;
 }
 

@@ -7,7 +7,7 @@ import { ProblemError, problems } from '../../http/problems.js';
 import type { ChatMediaTable } from '../../store/schema-chats.js';
 import { requireWriteAccess } from '../graph/access.js';
 import type { Readable } from 'node:stream';
-import { assemblyFile, mediaBlobs } from '../media/blobs.js';
+import { assemblyFile } from '../media/blobs.js';
 import { MEDIA_EXPIRES_AFTER_SECS, MEDIA_LIMITS } from '../media/service.js';
 import { findChatMedia, findChatMediaByHashKey, findMember, moveChatMedia, insertChatMedia } from './store.js';
 import { requireMembership, resolveConversationId } from './service.js';
@@ -72,7 +72,7 @@ export async function appendChatMedia(
   requireWriteAccess(caller);
   const session = await openSession(ctx, caller, sessionId, input.conversation_id, input.media_hash_key);
   if (input.bytes.length === 0) throw bad('media', undefined, 'The `media` segment is empty.');
-  const blobs = mediaBlobs(ctx);
+  const blobs = ctx.media;
   const others = [...(await blobs.segments(session.id))].filter(([i]) => i !== input.segment_index).reduce((sum, [, size]) => sum + size, 0);
   if (others + input.bytes.length > session.total_bytes) {
     throw bad('media', undefined, `The \`media\` segment would bring the upload to ${others + input.bytes.length} bytes, more than its total_bytes of ${session.total_bytes}.`);
@@ -104,7 +104,7 @@ export async function finalizeChatMedia(ctx: PlatformContext, caller: UserCaller
   }
   const session = await openSession(ctx, caller, sessionId, input.conversation_id, input.media_hash_key);
   const parts = Number(input.num_parts);
-  const blobs = mediaBlobs(ctx);
+  const blobs = ctx.media;
   const segments = await blobs.segments(session.id);
   const ordered = [...segments.keys()].sort((a, b) => a - b);
   const missing = Array.from({ length: parts }, (_, i) => i).find((i) => !segments.has(i));
@@ -147,7 +147,7 @@ export async function downloadChatMedia(ctx: PlatformContext, caller: UserCaller
     if (media.message_id === null) throw gone();
   }
   if (media.media_expires_at !== null && media.media_expires_at <= ctx.clock.now().toISOString()) throw gone();
-  const file = await mediaBlobs(ctx).open(media.file_path);
+  const file = await ctx.media.open(media.file_path);
   if (!file) throw gone();
   return file;
 }

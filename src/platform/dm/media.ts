@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
 import type { UserCaller } from '../../auth/authenticate.js';
-import { mediaBlobs } from '../media/blobs.js';
 import type { PlatformContext } from '../context.js';
 import { ProblemError, problems } from '../../http/problems.js';
 import { fromJson } from '../../store/store.js';
@@ -43,7 +42,7 @@ export async function dmMediaFile(ctx: PlatformContext, caller: UserCaller, dmId
   const [media] = (await findMediaByIds(db, [mediaId])).filter((m) => keys.includes(m.media_key));
   if (!media) throw notFound(`DM event ${dmId} has no media with media_id: [${mediaId}].`);
   if (!resourceIdsOf(media).includes(resourceId)) throw notFound(`Media ${mediaId} has no resource [${resourceId}].`);
-  const file = media.file_path ? await mediaBlobs(ctx).open(media.file_path) : undefined;
+  const file = media.file_path ? await ctx.media.open(media.file_path) : undefined;
   if (!file) throw notFound(`The file of media ${mediaId} is no longer stored.`);
   return { ...file, mimeType: media.mime_type };
 }

@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { PlatformContext } from '../context.js';
 import type { Store } from '../../store/store.js';
-import { mediaDir } from './files.js';
+import { IN_BUCKET, BucketBlobs, type MediaBucket } from './bucket.js';
+import { mediaDir, writeInOrder } from './files.js';
 
 /**
  * Where uploaded bytes live (issue 37 item 1). On SQLite, the data directory, as one machine has
@@ -208,16 +209,20 @@ class StoreBlobs implements MediaBlobs {
 
 /** The location of the file `name` kept beside the file at `location` (a video's poster frame beside the video). */
 export function locationBeside(location: string, name: string): string {
-  return location.startsWith(IN_STORE) ? `${IN_STORE}${name}` : path.join(path.dirname(location), name);
+  if (location.startsWith(IN_STORE)) return `${IN_STORE}${name}`;
+  if (location.startsWith(IN_BUCKET)) return `${location.slice(0, location.lastIndexOf('/') + 1 || IN_BUCKET.length)}${name}`;
+  return path.join(path.dirname(location), name);
 }
 
-const blobs = new WeakMap<Store, MediaBlobs>();
-
-/** Where the world's media bytes live: its store on PostgreSQL, its media folder on SQLite. */
-export function mediaBlobs(ctx: PlatformContext): MediaBlobs {
-  let found = blobs.get(ctx.store);
-  if (!found) blobs.set(ctx.store, (found = ctx.store.dialect === 'postgres' ? new StoreBlobs(ctx.store) : new DiskBlobs(mediaDir(ctx))));
-  return found;
+/**
+ * Where a world's media bytes live (its context's `media`): the operator's bucket for the default
+ * world when one is configured (src/platform/media/bucket.ts); otherwise its store on PostgreSQL
+ * and its media folder on SQLite. A world other than the default one keeps its files in its own
+ * store or folder, which go when the world goes.
+ */
+export function openMediaBlobs(p: { store: Store; mediaDir: string; bucket?: MediaBucket }): MediaBlobs {
+  const own = p.store.dialect === 'postgres' ? new StoreBlobs(p.store) : new DiskBlobs(p.mediaDir);
+  return p.bucket ? new BucketBlobs(p.bucket, own) : own;
 }
 
 /** A temporary file in this machine's temp space for an upload being assembled. */
@@ -238,23 +243,5 @@ async function openOnDisk(location: string): Promise<{ size: number; stream(): R
     return { size: stat.size, stream: () => fs.createReadStream(location) };
   } catch {
     return undefined;
-  }
-}
-
-/** Concatenates the streams, one after another, into `target`. */
-async function writeInOrder(target: string, sources: ReadonlyArray<() => Readable>): Promise<void> {
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const out = fs.createWriteStream(target);
-  try {
-    for (const open of sources) {
-      await new Promise<void>((resolve, reject) => {
-        const input = open();
-        input.on('error', reject);
-        input.on('end', resolve);
-        input.pipe(out, { end: false });
-      });
-    }
-  } finally {
-    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
   }
 }

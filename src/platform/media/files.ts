@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { PlatformContext } from '../context.js';
 import { DEFAULT_WORLD, worldCredential } from '../../worlds/tags.js';
 
@@ -23,4 +25,22 @@ export function worldDir(dataDir: string, world: string): string {
  */
 export function mediaFileUrl(ctx: PlatformContext, baseUrl: string, mediaKey: string, ext: string): string {
   return `${baseUrl}/media/${worldCredential(ctx, mediaKey)}.${ext}`;
+}
+
+/** Concatenates the streams, one after another, into `target`. */
+export async function writeInOrder(target: string, sources: ReadonlyArray<() => Readable>): Promise<void> {
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const out = fs.createWriteStream(target);
+  try {
+    for (const open of sources) {
+      await new Promise<void>((resolve, reject) => {
+        const input = open();
+        input.on('error', reject);
+        input.on('end', resolve);
+        input.pipe(out, { end: false });
+      });
+    }
+  } finally {
+    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  }
 }

@@ -1,4 +1,4 @@
-import { locationBeside, mediaBlobs } from './blobs.js';
+import { locationBeside } from './blobs.js';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -435,7 +435,7 @@ export async function mediaRoutes(app: Listener, ctx: PlatformContext): Promise<
       // A video's poster frame (preview_image_url) is a file of its own beside the video.
       const poster = media?.type === 'video' && media.file_path && media.preview_image_url?.endsWith(wanted) ? locationBeside(media.file_path, `${key}.png`) : undefined;
       const location = poster ?? (media?.url?.endsWith(wanted) ? media.file_path : undefined);
-      const file = location ? await mediaBlobs(ctx).open(location) : undefined;
+      const file = location ? await ctx.media.open(location) : undefined;
       if (!media || !file) {
         throw new ProblemError(404, problems.aboutBlank(404, 'Not Found', `No media file ${request.params.file}.`));
       }

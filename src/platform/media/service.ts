@@ -8,7 +8,7 @@ import { requireWriteAccess } from '../graph/access.js';
 import { findUsersByIds } from '../users/store.js';
 import { duskScene } from './png.js';
 import { mediaFileUrl } from './files.js';
-import { assemblyFile, mediaBlobs } from './blobs.js';
+import { assemblyFile } from './blobs.js';
 import { EXTENSIONS, ProbeError, bufferSource, probe, probeFile, type Probed } from './probe.js';
 import { SUBTITLES_MAX_BYTES } from './srt.js';
 import { findMediaByIdList, findUpload, insertMedia, insertUpload, moveUpload, type MediaUploadRow } from './store.js';
@@ -123,7 +123,7 @@ async function keepPoster(ctx: PlatformContext, key: string, type: MediaType, pr
   if (type !== 'video') return;
   const width = Math.max(1, Math.min(POSTER_WIDTH, probed.width ?? POSTER_WIDTH));
   const height = Math.max(1, Math.round(width * ((probed.height ?? 360) / Math.max(1, probed.width ?? 640))));
-  await mediaBlobs(ctx).put(`${key}.png`, duskScene(width, Math.min(height, 4 * POSTER_WIDTH), [34, 40, 80], [210, 120, 90]));
+  await ctx.media.put(`${key}.png`, duskScene(width, Math.min(height, 4 * POSTER_WIDTH), [34, 40, 80], [210, 120, 90]));
 }
 
 function mediaRow(ctx: PlatformContext, p: { id: string; key: string; owner: string; type: MediaType; probed: Probed; size: number; file: string; category: string; owners: string[]; baseUrl: string }): MediaRow {
@@ -194,7 +194,7 @@ export async function storeMediaBytes(
   const owners = await checkAdditionalOwners(db, p.additionalOwners);
   const id = ctx.ids.next();
   const key = `${KEY_PREFIX[type]}_${id}`;
-  const blobs = mediaBlobs(ctx);
+  const blobs = ctx.media;
   const file = await blobs.put(`${key}.${EXTENSIONS[probed.mime]}`, p.bytes);
   const row = { ...mediaRow(ctx, { id, key, owner: p.ownerId, type, probed, size: p.bytes.length, file, category, owners, baseUrl: p.baseUrl }), alt_text: p.altText ?? null };
   try {
@@ -279,7 +279,7 @@ export async function appendUpload(
   if (index === undefined) throw bad('segment_index', undefined, 'The `segment_index` parameter is missing');
   if (!Number.isInteger(index) || index < 0 || index > 999) throw bad('segment_index', String(index), `The \`segment_index\` value [${index}] is not between 0 and 999`);
   if (!input.bytes || input.bytes.length === 0) throw bad(input.parameter, undefined, `The \`${input.parameter}\` segment is missing or empty`);
-  const blobs = mediaBlobs(ctx);
+  const blobs = ctx.media;
   const others = [...(await blobs.segments(session.id))].filter(([i]) => i !== index).reduce((sum, [, size]) => sum + size, 0);
   if (others + input.bytes.length > session.total_bytes) {
     throw bad(input.parameter, undefined, `The \`${input.parameter}\` segment would bring the upload to ${others + input.bytes.length} bytes, more than its total_bytes of ${session.total_bytes}`);
@@ -292,7 +292,7 @@ export async function appendUpload(
 export async function finalizeUpload(ctx: PlatformContext, caller: UserCaller, mediaId: string | undefined, baseUrl: string): Promise<UploadData> {
   requireWriteAccess(caller);
   const session = await openSession(ctx, caller, mediaId);
-  const blobs = mediaBlobs(ctx);
+  const blobs = ctx.media;
   const segments = await blobs.segments(session.id);
   const ordered = [...segments.keys()].sort((a, b) => a - b);
   const gap = ordered.findIndex((index, i) => index !== i);

@@ -2,7 +2,6 @@ import type { PlatformContext } from '../context.js';
 import { toJson, type DbOrTx } from '../../store/store.js';
 import { addCommunityMember, insertCommunity } from '../communities/store.js';
 import { mediaFileUrl } from '../media/files.js';
-import { mediaBlobs } from '../media/blobs.js';
 import { duskScene } from '../media/png.js';
 import { platformBaseUrl } from '../media/public-url.js';
 import { storeMediaBytes } from '../media/service.js';
@@ -31,7 +30,7 @@ export async function seedPostsDemo(ctx: PlatformContext, tx: DbOrTx, seeded: { 
   const photo = await tx.selectFrom('media').selectAll().where('owner_user_id', '=', ada.id).where('type', '=', 'photo').where('file_path', 'is', null).executeTakeFirst();
   if (photo) {
     const bytes = duskScene(photo.width ?? 1200, photo.height ?? 800, [255, 150, 90], [70, 50, 130]);
-    const file = await mediaBlobs(ctx).put(`${photo.media_key}.png`, bytes);
+    const file = await ctx.media.put(`${photo.media_key}.png`, bytes);
     await tx
       .updateTable('media')
       .set({ url: mediaFileUrl(ctx, baseUrl, photo.media_key, 'png'), file_path: file, size_bytes: bytes.length, mime_type: 'image/png', media_category: 'post_image' })

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { mediaBlobs } from '../../../src/platform/media/blobs.js';
 import { before, test } from 'node:test';
 import { startTestPlaza, type TestPlaza } from '../../support/server.js';
 import { fixtures, type Fixtures } from '../../support/fixtures.js';
@@ -16,7 +15,7 @@ before(async () => {
   g = fixtures(plaza);
   const rows = await plaza.ctx.store.db.selectFrom('media').selectAll().where('owner_user_id', '=', g.user('ada').id).execute();
   let found: Media | undefined;
-  for (const m of rows) if (!found && m.file_path && (await mediaBlobs(plaza.ctx).open(m.file_path))) found = m;
+  for (const m of rows) if (!found && m.file_path && (await plaza.ctx.media.open(m.file_path))) found = m;
   media = found!;
   assert.ok(media, 'the demo seed stores a file for one of ada\'s media');
   const sent = await g.send('POST', `/2/dm_conversations/with/${g.user('dana').id}/messages`, { auth: g.oauth2As('ada'), body: { text: 'a picture', attachments: [{ media_id: media.id }] } });
@@ -28,7 +27,7 @@ const fileName = () => media.url!.split('/').pop()!;
 const download = (username: string, path: string) => fetch(`${plaza.urls.base_url}${path}`, { headers: { authorization: `Bearer ${g.user(username).oauth2_access_token}` } });
 
 test('a participant (sender or recipient) downloads the bytes of the media attached to the DM event, with its content type; resource_id is the file name of its url or its media key', async () => {
-  const bytes = (await mediaBlobs(plaza.ctx).read(media.file_path!))!;
+  const bytes = (await plaza.ctx.media.read(media.file_path!))!;
   for (const [who, resource] of [['dana', fileName()], ['ada', media.media_key]]) {
     const res = await download(who, `/2/dm_conversations/media/${dmId}/${media.id}/${resource}`);
     assert.equal(res.status, 200, who);

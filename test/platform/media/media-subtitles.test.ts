@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { mediaBlobs } from '../../../src/platform/media/blobs.js';
 import { before, test } from 'node:test';
 import { ManualClock } from '../../../src/clock.js';
 import { oauth1Header, startTestPlaza, type TestPlaza } from '../../support/server.js';
@@ -47,7 +46,7 @@ test('"media_category=subtitles" uploads SubRip (SRT) text: 200 with id, media_k
   assert.deepEqual(normalise(res.body, { [data.id]: 'id', [`15_${data.id}`]: '15_id' }), { data: { id: '<id>', media_key: '<15_id>', size: bytes.length, expires_after_secs: 86400 } });
   const row = await plaza.ctx.store.db.selectFrom('media').selectAll().where('id', '=', data.id).executeTakeFirstOrThrow();
   assert.deepEqual([row.type, row.media_category, row.mime_type, row.width, row.height], ['subtitles', 'subtitles', 'text/srt', null, null]);
-  assert.deepEqual(await mediaBlobs(plaza.ctx).read(row.file_path!), bytes);
+  assert.deepEqual(await plaza.ctx.media.read(row.file_path!), bytes);
   const file = await fetch(row.url!);
   assert.equal(file.status, 200);
   assert.equal(file.headers.get('content-type'), 'text/srt');

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { mediaBlobs } from '../../../src/platform/media/blobs.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
@@ -48,7 +47,7 @@ test('simple upload (multipart `media`): 200 with id, media_key, size, expires_a
   // Under the data folder on SQLite; in the store, where every process reaches them, on PostgreSQL.
   if (plaza.ctx.store.dialect === 'sqlite') assert.equal(path.dirname(row.file_path!), path.join(plaza.dataDir, 'media'));
   else assert.equal(row.file_path, `store:${data.media_key}.png`);
-  assert.deepEqual(await mediaBlobs(plaza.ctx).read(row.file_path!), bytes);
+  assert.deepEqual(await plaza.ctx.media.read(row.file_path!), bytes);
 });
 
 test('simple upload: base64 `media` in JSON, `media_data` in a form body, and `media_data` in multipart; the type is read from the bytes (JPEG, GIF, WebP, PNG), tweet_* categories are accepted as post_*', async () => {
