@@ -13,8 +13,9 @@ import { mediaDir, writeInOrder } from './files.js';
  * the store itself, which every process behind a balancer reaches: the `media_blobs` table, in
  * parts of at most PART_BYTES, so a file is written, served and moved part by part, never whole
  * in memory, and a chunked upload whose segments arrived through different processes finalizes
- * on any of them. A media row's `file_path` is what `put` or `keep` answered: a path on disk, or
- * `store:<name>`.
+ * on any of them. With a bucket configured, the default world's bytes live there instead
+ * (src/platform/media/bucket.ts). A media row's `file_path` is what `put` or `keep` answered: a
+ * path on disk, `store:<name>` or `s3:<key>`.
  *
  * Names are built from ids Plaza made (`<media key>.<ext>`, `chat_<id>.bin`), never from anything
  * a client sent.
