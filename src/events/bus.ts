@@ -8,17 +8,21 @@ import { sharedPubSub, storeRedisName, type SharedPubSub } from '../redis.js';
  * a read and loses nothing. Consumers also poll on a slow timer as the safety net.
  */
 export interface EventBus {
-  /** Calls `listener` (soon after commit) whenever the log may have grown; returns the unsubscribe. */
+  /** Calls `listener` whenever the log may have grown (after a commit here or elsewhere, or events placed); returns the unsubscribe. */
   onAppend(listener: () => void): () => void;
   /**
-   * Calls `listener` when this process appended, on the trailing wake-ups (after the commit has
-   * most likely happened), not when another process did: for work that any one process can do for all,
-   * such as the webhook fan-out, which the appending process does, so that the others do not all
-   * race for it on every write. Their poll covers an appender that died before it got there.
+   * Calls `listener` after this process committed (`committed`), not when another process did: for
+   * work that any one process can do for all, such as the webhook fan-out, which the appending
+   * process does, so that the others do not all race for it on every write. Their poll covers an
+   * appender that died before it got there.
    */
   onOwnAppend(listener: () => void): () => void;
-  /** Says the log may have grown (an append in this process, usually before its commit). */
-  notify(): void;
+  /**
+   * Says this process committed what the log's consumers read: events (the store says so after
+   * each commit that appended one, src/store/commit-watch.ts), or deliveries queued. Wakes this
+   * process's readers and own-append work, and the other processes' readers.
+   */
+  committed(): void;
   /**
    * Says committed events took their places in the log (src/events/log.ts): wakes the readers of
    * every process (`onAppend`), not the work of this process's own appends (`onOwnAppend`).
@@ -29,13 +33,6 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-/**
- * appendEvent runs inside the transaction of the change, so its notify() comes before the commit.
- * Listeners are woken at once and again after these delays (coalesced across notifies), so a
- * reader that ran before the commit reads again shortly after it; the poll covers the rest.
- */
-const TRAILING_WAKES_MS = [5, 25, 100, 400];
-
 /** The in-process fan-out: listeners of this process only. */
 export class LocalEventBus implements EventBus {
   async reachable(): Promise<void> {}
@@ -43,7 +40,8 @@ export class LocalEventBus implements EventBus {
   private readonly listeners = new Set<() => void>();
   private readonly ownListeners = new Set<() => void>();
   private immediate: NodeJS.Immediate | undefined;
-  private readonly trailing: Array<NodeJS.Timeout | undefined> = [];
+  /** Whether the wake-up pending includes the own-append work. */
+  private own = false;
   private closed = false;
 
   onAppend(listener: () => void): () => void {
@@ -56,55 +54,35 @@ export class LocalEventBus implements EventBus {
     return () => void this.ownListeners.delete(listener);
   }
 
-  notify(): void {
-    if (this.closed) return;
-    // The readers at once (the append may have committed by then); the own-append work with the
-    // trailing wakes only, after the commit: run at once, it mostly finds nothing yet.
-    this.wake();
-    // A trailing wake already pending stays (during a burst of appends they keep firing, each
-    // reading what committed meanwhile); the last restarts, so one always follows the last
-    // append's commit.
-    TRAILING_WAKES_MS.forEach((ms, slot) => {
-      const last = slot === TRAILING_WAKES_MS.length - 1;
-      if (this.trailing[slot] && !last) return;
-      clearTimeout(this.trailing[slot]);
-      const t = setTimeout(() => {
-        this.trailing[slot] = undefined;
-        this.fire(true);
-      }, ms);
-      t.unref();
-      this.trailing[slot] = t;
-    });
+  committed(): void {
+    this.wake(true);
   }
 
   placed(): void {
-    this.wake();
+    this.wake(false);
   }
 
-  /** One coalesced call of every reader (`onAppend`) on the next turn of the event loop. */
-  wake(): void {
-    if (this.closed || this.immediate) return;
-    this.immediate = setImmediate(() => {
+  /** One coalesced call of every reader (`onAppend`), and of the own-append work when `own`, on the next turn of the event loop. */
+  wake(own = false): void {
+    if (this.closed) return;
+    this.own ||= own;
+    this.immediate ??= setImmediate(() => {
       this.immediate = undefined;
-      this.fire(false);
-    });
-  }
-
-  /** Calls the readers, and the own-append listeners too when `own`. */
-  private fire(own: boolean): void {
-    for (const listener of own ? [...this.listeners, ...this.ownListeners] : [...this.listeners]) {
-      try {
-        listener();
-      } catch {
-        // A listener's failure is its own; the others still get their wake-up.
+      const withOwn = this.own;
+      this.own = false;
+      for (const listener of withOwn ? [...this.listeners, ...this.ownListeners] : [...this.listeners]) {
+        try {
+          listener();
+        } catch {
+          // A listener's failure is its own; the others still get their wake-up.
+        }
       }
-    }
+    });
   }
 
   async close(): Promise<void> {
     this.closed = true;
     if (this.immediate) clearImmediate(this.immediate);
-    for (const t of this.trailing) clearTimeout(t);
     this.listeners.clear();
     this.ownListeners.clear();
   }
@@ -112,7 +90,7 @@ export class LocalEventBus implements EventBus {
 
 /**
  * The bus across processes: local wake-ups as LocalEventBus, plus a Redis pub/sub message per
- * notify so that processes sharing the store (same database URL, hence the same channel) wake too.
+ * commit (one a turn of the event loop) so that processes sharing the store (same database URL, hence the same channel) wake too.
  * A process listens on the channel only while it has listeners (a stream open here, rules loaded
  * for one): the others are not woken by every write of every process, which on a busy deployment
  * costs each of them a wake-up per write for nothing. The connections are the process's shared
@@ -124,7 +102,7 @@ export class RedisEventBus implements EventBus {
   private readonly origin = randomUUID();
   private readonly channel: string;
   private readonly pubsub: SharedPubSub;
-  private readonly publishTimers: Array<NodeJS.Timeout | undefined> = [undefined, undefined];
+  private publishing: NodeJS.Immediate | undefined;
   private listening = 0;
   private subscription: { live: Promise<void>; off: () => void } | undefined;
 
@@ -174,23 +152,21 @@ export class RedisEventBus implements EventBus {
     this.pubsub.publish(this.channel, this.origin);
   }
 
-  notify(): void {
-    this.local.notify();
-    // Published a little after the append, when its transaction has most likely committed, and
-    // once more later for a slow commit; appends meanwhile share the messages.
-    for (const [slot, ms] of [[0, TRAILING_WAKES_MS[0]], [1, TRAILING_WAKES_MS[2]]] as const) {
-      if (this.publishTimers[slot]) continue;
-      const t = setTimeout(() => {
-        this.publishTimers[slot] = undefined;
-        this.pubsub.publish(this.channel, this.origin);
-      }, ms);
-      t.unref();
-      this.publishTimers[slot] = t;
-    }
+  committed(): void {
+    this.local.committed();
+    this.publishSoon();
+  }
+
+  /** One message for the commits of a turn of the event loop. */
+  private publishSoon(): void {
+    this.publishing ??= setImmediate(() => {
+      this.publishing = undefined;
+      this.pubsub.publish(this.channel, this.origin);
+    });
   }
 
   async close(): Promise<void> {
-    for (const t of this.publishTimers) if (t) clearTimeout(t);
+    if (this.publishing) clearImmediate(this.publishing);
     this.subscription?.off();
     this.subscription = undefined;
     await this.local.close();

@@ -16,26 +16,31 @@ export async function initFanOut(ctx: PlatformContext): Promise<void> {
  * Reads one batch of the log past the fan-out cursor, asks every registered router which webhooks
  * get each event, and writes the outbox rows and the moved cursor in one transaction: a crash
  * before the commit redoes the batch, and the rows' unique key makes redoing it harmless.
- * Says how many events it read (0: none new, or another process holds the cursor) and how many
- * deliveries it wrote.
+ * Says how many events it read (0: none new, or another process holds the cursor), how many
+ * deliveries it wrote, and whether events it found waiting for their places still wait (held back
+ * by an older transaction, or by another sequencer at work): then it should look again soon.
  */
-export async function fanOutOnce(ctx: PlatformContext): Promise<{ events: number; deliveries: number }> {
-  const none = { events: 0, deliveries: 0 };
-  // One look first: the fan-out is woken after every append of this process (and polled), and
-  // most wake-ups find nothing new; the log's places and the cursor's lock are for those that do.
+export async function fanOutOnce(ctx: PlatformContext): Promise<{ events: number; deliveries: number; held: boolean }> {
+  let held = false;
+  const none = () => ({ events: 0, deliveries: 0, held });
+  // One look first: the fan-out is woken after every commit of this process that appended (and
+  // polled), and a wake-up that finds nothing new costs only this; the log's places and the
+  // cursor's lock are for those that do.
   const state = await logState(ctx.store.db, WEBHOOK_CURSOR);
-  if (state.held) {
+  if (state.held > 0) {
     // The events waiting take their places first (outside the transaction below); the readers of
     // every process hear of it.
-    if ((await placeEvents(ctx.store.db)) > 0) ctx.events.placed();
-  } else if (state.last <= state.cursor) return none;
+    const placed = await placeEvents(ctx.store.db);
+    if (placed > 0) ctx.events.placed();
+    held = placed < state.held;
+  } else if (state.last <= state.cursor) return none();
   // A store without webhooks has nothing to route: the cursor moves to the log's end in one statement.
-  if (!state.webhooks && (await skipWithoutWebhooks(ctx.store.db, WEBHOOK_CURSOR, ctx.store.dialect))) return none;
+  if (!state.webhooks && (await skipWithoutWebhooks(ctx.store.db, WEBHOOK_CURSOR, ctx.store.dialect))) return none();
   return ctx.store.db.transaction().execute(async (tx) => {
     const cursor = await readCursor(tx, WEBHOOK_CURSOR, ctx.store.dialect, true);
-    if (cursor === undefined) return none;
+    if (cursor === undefined) return none();
     const events = await eventsAfter(tx, cursor, BATCH);
-    if (events.length === 0) return none;
+    if (events.length === 0) return none();
     const now = ctx.clock.now().toISOString();
     const rows: WebhookDeliveryTable[] = [];
     const routers = webhookRouters();
@@ -56,6 +61,6 @@ export async function fanOutOnce(ctx: PlatformContext): Promise<{ events: number
     }
     await insertDeliveries(tx, rows);
     await moveCursor(tx, WEBHOOK_CURSOR, Number(events.at(-1)!.seq));
-    return { events: events.length, deliveries: rows.length };
+    return { events: events.length, deliveries: rows.length, held };
   });
 }

@@ -24,14 +24,13 @@ export interface NewEvent {
  * id and takes its `seq` from `sequenceEvents` once no older transaction is still running, so
  * concurrent writers never wait on each other (issue 37 item 2).
  */
-export async function appendEvent(ctx: Pick<CoreContext, 'ids' | 'clock'> & Partial<Pick<CoreContext, 'events'>>, db: DbOrTx, event: NewEvent): Promise<string> {
+export async function appendEvent(ctx: Pick<CoreContext, 'ids' | 'clock'>, db: DbOrTx, event: NewEvent): Promise<string> {
   const id = ctx.ids.next();
+  // The store says when it has committed (src/store/commit-watch.ts); the world's bus then wakes the consumers.
   await db
     .insertInto('events')
     .values({ id, type: event.type, subject: event.subject, payload: JSON.stringify(event.payload), created_at: ctx.clock.now().toISOString() })
     .execute();
-  // Wakes the consumers; they read after this transaction commits (see bus.ts).
-  ctx.events?.notify();
   return id;
 }
 
@@ -118,18 +117,18 @@ export async function eventsAfter(db: DbOrTx, afterSeq: number, limit = 500, seq
 }
 
 /**
- * In one query: whether committed events wait for their places (PostgreSQL), the newest place in
+ * In one query: how many committed events wait for their places (PostgreSQL), the newest place in
  * the log, where the consumer `cursor` stands (0 when it has none yet), and whether the store has
  * a webhook (the webhook fan-out's consumer).
  */
-export async function logState(db: DbOrTx, cursor: string): Promise<{ held: boolean; last: number; cursor: number; webhooks: boolean }> {
-  const { rows } = await sql<{ held: boolean | number; last: number | string | null; cursor: number | string | null; webhooks: boolean | number }>`
-    select exists(select 1 from events where seq is null) as held,
+export async function logState(db: DbOrTx, cursor: string): Promise<{ held: number; last: number; cursor: number; webhooks: boolean }> {
+  const { rows } = await sql<{ held: number | string; last: number | string | null; cursor: number | string | null; webhooks: boolean | number }>`
+    select (select count(*) from events where seq is null) as held,
       (select max(seq) from events) as last,
       (select seq from event_cursors where name = ${cursor}) as cursor,
       exists(select 1 from webhooks) as webhooks`.execute(db);
   const row = rows[0]!;
-  return { held: Boolean(row.held), last: Number(row.last ?? 0), cursor: Number(row.cursor ?? 0), webhooks: Boolean(row.webhooks) };
+  return { held: Number(row.held), last: Number(row.last ?? 0), cursor: Number(row.cursor ?? 0), webhooks: Boolean(row.webhooks) };
 }
 
 /**

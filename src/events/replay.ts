@@ -82,7 +82,7 @@ export async function startReplay(ctx: CoreContext, app: AppRow, webhookId: stri
       originals.map((o) => pendingDelivery({ ...o, id: ctx.ids.next(), replay_job_id: jobId }, now)),
     );
   });
-  ctx.events.notify();
+  ctx.events.committed();
   return { data: { job_id: jobId, created_at: now } };
 }
 

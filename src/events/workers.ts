@@ -10,6 +10,8 @@ import '../platform/account-activity/router.js';
 
 /** The safety net under the bus: how often the log and the outbox are read without a wake-up. */
 const POLL_MS = 1_000;
+/** How soon the fan-out looks again at events still held back, by how many looks in a row found them so. */
+const HELD_RETRY_MS = [5, 25, 100, 400];
 /** Settled outbox rows are kept this long (replay reaches back 24 h). */
 const KEEP_DELIVERIES_MS = 48 * 60 * 60 * 1000;
 
@@ -70,11 +72,26 @@ export async function startEventWorkers(ctx: PlatformContext): Promise<EventWork
   );
   const deliver = { run: () => lanes.forEach((l) => l.run()), idle: () => Promise.all(lanes.map((l) => l.idle())) };
   // Each batch fanned out into deliveries is delivered at once, while the next batch is read.
+  // Events that an older transaction still holds back are looked at again soon (5, 25, 100 then
+  // 400 ms), not only at the next commit or poll: the transaction holding them may append nothing,
+  // and so wake no one when it ends.
+  let again: NodeJS.Timeout | undefined;
+  let retries = 0;
   const fanOut = new SingleFlight(async () => {
     while (!stopped) {
-      const { events, deliveries } = await fanOutOnce(ctx);
+      const { events, deliveries, held } = await fanOutOnce(ctx);
       if (deliveries > 0) deliver.run();
-      if (events === 0) break;
+      if (events === 0) {
+        retries = held ? retries + 1 : 0;
+        if (held && !again && !stopped) {
+          again = setTimeout(() => {
+            again = undefined;
+            fanOut.run();
+          }, HELD_RETRY_MS[Math.min(retries, HELD_RETRY_MS.length) - 1]);
+          again.unref();
+        }
+        break;
+      }
     }
   }, onError);
   const crc = new SingleFlight(async () => void (await runPeriodicCrcs(ctx)), onError);
@@ -107,6 +124,7 @@ export async function startEventWorkers(ctx: PlatformContext): Promise<EventWork
     async close() {
       stopped = true;
       clearInterval(timer);
+      clearTimeout(again);
       unsubscribe();
       await Promise.all([fanOut.idle(), deliver.idle(), crc.idle(), prune.idle(), broadcasts.idle()]);
     },

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type pg from 'pg';
-import { CompiledQuery, Kysely, sql, Migrator, PostgresDialect, SqliteDialect, type Driver, type Migration, type SqliteDialectConfig, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, sql, Migrator, PostgresDialect, SqliteDialect, type Driver, type Migration, type PostgresDialectConfig, type SqliteDialectConfig, type Transaction } from 'kysely';
+import { CommitWatch } from './commit-watch.js';
 import type { Database } from './schema.js';
 import { WriteCounter } from './generation.js';
 import { withStatementCache } from './statement-cache.js';
@@ -41,6 +42,12 @@ export interface Store {
   changedElsewhere(): void;
   /** How many changes other processes have announced: for what is kept a while on PostgreSQL, to be read again at once after one. */
   changesElsewhere(): number;
+  /**
+   * Calls `listener` after each commit through this store that appended to the event log (a
+   * transaction's, or a lone INSERT's): when the log's readers can see what was appended
+   * (src/store/commit-watch.ts). Returns the unsubscribe.
+   */
+  onEventsCommitted(listener: () => void): () => void;
   /** An SQLite file's checkpoints, run on a worker thread (see sqlite-checkpoints.ts); none on PostgreSQL or in memory. */
   checkpoints?: BackgroundCheckpoints;
   /**
@@ -97,6 +104,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
   let reachable = async () => void (await sql`select 1`.execute(db));
   let checkpoints: BackgroundCheckpoints | undefined;
   const writes = new WriteCounter(WRITTEN_BESIDE_ANSWERS);
+  const eventCommits = new CommitWatch('events');
   let generation: () => string | undefined = () => undefined;
   let tableGeneration: (...tables: string[]) => string | undefined = () => undefined;
   // A cache-validity window, not a rule of the interface: wall time, not the injected clock.
@@ -130,7 +138,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
         await client.end().catch(() => {});
       }
     };
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writes] });
+    db = new Kysely<Database>({ dialect: new WatchedPostgresDialect({ pool }, eventCommits), plugins: [writes] });
   } else {
     if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
     const sqlite = new SQLite(url);
@@ -148,7 +156,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     sqlite.pragma('analysis_limit = 1000');
     sqlite.pragma('optimize = 0x10002');
     if (url !== ':memory:') checkpoints = checkpointInBackground(sqlite, url, onConnectionError);
-    db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }, checkpoints), plugins: [writes] });
+    db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }, eventCommits, checkpoints), plugins: [writes] });
     // data_version changes when another connection commits to the file; this one's own writes are counted.
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     // Read once per turn of the event loop: the requests served in one turn share it, and a commit
@@ -172,6 +180,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
     generation,
     tableGeneration,
     credentialsGeneration,
+    onEventsCommitted: (listener) => eventCommits.on(listener),
     changedElsewhere: () => void elsewhere++,
     changesElsewhere: () => elsewhere,
     checkpoints,
@@ -197,6 +206,7 @@ export async function openStore(url: string, onConnectionError: (err: Error) => 
 class ImmediateSqliteDialect extends SqliteDialect {
   constructor(
     config: SqliteDialectConfig,
+    private readonly commits: CommitWatch,
     private readonly checkpoints?: BackgroundCheckpoints,
   ) {
     super(config);
@@ -214,7 +224,21 @@ class ImmediateSqliteDialect extends SqliteDialect {
       await commit(connection);
       checkpoints?.afterCommit();
     };
-    return driver;
+    return this.commits.wrap(driver);
+  }
+}
+
+/** PostgreSQL through pg's pool, its commits of events watched. */
+class WatchedPostgresDialect extends PostgresDialect {
+  constructor(
+    config: PostgresDialectConfig,
+    private readonly commits: CommitWatch,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    return this.commits.wrap(super.createDriver());
   }
 }
 

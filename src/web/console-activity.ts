@@ -90,7 +90,7 @@ export async function resendDelivery(ctx: PlatformContext, app: AppRow, delivery
   const now = ctx.clock.now().toISOString();
   const { webhook_id, event_id, event_seq, route, part, body } = original;
   await insertDeliveries(ctx.store.db, [pendingDelivery({ id, webhook_id, event_id, event_seq, route, part, body, replay_job_id: `${RESEND_PREFIX}${id}` }, now)]);
-  ctx.events.notify();
+  ctx.events.committed();
   return id;
 }
 

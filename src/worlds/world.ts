@@ -77,6 +77,7 @@ export async function openWorld(
     events: undefined as unknown as EventBus,
   };
   ctx.media = openMediaBlobs({ store, mediaDir: mediaDir(ctx), bucket: id === DEFAULT_WORLD ? parts.mediaBucket : undefined });
+  let stopWatchingCommits = () => {};
   let workers: EventWorkers | undefined;
   let termHours: { close(): Promise<void> } | undefined;
   let closed = false;
@@ -100,17 +101,21 @@ export async function openWorld(
       await termHours?.close();
       // What was counted on the read path and not yet written goes to the store before it closes.
       await Promise.allSettled([flushPostReads(ctx), flushImpressions(ctx)]);
+      stopWatchingCommits();
       await ctx.events.close();
     },
   };
   await enter(world, async () => {
     ctx.events = createEventBus({ redisUrl: config.redisUrl, databaseUrl, onError: (err) => log.warn({ err }, 'the event bus lost Redis; consumers fall back on polling') });
+    // Each commit that appended to the log wakes its consumers, here and in the other processes.
+    stopWatchingCommits = store.onEventsCommitted(() => ctx.events.committed());
     ctx.streams = new StreamEngine(ctx);
     ctx.streamRules = new StreamRuleBook(ctx);
     try {
       if (config.admin) world.admin = await startWorldAdmin(ctx);
     } catch (err) {
       ctx.streamRules.close();
+      stopWatchingCommits();
       await ctx.events.close();
       throw err;
     }

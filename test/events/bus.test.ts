@@ -30,26 +30,61 @@ function nextWake(bus: { onAppend(l: () => void): () => void }, ms = 5_000): Pro
   });
 }
 
-test('in-process bus: notify wakes every listener soon after, again a little later (after the commit), and an unsubscribed listener no more', async () => {
+test('in-process bus: a commit wakes every reader and the own-append work once, on the next turn (the commits of a turn share it); events placed wake the readers only; an unsubscribed listener no more', async () => {
   const bus = new LocalEventBus();
-  let calls = 0;
-  const off = bus.onAppend(() => calls++);
-  const woken = nextWake(bus);
-  bus.notify();
+  let reads = 0;
+  let own = 0;
+  const off = bus.onAppend(() => reads++);
+  const offOwn = bus.onOwnAppend(() => own++);
+  let woken = nextWake(bus);
+  bus.committed();
+  bus.committed();
   await woken;
-  assert.ok(calls >= 1);
-  // The trailing wakes come without another notify: a reader that ran before the commit reads again.
-  const trailing = nextWake(bus);
-  await trailing;
+  assert.deepEqual([reads, own], [1, 1]);
+  woken = nextWake(bus);
+  bus.placed();
+  await woken;
+  assert.deepEqual([reads, own], [2, 1], 'placing wakes the readers, not the work of this process\'s own appends');
   off();
-  const before = calls;
-  bus.notify();
-  await nextWake(bus);
-  assert.equal(calls, before, 'the unsubscribed listener was not called');
+  offOwn();
+  woken = nextWake(bus);
+  bus.committed();
+  await woken;
+  assert.deepEqual([reads, own], [2, 1], 'the unsubscribed listeners were not called');
   await bus.close();
 });
 
-test('Redis pub/sub when REDIS_URL is set: a notify on one bus wakes the listeners of another bus on the same store, and not those of another store', async () => {
+test('the store says when a commit appended to the log: after the commit of a transaction that appended, after a lone append, and not for a rollback or a transaction that appended nothing', async () => {
+  const plaza = await startTestPlaza({ seedDemo: false });
+  const { store } = plaza.ctx;
+  let commits = 0;
+  const off = store.onEventsCommitted(() => commits++);
+  try {
+    const event = { type: 'test.commit', subject: '1', payload: {} };
+    await store.db.transaction().execute(async (tx) => {
+      await appendEvent(plaza.ctx, tx, event);
+      await appendEvent(plaza.ctx, tx, event);
+      assert.equal(commits, 0, 'nothing before the commit');
+    });
+    assert.equal(commits, 1, 'one for the transaction, after its commit');
+    await appendEvent(plaza.ctx, store.db, event);
+    assert.equal(commits, 2, 'a lone append is its own commit');
+    await assert.rejects(
+      store.db.transaction().execute(async (tx) => {
+        await appendEvent(plaza.ctx, tx, event);
+        throw new Error('rolled back');
+      }),
+    );
+    await store.db.transaction().execute(async (tx) => void (await tx.selectFrom('events').select('id').limit(1).execute()));
+    await store.db.insertInto('event_cursors').values({ name: `test-${randomUUID()}`, seq: 0 }).execute();
+    assert.equal(commits, 2, 'a rollback, a transaction that appended nothing and a write elsewhere say nothing');
+  } finally {
+    off();
+    await plaza.close();
+  }
+});
+
+test('Redis pub/sub when REDIS_URL is set: a commit on one bus wakes the listeners of another bus on the same store, and not those of another store', async () => {
   const store = `postgres://example/${randomUUID()}`;
   const a = new RedisEventBus(REDIS_URL, store);
   const b = new RedisEventBus(REDIS_URL, store);
@@ -61,11 +96,11 @@ test('Redis pub/sub when REDIS_URL is set: a notify on one bus wakes the listene
     const offOther = other.onAppend(() => otherCalls++);
     await Promise.all([a.ready(), b.ready(), other.ready()]);
     const woken = nextWake(b);
-    a.notify();
+    a.committed();
     await woken;
     // And the other way round.
     const back = nextWake(a);
-    b.notify();
+    b.committed();
     await back;
     offOther();
     for (const off of standing) off();
@@ -89,7 +124,7 @@ test("every world's bus in a process shares its two Redis connections: ten buses
     const offs = buses.map((bus, i) => bus.onAppend(() => calls[i]!++));
     await Promise.all(buses.map((bus) => bus.ready()));
     await eventually(async () => (await ours()) === 2 || undefined, 'two connections for eleven buses');
-    twin.notify();
+    twin.committed();
     await eventually(() => calls[0]! > 0 || undefined, "the first store's listener woken");
     assert.deepEqual(calls.slice(1), Array(9).fill(0), "the other stores' listeners were not");
     offs.forEach((off) => off());

@@ -119,7 +119,7 @@ test('a change made "in another process" is followed: by a version check on ensu
   const changed = nextChange(other);
   await f.send('POST', RULES, { auth: app, body: { delete: { ids: [made.body.data[0].id] } } });
   // What Redis does between processes: the other process's bus is woken.
-  bus.notify();
+  bus.committed();
   assert.equal(await changed, f.enterprise.id);
   assert.deepEqual(other.match(f.enterprise.id, p), []);
   await bus.close();
