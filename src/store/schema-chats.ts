@@ -94,7 +94,8 @@ export interface ChatMediaTable {
   conversation_id: string;
   owner_user_id: string;
   total_bytes: number;
-  state: 'uploading' | 'finalizing' | 'finalized';
+  /** `expired`: its time ran out while open, and its segments went (src/platform/media/sweeper.ts). */
+  state: 'uploading' | 'finalizing' | 'finalized' | 'expired';
   message_id: string | null;
   file_path: string | null;
   size: number | null;

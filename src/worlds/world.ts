@@ -9,6 +9,7 @@ import { createEntities } from '../platform/entities.js';
 import { openMediaBlobs, type MediaBlobs } from '../platform/media/blobs.js';
 import type { MediaBucket } from '../platform/media/bucket.js';
 import { mediaDir } from '../platform/media/files.js';
+import { startUploadSweeper } from '../platform/media/sweeper.js';
 import { DEFAULT_WORLD } from './tags.js';
 import { flushImpressions } from '../platform/analytics/recording.js';
 import { flushPostReads } from '../platform/usage/post-reads.js';
@@ -80,6 +81,7 @@ export async function openWorld(
   let stopWatchingCommits = () => {};
   let workers: EventWorkers | undefined;
   let termHours: { close(): Promise<void> } | undefined;
+  let uploads: { close(): Promise<void> } | undefined;
   let closed = false;
   const world: World = {
     id,
@@ -89,6 +91,7 @@ export async function openWorld(
       await enter(world, async () => {
         workers = await startEventWorkers(ctx);
         termHours = startTermHourCounter(ctx);
+        uploads = startUploadSweeper(ctx);
       });
     },
     async close() {
@@ -99,6 +102,7 @@ export async function openWorld(
       world.admin?.close();
       await workers?.close();
       await termHours?.close();
+      await uploads?.close();
       // What was counted on the read path and not yet written goes to the store before it closes.
       await Promise.allSettled([flushPostReads(ctx), flushImpressions(ctx)]);
       stopWatchingCommits();

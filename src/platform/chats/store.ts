@@ -149,6 +149,11 @@ export async function findChatMediaByHashKey(db: DbOrTx, hashKey: string): Promi
   return db.selectFrom('chat_media').selectAll().where('media_hash_key', '=', hashKey).executeTakeFirst();
 }
 
+/** Open chat media uploads whose time ran out by `now`, the oldest first. */
+export async function expiredOpenChatMedia(db: DbOrTx, now: string, limit: number): Promise<Array<{ id: string }>> {
+  return db.selectFrom('chat_media').select('id').where('state', '=', 'uploading').where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute();
+}
+
 /** Moves an upload from one state to another; false when it was not in `from` (someone else moved it). */
 export async function moveChatMedia(db: DbOrTx, id: string, from: ChatMediaTable['state'], set: Partial<ChatMediaTable> & { state: ChatMediaTable['state'] }): Promise<boolean> {
   const result = await db.updateTable('chat_media').set(set).where('id', '=', id).where('state', '=', from).executeTakeFirst();

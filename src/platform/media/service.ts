@@ -11,7 +11,7 @@ import { mediaFileUrl } from './files.js';
 import { assemblyFile } from './blobs.js';
 import { EXTENSIONS, ProbeError, bufferSource, probe, probeFile, type Probed } from './probe.js';
 import { SUBTITLES_MAX_BYTES } from './srt.js';
-import { findMediaByIdList, findUpload, insertMedia, insertUpload, moveUpload, type MediaUploadRow } from './store.js';
+import { expiredOpenUploads, findMediaByIdList, findUpload, insertMedia, insertUpload, moveUpload, type MediaUploadRow } from './store.js';
 import type { MediaRow } from './wire.js';
 
 /**
@@ -262,9 +262,25 @@ async function openSession(ctx: PlatformContext, caller: UserCaller, mediaId: st
   if (!session || session.owner_user_id !== caller.user.id) {
     throw new ProblemError(404, problems.resourceNotFound({ parameter: 'media_id', value: mediaId, resource_id: mediaId, resource_type: 'media', detail: `Could not find an upload with media_id: [${mediaId}].` }));
   }
-  if (session.state !== 'uploading') throw bad('media_id', mediaId, `The upload [${mediaId}] has already been finalized`);
-  if (session.expires_at <= ctx.clock.now().toISOString()) throw bad('media_id', mediaId, `The upload [${mediaId}] expired at ${session.expires_at}; start again with INIT`);
+  if (session.state !== 'uploading' && session.state !== 'expired') throw bad('media_id', mediaId, `The upload [${mediaId}] has already been finalized`);
+  if (session.state === 'expired' || session.expires_at <= ctx.clock.now().toISOString()) throw bad('media_id', mediaId, `The upload [${mediaId}] expired at ${session.expires_at}; start again with INIT`);
   return session;
+}
+
+/**
+ * Upload sessions whose 24 hours ran out while open (src/platform/media/sweeper.ts): their
+ * segments go (from the store, the data directory or the bucket), then the session says so
+ * (`expired`); APPEND and FINALIZE refuse it as expired, as they did before. Segments first, so a
+ * failure (the bucket out of reach) leaves the session to the next sweep. At most `limit` a call;
+ * answers how many it found.
+ */
+export async function closeExpiredUploads(ctx: PlatformContext, limit = 100): Promise<number> {
+  const expired = await expiredOpenUploads(ctx.store.db, ctx.clock.now().toISOString(), limit);
+  for (const { id } of expired) {
+    await ctx.media.dropUpload(id);
+    await moveUpload(ctx.store.db, id, 'uploading', 'expired');
+  }
+  return expired.length;
 }
 
 /** Chunked upload, APPEND: one segment (0 to 999); sending an index again replaces that segment. */
@@ -346,6 +362,7 @@ export async function uploadStatus(ctx: PlatformContext, caller: UserCaller, med
   if (row && row.owner_user_id === caller.user.id) return { ...uploadData(row), processing_info: { state: 'succeeded', progress_percent: 100 } };
   const session = await findUpload(ctx.store.db, mediaId);
   if (session && session.owner_user_id === caller.user.id) {
+    if (session.state === 'expired' || session.expires_at <= ctx.clock.now().toISOString()) throw bad('media_id', mediaId, `The upload [${mediaId}] expired at ${session.expires_at} before FINALIZE; start again with INIT`);
     throw bad('media_id', mediaId, `The upload [${mediaId}] has not been finalized: send FINALIZE first`);
   }
   throw new ProblemError(404, problems.resourceNotFound({ parameter: 'media_id', value: mediaId, resource_id: mediaId, resource_type: 'media', detail: `Could not find media with media_id: [${mediaId}].` }));

@@ -28,6 +28,11 @@ export async function insertUpload(db: DbOrTx, row: MediaUploadRow): Promise<voi
   await db.insertInto('media_uploads').values(row).execute();
 }
 
+/** Open upload sessions whose time ran out by `now`, the oldest first. */
+export async function expiredOpenUploads(db: DbOrTx, now: string, limit: number): Promise<Array<{ id: string }>> {
+  return db.selectFrom('media_uploads').select('id').where('state', '=', 'uploading').where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute();
+}
+
 /** Moves an upload from one state to the next; false when it was not in `from` (another request got there first). */
 export async function moveUpload(db: DbOrTx, id: string, from: string, to: string): Promise<boolean> {
   const result = await db.updateTable('media_uploads').set({ state: to }).where('id', '=', id).where('state', '=', from).executeTakeFirst();

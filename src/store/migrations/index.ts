@@ -37,6 +37,7 @@ import * as m0040 from './0040-media-blobs.js';
 import * as m0041 from './0041-event-log-without-lock.js';
 import * as m0042 from './0042-ads-delivery.js';
 import * as m0043 from './0043-event-sequencer-function.js';
+import * as m0044 from './0044-upload-expiry.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -81,4 +82,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0041-event-log-without-lock': m0041,
   '0042-ads-delivery': m0042,
   '0043-event-sequencer-function': m0043,
+  '0044-upload-expiry': m0044,
 };
