@@ -9,7 +9,9 @@ import S3rver from 's3rver';
  * An S3-compatible object store for the media bucket's tests: s3rver, an S3 server in Node that
  * keeps objects in a folder (MinIO, Ceph and Garage are not installable here from Debian or npm).
  * It listens on loopback; Plaza reaches it with AWS's own SDK, as it would any S3 store.
- * Credentials are s3rver's (S3RVER/S3RVER), given to the SDK through the environment.
+ * Credentials are s3rver's (S3RVER/S3RVER), given to the SDK through the environment; s3rver
+ * refuses an unknown access key but does not check the signature's secret, so these tests do not
+ * vouch for request signing (AWS's SDK does that).
  */
 export interface BucketServer {
   endpoint: string;
