@@ -217,7 +217,7 @@ async function checkBucketOpens(config: Config): Promise<void> {
   if (config.mediaEndpoint !== undefined && !isBaseUrl(config.mediaEndpoint)) {
     throw new StartupError(`--media-endpoint (PLAZA_MEDIA_ENDPOINT) must be an http:// or https:// address with no path, query or fragment (e.g. http://127.0.0.1:9000), got ${JSON.stringify(config.mediaEndpoint.slice(0, 200))}`);
   }
-  const { MediaBucket, parseBucketUrl } = await import('./platform/media/bucket.js');
+  const { MediaBucket, MediaStoreUnreachable, parseBucketUrl } = await import('./platform/media/bucket.js');
   try {
     parseBucketUrl(config.mediaBucket);
   } catch (err) {
@@ -228,7 +228,8 @@ async function checkBucketOpens(config: Config): Promise<void> {
     await bucket.reachable();
   } catch (err) {
     const where = config.mediaEndpoint ? ` at ${config.mediaEndpoint}` : '';
-    throw new StartupError(`cannot open the media bucket ${config.mediaBucket}${where} (--media-bucket, PLAZA_MEDIA_BUCKET): ${(err as Error).message.replace(/^The media store cannot be reached \((.*)\); send the request again\.$/, '$1')}`);
+    const why = err instanceof MediaStoreUnreachable ? err.why : (err as Error).message;
+    throw new StartupError(`cannot open the media bucket ${config.mediaBucket}${where} (--media-bucket, PLAZA_MEDIA_BUCKET): ${why}`);
   } finally {
     await bucket.close();
   }

@@ -149,7 +149,7 @@ export class RedisEventBus implements EventBus {
 
   placed(): void {
     this.local.placed();
-    this.pubsub.publish(this.channel, this.origin);
+    this.publishSoon();
   }
 
   committed(): void {
@@ -157,7 +157,7 @@ export class RedisEventBus implements EventBus {
     this.publishSoon();
   }
 
-  /** One message for the commits of a turn of the event loop. */
+  /** One message for the commits and placings of a turn of the event loop. */
   private publishSoon(): void {
     this.publishing ??= setImmediate(() => {
       this.publishing = undefined;

@@ -59,7 +59,6 @@ export interface SequenceOptions {
  */
 export async function sequenceEvents(db: Db, { onPlaced, waitForHeld = true }: SequenceOptions = {}): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-  const run = () => placeEvents(db);
   // Nothing committed without its place (the usual case between writes) costs one indexed look.
   const heldIds = async (among?: string[]) => {
     let q = db.selectFrom('events').select('id').where('seq', 'is', null);
@@ -69,14 +68,14 @@ export async function sequenceEvents(db: Db, { onPlaced, waitForHeld = true }: S
   let held = await heldIds();
   if (held.length === 0) return;
   if (!waitForHeld) {
-    if ((await run()) > 0) onPlaced?.();
+    if ((await placeEvents(db)) > 0) onPlaced?.();
     return;
   }
   const deadline = Date.now() + HELD_BACK_WAIT_MS;
   for (let pause = 1; ; pause = Math.min(2 * pause, 20)) {
     // The readers of every process read again when events took their places: those held back
     // may be events another process's readers were woken for and did not find.
-    if ((await run()) > 0) onPlaced?.();
+    if ((await placeEvents(db)) > 0) onPlaced?.();
     // Events committed before this reader asked that still have no place wait for an older
     // transaction (or another sequencer). Most end within milliseconds: the reader waits for
     // those (not for events committed since, so a steady stream of writes does not keep it), up

@@ -8,7 +8,7 @@ import type { ChatMediaTable } from '../../store/schema-chats.js';
 import { requireWriteAccess } from '../graph/access.js';
 import type { Readable } from 'node:stream';
 import { assemblyFile } from '../media/blobs.js';
-import { MEDIA_EXPIRES_AFTER_SECS, MEDIA_LIMITS } from '../media/service.js';
+import { MEDIA_EXPIRES_AFTER_SECS, MEDIA_LIMITS, uploadExpired } from '../media/service.js';
 import { expiredOpenChatMedia, findChatMedia, findChatMediaByHashKey, findMember, moveChatMedia, insertChatMedia } from './store.js';
 import { requireMembership, resolveConversationId } from './service.js';
 
@@ -58,7 +58,7 @@ async function openSession(ctx: PlatformContext, caller: UserCaller, sessionId: 
   const resolved = resolveConversationId(caller.user.id, conversationId, 'conversation_id');
   if (resolved.id !== session.conversation_id) throw bad('conversation_id', conversationId, `The upload [${sessionId}] belongs to conversation [${session.conversation_id}], not [${conversationId}].`);
   if (session.state !== 'uploading' && session.state !== 'expired') throw bad('id', sessionId, `The upload [${sessionId}] has already been finalized.`);
-  if (session.state === 'expired' || session.expires_at <= ctx.clock.now().toISOString()) throw bad('id', sessionId, `The upload [${sessionId}] expired at ${session.expires_at}; initialize a new one.`);
+  if (uploadExpired(session, ctx.clock.now())) throw bad('id', sessionId, `The upload [${sessionId}] expired at ${session.expires_at}; initialize a new one.`);
   return session;
 }
 

@@ -60,7 +60,7 @@ export class MediaBucket {
       return (await s3.send(make(sdk) as never)) as T;
     } catch (err) {
       if (isMissing(err)) throw new MissingObject();
-      throw new ProblemError(503, problems.aboutBlank(503, 'Service Unavailable', `The media store cannot be reached (${describe(err)}); send the request again.`));
+      throw new MediaStoreUnreachable(describe(err));
     }
   }
 
@@ -89,6 +89,13 @@ async function loadSdk(): Promise<Sdk> {
 }
 
 class MissingObject extends Error {}
+
+/** The bucket did not answer, or refused: a 503 problem (the operator's to mend, not the client's); `why` is the store's error. */
+export class MediaStoreUnreachable extends ProblemError {
+  constructor(readonly why: string) {
+    super(503, problems.aboutBlank(503, 'Service Unavailable', `The media store cannot be reached (${why}); send the request again.`));
+  }
+}
 
 function isMissing(err: unknown): boolean {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -211,10 +218,10 @@ export class BucketBlobs implements MediaBlobs {
 
   /** A stream of the object's bytes that asks for them once read (a HEAD answered by `open` never fetches them). */
   private lazyStream(key: string): Readable {
-    const getObject = (k: string) => this.getObject(k);
+    const load = () => this.getObject(key);
     return Readable.from(
       (async function* () {
-        const body = await getObject(key);
+        const body = await load();
         if (!body) throw new Error(`the media object ${key} is gone`);
         yield* body;
       })(),

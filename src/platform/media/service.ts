@@ -263,8 +263,13 @@ async function openSession(ctx: PlatformContext, caller: UserCaller, mediaId: st
     throw new ProblemError(404, problems.resourceNotFound({ parameter: 'media_id', value: mediaId, resource_id: mediaId, resource_type: 'media', detail: `Could not find an upload with media_id: [${mediaId}].` }));
   }
   if (session.state !== 'uploading' && session.state !== 'expired') throw bad('media_id', mediaId, `The upload [${mediaId}] has already been finalized`);
-  if (session.state === 'expired' || session.expires_at <= ctx.clock.now().toISOString()) throw bad('media_id', mediaId, `The upload [${mediaId}] expired at ${session.expires_at}; start again with INIT`);
+  if (uploadExpired(session, ctx.clock.now())) throw bad('media_id', mediaId, `The upload [${mediaId}] expired at ${session.expires_at}; start again with INIT`);
   return session;
+}
+
+/** An upload session (media or chat media) is expired once the sweep marked it so or its 24 hours ran out. */
+export function uploadExpired(session: { state: string; expires_at: string }, now: Date): boolean {
+  return session.state === 'expired' || session.expires_at <= now.toISOString();
 }
 
 /**
@@ -362,7 +367,7 @@ export async function uploadStatus(ctx: PlatformContext, caller: UserCaller, med
   if (row && row.owner_user_id === caller.user.id) return { ...uploadData(row), processing_info: { state: 'succeeded', progress_percent: 100 } };
   const session = await findUpload(ctx.store.db, mediaId);
   if (session && session.owner_user_id === caller.user.id) {
-    if (session.state === 'expired' || session.expires_at <= ctx.clock.now().toISOString()) throw bad('media_id', mediaId, `The upload [${mediaId}] expired at ${session.expires_at} before FINALIZE; start again with INIT`);
+    if (uploadExpired(session, ctx.clock.now())) throw bad('media_id', mediaId, `The upload [${mediaId}] expired at ${session.expires_at} before FINALIZE; start again with INIT`);
     throw bad('media_id', mediaId, `The upload [${mediaId}] has not been finalized: send FINALIZE first`);
   }
   throw new ProblemError(404, problems.resourceNotFound({ parameter: 'media_id', value: mediaId, resource_id: mediaId, resource_type: 'media', detail: `Could not find media with media_id: [${mediaId}].` }));
