@@ -4,11 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import Fastify from 'fastify';
+import { CompiledQuery } from 'kysely';
 import { startPlaza } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { Readiness, registerReadyz } from '../../src/http/health.js';
-import { DUPLICATE_CONTENT, NOT_SUMMONED } from '../../src/platform/posts/rules.js';
+import { DUPLICATE_CONTENT, NOT_SUMMONED, sameTextQuery } from '../../src/platform/posts/rules.js';
 import type { CredentialsFile } from '../../src/seed/credentials.js';
 import { consentPermissions } from '../../src/web/oauth1-pages.js';
 import { call, oauth1Header, startTestPlaza, type TestPlaza } from '../support/server.js';
@@ -254,4 +255,19 @@ test('duplicate content: a post repeating its author\'s post of the last 24 hour
   // A deleted original is no duplicate.
   assert.equal((await call(creds.base_url, `/2/posts/${first.body.data.id}`, { method: 'DELETE', auth: ada })).status, 200);
   assert.equal((await call(creds.base_url, '/2/posts', { method: 'POST', auth: ada, body: { text } })).status, 201);
+});
+
+test('duplicate content: texts alike in their first 64 characters and different after are two posts, a long text repeated is refused; the check reads the author\'s posts that begin alike (index posts_same_text), not every post of their day', async () => {
+  const dana = bearer(tokensOf('dana', 1).oauth2_access_token);
+  const start = 'A reading from the weather station on the hill, every ten minutes: '.repeat(2);
+  assert.ok(start.length > 64);
+  for (const end of ['12.1 C', '12.4 C']) assert.equal((await call(creds.base_url, '/2/posts', { method: 'POST', auth: dana, body: { text: start + end } })).status, 201, end);
+  const again = await call(creds.base_url, '/2/posts', { method: 'POST', auth: dana, body: { text: `${start}12.4 C` } });
+  assert.equal(again.status, 403, again.text);
+  assert.equal(again.body.detail, DUPLICATE_CONTENT);
+
+  const { db, dialect } = plaza.ctx.store;
+  const query = sameTextQuery(db, user('dana').id, new Date(0).toISOString(), `${start}12.4 C`).compile();
+  const plan = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`${dialect === 'postgres' ? 'explain' : 'explain query plan'} ${query.sql}`, [...query.parameters]));
+  assert.match(JSON.stringify(plan.rows), /posts_same_text/);
 });

@@ -38,6 +38,7 @@ import * as m0041 from './0041-event-log-without-lock.js';
 import * as m0042 from './0042-ads-delivery.js';
 import * as m0043 from './0043-event-sequencer-function.js';
 import * as m0044 from './0044-upload-expiry.js';
+import * as m0045 from './0045-posts-same-text.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -83,4 +84,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0042-ads-delivery': m0042,
   '0043-event-sequencer-function': m0043,
   '0044-upload-expiry': m0044,
+  '0045-posts-same-text': m0045,
 };
