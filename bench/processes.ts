@@ -11,7 +11,10 @@
  *     the global lock of the event log held up to about a second before (issue #37 item 2);
  *   - CPU: Plaza's (its processes' user+system time) and PostgreSQL's (every postgres process)
  *     per request, read from /proc before and after;
- *   - after WARMUP_SECONDS unmeasured (cold processes compile code and open connections);
+ *   - after WARMUP_REQUESTS requests per process unmeasured: V8 optimises a function after it has
+ *     run many times, so a process's CPU per request falls for its first ten thousand or so
+ *     requests (2.5 ms to 1.3 ms, one process at 300 requests a second); warmed for a time
+ *     instead, three processes each took a third of the requests and were measured colder than one;
  *   - then one reader alone, and the same reader while posts are sent at PACED_RATE a second on
  *     a timer (what writes cost a read, apart from a saturated machine's queue);
  *   - then Plaza's CPU per request at one paced load (posts and reads on a timer), and with one
@@ -45,7 +48,7 @@ const PLAZA_NODE_ARGS = process.env.BENCH_PLAZA_NODE_ARGS?.split(' ').filter(Boo
 /** The paced phase: posts per second sent on a timer, as a steady stream of users would, not as fast as answers come. */
 const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 100);
 const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 5);
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP_REQUESTS ?? 10_000);
 
 /**
  * user+system CPU seconds of the processes whose pid is given, or whose name is `comm`, with what
@@ -137,9 +140,10 @@ async function run(processes: number): Promise<Row> {
       postIds.push((JSON.parse(body) as { data: { id: string } }).data.id);
     };
     /** Reads single posts, a different one each time, until `until`; times into `times`. */
-    const reader = async (r: number, until: number, times: number[]) => {
+    const reader = async (r: number, until: number | (() => boolean), times: number[]) => {
+      const going = typeof until === 'number' ? () => performance.now() < until : until;
       let i = r;
-      while (performance.now() < until) {
+      while (going()) {
         const id = postIds[(i += 7919) % postIds.length];
         const started = performance.now();
         const res = await fetch(`${balancer}/2/posts/${id}?post.fields=created_at,author_id,public_metrics&expansions=author_id`, { headers: { authorization: `Bearer ${bearer}` } }).catch(() => undefined);
@@ -148,14 +152,17 @@ async function run(processes: number): Promise<Row> {
         else times.push(performance.now() - started);
       }
     };
-    const writer = async (w: number, until: number, times: number[]) => {
-      while (performance.now() < until) await post(w, times);
+    const writer = async (w: number, until: number | (() => boolean), times: number[]) => {
+      const going = typeof until === 'number' ? () => performance.now() < until : until;
+      while (going()) await post(w, times);
     };
-    const burst = (until: number, writes: number[], reads: number[]) =>
+    const burst = (until: number | (() => boolean), writes: number[], reads: number[]) =>
       Promise.all([...Array.from({ length: WRITERS }, (_, w) => writer(w, until, writes)), ...Array.from({ length: READERS }, (_, r) => reader(r, until, reads))]);
-    // Unmeasured: the first seconds of a process (code compiled and optimised, pool connections
-    // opened, statements prepared) are not what a running deployment sees.
-    await burst(performance.now() + WARMUP_SECONDS * 1000, [], []);
+    // Unmeasured: a process's first requests (code compiled and optimised, pool connections
+    // opened, statements prepared) are not what a running deployment sees. Counted, not timed,
+    // so that each process has served as many whatever the number of processes.
+    const warm: number[] = [];
+    await burst(() => warm.length < WARMUP_REQUESTS * processes, warm, warm);
     const plazaCpu0 = cpuSeconds({ pids: plazas.map((p) => p.child.pid!) });
     const pgCpu0 = cpuSeconds({ comm: 'postgres' });
     await burst(performance.now() + SECONDS * 1000, writeTimes, readTimes);

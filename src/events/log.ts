@@ -60,6 +60,12 @@ export interface SequenceOptions {
 export async function sequenceEvents(db: Db, { onPlaced, waitForHeld = true }: SequenceOptions = {}): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
   // Nothing committed without its place (the usual case between writes) costs one indexed look.
+  const { rows } = await sql<{ held: number | string }>`select plaza_events_held() as held`.execute(db);
+  if (Number(rows[0]?.held ?? 0) === 0) return;
+  if (!waitForHeld) {
+    if ((await placeEvents(db)) > 0) onPlaced?.();
+    return;
+  }
   const heldIds = async (among?: string[]) => {
     let q = db.selectFrom('events').select('id').where('seq', 'is', null);
     if (among) q = q.where('id', 'in', among);
@@ -67,10 +73,6 @@ export async function sequenceEvents(db: Db, { onPlaced, waitForHeld = true }: S
   };
   let held = await heldIds();
   if (held.length === 0) return;
-  if (!waitForHeld) {
-    if ((await placeEvents(db)) > 0) onPlaced?.();
-    return;
-  }
   const deadline = Date.now() + HELD_BACK_WAIT_MS;
   for (let pause = 1; ; pause = Math.min(2 * pause, 20)) {
     // The readers of every process read again when events took their places: those held back
@@ -121,8 +123,10 @@ export async function eventsAfter(db: DbOrTx, afterSeq: number, limit = 500, seq
  * a webhook (the webhook fan-out's consumer).
  */
 export async function logState(db: DbOrTx, cursor: string): Promise<{ held: number; last: number; cursor: number; webhooks: boolean }> {
+  // Only PostgreSQL's events wait for their places; its count is a function (migration 0046 says why).
+  const held = db.getExecutor().adapter instanceof PostgresAdapter ? sql`plaza_events_held()` : sql`0`;
   const { rows } = await sql<{ held: number | string; last: number | string | null; cursor: number | string | null; webhooks: boolean | number }>`
-    select (select count(*) from events where seq is null) as held,
+    select ${held} as held,
       (select max(seq) from events) as last,
       (select seq from event_cursors where name = ${cursor}) as cursor,
       exists(select 1 from webhooks) as webhooks`.execute(db);

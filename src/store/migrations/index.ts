@@ -39,6 +39,7 @@ import * as m0042 from './0042-ads-delivery.js';
 import * as m0043 from './0043-event-sequencer-function.js';
 import * as m0044 from './0044-upload-expiry.js';
 import * as m0045 from './0045-posts-same-text.js';
+import * as m0046 from './0046-event-log-index-scans.js';
 
 export interface PlazaMigration {
   up(db: Kysely<any>, dialect: StoreDialect): Promise<void>;
@@ -85,4 +86,5 @@ export const migrations: Record<string, PlazaMigration> = {
   '0043-event-sequencer-function': m0043,
   '0044-upload-expiry': m0044,
   '0045-posts-same-text': m0045,
+  '0046-event-log-index-scans': m0046,
 };
