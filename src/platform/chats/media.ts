@@ -9,7 +9,7 @@ import { requireWriteAccess } from '../graph/access.js';
 import type { Readable } from 'node:stream';
 import { assemblyFile } from '../media/blobs.js';
 import { MEDIA_EXPIRES_AFTER_SECS, MEDIA_LIMITS, uploadExpired } from '../media/service.js';
-import { expiredOpenChatMedia, findChatMedia, findChatMediaByHashKey, findMember, moveChatMedia, insertChatMedia } from './store.js';
+import { findChatMedia, findChatMediaByHashKey, findMember, moveChatMedia, insertChatMedia } from './store.js';
 import { requireMembership, resolveConversationId } from './service.js';
 
 /** Chat media is ciphertext of any kind: it may be as large as the largest media (a video). */
@@ -60,16 +60,6 @@ async function openSession(ctx: PlatformContext, caller: UserCaller, sessionId: 
   if (session.state !== 'uploading' && session.state !== 'expired') throw bad('id', sessionId, `The upload [${sessionId}] has already been finalized.`);
   if (uploadExpired(session, ctx.clock.now())) throw bad('id', sessionId, `The upload [${sessionId}] expired at ${session.expires_at}; initialize a new one.`);
   return session;
-}
-
-/** Chat media uploads whose time ran out while open: as closeExpiredUploads (src/platform/media/service.ts) does for media. */
-export async function closeExpiredChatMedia(ctx: PlatformContext, limit = 100): Promise<number> {
-  const expired = await expiredOpenChatMedia(ctx.store.db, ctx.clock.now().toISOString(), limit);
-  for (const { id } of expired) {
-    await ctx.media.dropUpload(id);
-    await moveChatMedia(ctx.store.db, id, 'uploading', { state: 'expired' });
-  }
-  return expired.length;
 }
 
 /** POST /2/chat/media/upload/{id}/append: one segment (0 to 999); sending an index again replaces it. */

@@ -11,7 +11,7 @@ import { mediaFileUrl } from './files.js';
 import { assemblyFile } from './blobs.js';
 import { EXTENSIONS, ProbeError, bufferSource, probe, probeFile, type Probed } from './probe.js';
 import { SUBTITLES_MAX_BYTES } from './srt.js';
-import { expiredOpenUploads, findMediaByIdList, findUpload, insertMedia, insertUpload, moveUpload, type MediaUploadRow } from './store.js';
+import { findMediaByIdList, findUpload, insertMedia, insertUpload, moveUpload, type MediaUploadRow } from './store.js';
 import type { MediaRow } from './wire.js';
 
 /**
@@ -270,22 +270,6 @@ async function openSession(ctx: PlatformContext, caller: UserCaller, mediaId: st
 /** An upload session (media or chat media) is expired once the sweep marked it so or its 24 hours ran out. */
 export function uploadExpired(session: { state: string; expires_at: string }, now: Date): boolean {
   return session.state === 'expired' || session.expires_at <= now.toISOString();
-}
-
-/**
- * Upload sessions whose 24 hours ran out while open (src/platform/media/sweeper.ts): their
- * segments go (from the store, the data directory or the bucket), then the session says so
- * (`expired`); APPEND and FINALIZE refuse it as expired, as they did before. Segments first, so a
- * failure (the bucket out of reach) leaves the session to the next sweep. At most `limit` a call;
- * answers how many it found.
- */
-export async function closeExpiredUploads(ctx: PlatformContext, limit = 100): Promise<number> {
-  const expired = await expiredOpenUploads(ctx.store.db, ctx.clock.now().toISOString(), limit);
-  for (const { id } of expired) {
-    await ctx.media.dropUpload(id);
-    await moveUpload(ctx.store.db, id, 'uploading', 'expired');
-  }
-  return expired.length;
 }
 
 /** Chunked upload, APPEND: one segment (0 to 999); sending an index again replaces that segment. */
